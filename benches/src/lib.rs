@@ -1,0 +1,1 @@
+//! Shared scene builders for the criterion benches in `benches/benches/`.

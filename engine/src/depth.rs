@@ -1,0 +1,79 @@
+//! A depth buffer shared by the triangle rasterizer and the voxel ray-marcher, so MDL models and voxel
+//! units mix in one scene with correct occlusion.
+//!
+//! Values are view-space depth (`1/w` is interpolated by the rasterizer but stored converted to depth)
+//! and smaller means nearer. A cleared buffer holds `f32::INFINITY`.
+
+/// A per-pixel depth buffer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DepthBuffer {
+    width: usize,
+    height: usize,
+    depth: Vec<f32>,
+}
+
+impl DepthBuffer {
+    pub fn new(width: usize, height: usize) -> Self {
+        DepthBuffer {
+            width,
+            height,
+            depth: vec![f32::INFINITY; width * height],
+        }
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    pub fn clear(&mut self) {
+        self.depth.fill(f32::INFINITY);
+    }
+
+    pub fn values(&self) -> &[f32] {
+        &self.depth
+    }
+
+    pub fn values_mut(&mut self) -> &mut [f32] {
+        &mut self.depth
+    }
+
+    pub fn get(&self, x: usize, y: usize) -> Option<f32> {
+        (x < self.width && y < self.height).then(|| self.depth[y * self.width + x])
+    }
+
+    /// Store `z` at (x, y) if it is nearer than what is there; returns whether it was.
+    #[inline]
+    pub fn test_and_set(&mut self, x: usize, y: usize, z: f32) -> bool {
+        if x >= self.width || y >= self.height {
+            return false;
+        }
+        let d = &mut self.depth[y * self.width + x];
+        if z < *d {
+            *d = z;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearer_wins() {
+        let mut d = DepthBuffer::new(2, 2);
+        assert!(d.test_and_set(1, 1, 5.0));
+        assert!(!d.test_and_set(1, 1, 6.0));
+        assert!(d.test_and_set(1, 1, 4.0));
+        assert_eq!(d.get(1, 1), Some(4.0));
+        assert!(!d.test_and_set(2, 0, 1.0));
+        d.clear();
+        assert_eq!(d.get(1, 1), Some(f32::INFINITY));
+    }
+}

@@ -11,6 +11,7 @@
 //! window system or audio device.
 
 pub mod audio;
+pub mod camera;
 pub mod depth;
 pub mod error;
 pub mod fixed;
@@ -24,6 +25,7 @@ mod quake_palette;
 pub mod reader;
 
 pub use audio::{AudioOutput, Mixer, Repeat, Sound};
+pub use camera::{Camera, Projection};
 pub use depth::DepthBuffer;
 pub use error::{ErrorKind, FormatError, FormatResult};
 pub use fixed::Fixed;

@@ -1,0 +1,94 @@
+//! The decoded, renderer-ready model: what the MDL and HMP decoders produce and the rasterizer draws.
+//!
+//! Decoders fill a [`Model`]; they never render. The rasterizer reads a [`Model`]; it never parses.
+//! Positions are final (scale and offset applied), normals are unit vectors (MDL normal indices are
+//! kept too, because lighting through the 162-entry table is done per index), UVs are normalised by
+//! the skin size, and triangles keep the file's order and winding (front faces counter-clockwise).
+
+use glam::{Vec2, Vec3};
+
+/// One animation frame (or the single height frame of a terrain).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame {
+    /// Frame name as stored in the file (decoded lossily; text after the NUL dropped).
+    pub name: String,
+    /// One position per model vertex.
+    pub positions: Vec<Vec3>,
+    /// One unit normal per model vertex.
+    pub normals: Vec<Vec3>,
+    /// MDL normal table indices (0..=161, clamped), when the format stores indices.
+    pub normal_indices: Option<Vec<u8>>,
+    /// Bounding box of `positions`.
+    pub bbox_min: Vec3,
+    pub bbox_max: Vec3,
+}
+
+impl Frame {
+    /// The axis-aligned box around `positions` (zero box when there are none).
+    pub fn compute_bbox(positions: &[Vec3]) -> (Vec3, Vec3) {
+        if positions.is_empty() {
+            return (Vec3::ZERO, Vec3::ZERO);
+        }
+        positions.iter().fold(
+            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+            |(lo, hi), &p| (lo.min(p), hi.max(p)),
+        )
+    }
+}
+
+/// A triangle: three model vertices and three UV (skin vertex) indices, counter-clockwise front face.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Triangle {
+    pub vertices: [u32; 3],
+    pub uvs: [u32; 3],
+}
+
+/// A skin's pixels as stored in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SkinPixels {
+    /// Type 0: palette indices (the level palette, Quake 1 palette by default).
+    Indexed(Vec<u8>),
+    /// Type 2: RGB 565 words.
+    Rgb565(Vec<u16>),
+    /// Type 3: ARGB 4444 words.
+    Argb4444(Vec<u16>),
+    /// Type 4: RGB 888, converted from the stored B G R order to R G B.
+    Rgb888(Vec<[u8; 3]>),
+    /// Type 5: ARGB 8888, converted from the stored B G R A order to R G B A.
+    Argb8888(Vec<[u8; 4]>),
+    /// Type 6: an embedded DDS file, kept as bytes (not decoded).
+    Dds(Vec<u8>),
+    /// HMP/MDL7-style external texture reference (the file name), not loaded.
+    External(String),
+}
+
+/// A skin: the original pixels plus an RGBA8 decoding of the top mipmap level.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skin {
+    /// Skin type as in the file (0, 2, 3, 4, 5, 6, ...), without the mipmap flag.
+    pub kind: u32,
+    /// Whether mipmap levels followed the image in the file (type + 8).
+    pub has_mipmaps: bool,
+    pub width: usize,
+    pub height: usize,
+    pub pixels: SkinPixels,
+    /// `width * height * 4` bytes, top row first; empty for DDS and external skins.
+    pub rgba: Vec<u8>,
+}
+
+/// A model ready to draw: frames of vertices, UVs, triangles and skins.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Model {
+    pub frames: Vec<Frame>,
+    /// Normalised texture coordinates (see the decoder for the exact rule).
+    pub uvs: Vec<Vec2>,
+    pub triangles: Vec<Triangle>,
+    pub skins: Vec<Skin>,
+}
+
+impl Model {
+    /// Number of vertices per frame.
+    pub fn vertex_count(&self) -> usize {
+        self.frames.first().map_or(0, |f| f.positions.len())
+    }
+}

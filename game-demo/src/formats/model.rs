@@ -1,0 +1,24 @@
+//! CLI for 3D GameStudio models and terrain (MDL, HMP).
+
+use std::path::Path;
+
+use anyhow::{bail, Result};
+
+use super::{Description, Format};
+use crate::cli::{ExportArgs, RenderArgs, ViewArgs};
+
+pub fn describe(_path: &Path, fmt: Format, _bytes: &[u8]) -> Result<Description> {
+    bail!("{fmt:?} support is not built yet")
+}
+
+pub fn view(_args: &ViewArgs, fmt: Format, _bytes: &[u8]) -> Result<()> {
+    bail!("{fmt:?} viewer is not built yet")
+}
+
+pub fn render(_args: &RenderArgs, fmt: Format, _bytes: &[u8]) -> Result<()> {
+    bail!("{fmt:?} rendering is not built yet")
+}
+
+pub fn export(_args: &ExportArgs, fmt: Format, _bytes: &[u8]) -> Result<()> {
+    bail!("{fmt:?} export is not built yet")
+}

@@ -23,6 +23,7 @@ pub mod pngio;
 pub mod present;
 mod quake_palette;
 pub mod reader;
+pub mod samples;
 
 pub use audio::{AudioOutput, Mixer, Repeat, Sound};
 pub use camera::{Camera, Projection};

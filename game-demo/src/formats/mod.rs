@@ -3,6 +3,7 @@
 
 mod cutscene;
 mod model;
+mod model_render;
 mod voxel;
 
 use std::path::Path;
@@ -144,7 +145,7 @@ pub fn info(args: &InfoArgs) -> Result<()> {
 pub fn view(args: &ViewArgs) -> Result<()> {
     let (fmt, bytes) = detect_file(&args.file)?;
     match fmt.family() {
-        Family::Model => model::view(args, fmt, &bytes),
+        Family::Model => model_render::view(args, fmt, &bytes),
         Family::Voxel => voxel::view(args, fmt, &bytes),
         Family::Cutscene => bail!("{:?} files are played with `modex play`", fmt),
     }
@@ -153,7 +154,7 @@ pub fn view(args: &ViewArgs) -> Result<()> {
 pub fn render(args: &RenderArgs) -> Result<()> {
     let (fmt, bytes) = detect_file(&args.file)?;
     match fmt.family() {
-        Family::Model => model::render(args, fmt, &bytes),
+        Family::Model => model_render::render(args, fmt, &bytes),
         Family::Voxel => voxel::render(args, fmt, &bytes),
         Family::Cutscene => bail!("{:?} files are exported with `modex export`", fmt),
     }

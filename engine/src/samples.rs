@@ -1,0 +1,33 @@
+//! Where conformance tests find the real third-party sample files.
+//!
+//! The samples are never part of the repository. Tests read them from `$MODEX_SAMPLES` when set, else
+//! from `../shared/data` beside the workspace. On a user's fresh clone the folder is missing: the
+//! tests then say plainly that they were skipped. In CI (`CI` set) a missing folder is a failure,
+//! because CI always has it and a silent skip would hide a broken test.
+
+use std::path::PathBuf;
+
+/// The sample folder `sub` (e.g. `"mdl"`), or `None` (after printing a notice) when the samples are
+/// not on this machine. Panics when the variable `CI` is set and the folder is missing.
+pub fn samples_dir(sub: &str) -> Option<PathBuf> {
+    let root = match std::env::var_os("MODEX_SAMPLES") {
+        Some(p) => PathBuf::from(p),
+        // This crate lives at `<workspace>/engine`.
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"),
+    };
+    let dir = root.join(sub);
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!(
+            "sample folder {} is missing, and CI is set: conformance tests must run in CI",
+            dir.display()
+        );
+    }
+    eprintln!(
+        "SKIPPED: sample folder {} not found (set MODEX_SAMPLES to run the conformance tests)",
+        dir.display()
+    );
+    None
+}

@@ -110,7 +110,7 @@ impl Camera {
         if clip.w <= 0.0 {
             return None;
         }
-        let depth = (self.view() * p.extend(1.0)).z * -1.0;
+        let depth = -(self.view() * p.extend(1.0)).z;
         if depth < self.near {
             return None;
         }

@@ -6,7 +6,7 @@
 //! `FIX2FLOAT(x) = x / 1024.0`, `FLOAT2FIX(f) = (fixed)(f * 1024)` (C cast: truncates toward zero).
 
 use std::fmt;
-use std::ops::{Add, Neg, Sub};
+use std::ops::{Add, Mul, Neg, Sub};
 
 /// Number of fraction bits.
 pub const FRAC_BITS: u32 = 10;
@@ -56,11 +56,6 @@ impl Fixed {
         self.0
     }
 
-    /// Product with the full 64-bit intermediate, truncated toward minus infinity.
-    pub fn mul(self, rhs: Fixed) -> Fixed {
-        Fixed(((self.0 as i64 * rhs.0 as i64) >> FRAC_BITS) as i32)
-    }
-
     /// Quotient, `None` when dividing by zero.
     pub fn checked_div(self, rhs: Fixed) -> Option<Fixed> {
         if rhs.0 == 0 {
@@ -81,6 +76,14 @@ impl Sub for Fixed {
     type Output = Fixed;
     fn sub(self, rhs: Fixed) -> Fixed {
         Fixed(self.0.wrapping_sub(rhs.0))
+    }
+}
+
+impl Mul for Fixed {
+    type Output = Fixed;
+    /// Product with the full 64-bit intermediate, truncated toward minus infinity.
+    fn mul(self, rhs: Fixed) -> Fixed {
+        Fixed(((self.0 as i64 * rhs.0 as i64) >> FRAC_BITS) as i32)
     }
 }
 
@@ -122,7 +125,7 @@ mod tests {
         let b = Fixed::from_f64(-1.25);
         assert_eq!((a + b).to_f64(), 1.25);
         assert_eq!((a - b).to_f64(), 3.75);
-        assert_eq!(a.mul(b).to_f64(), -3.125);
+        assert_eq!((a * b).to_f64(), -3.125);
         assert_eq!(a.checked_div(b).unwrap().to_f64(), -2.0);
         assert_eq!(a.checked_div(Fixed::ZERO), None);
         assert_eq!((-a).to_f64(), -2.5);

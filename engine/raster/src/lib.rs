@@ -3,6 +3,9 @@
 //! Decoders for MDL2..MDL5 models and HMP terrain (one file per format), and the triangle
 //! rasterizer that draws them into the 8-bit mode-X frame and 565/4444/8888 surfaces.
 
+pub mod hmp;
+pub mod mdl;
 pub mod model;
+pub mod skin;
 
 pub use model::{Frame, Model, Skin, SkinPixels, Triangle};

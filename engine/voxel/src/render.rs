@@ -1,0 +1,615 @@
+//! The voxel ray-marcher.
+//!
+//! For every limb of every unit in the scene it builds a job: the limb's grid-to-world matrix (HVA
+//! frame, first-layer translation scale, turret and barrel placement, unit facing and position),
+//! the screen rectangle its box covers, and a 256-entry shading table (one entry per normal index,
+//! computed once per limb per draw: lighting costs a table lookup per pixel). Then for each pixel
+//! of a job's rectangle the camera ray is taken into the limb's grid space and marched through the
+//! occupancy masks with a 3D DDA ([`LimbVolume::march`]); the first filled cell is shaded and depth
+//! tested against the shared [`DepthBuffer`], so MDL models drawn by the triangle rasterizer with
+//! the same [`Camera`] mix into the same scene.
+//!
+//! Rows are split into bands drawn in parallel with rayon; every pixel is computed by the same
+//! operations in the same limb order whatever the banding, so 1 and N threads give identical frames.
+//!
+//! Lighting (NOTES-vxl.md, as reverse-engineered by map renderers): the game light is horizontal,
+//! `(-1, 0, 0)` rotated 45 degrees about Z for Tiberian Sun and 90 for Red Alert 2 in world space
+//! (which is the notes' "rotated by facing - 45 degrees" once expressed in the unit's own frame);
+//! `H = normalize(L + Z)`, `page = clamp((max(n.L, 0) + spec(n.H)) * 16)` and the pixel is
+//! `vpl[page][colour]`. The true-colour path is ambient + diffuse, `colour * (0.6 + 0.4 max(n.H, 0))`
+//! — lit from the half vector so roofs catch light, which the horizontal game light never does.
+
+use glam::{Mat3, Mat4, Vec2, Vec3, Vec4};
+use modex::normals::VxlNormalTable;
+use modex::{Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Surface};
+use rayon::prelude::*;
+
+use crate::model::{DrawError, TableChoice, VoxelModel};
+use crate::volume::LimbVolume;
+use crate::vpl::Vpl;
+
+/// The pieces of one unit to draw.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Unit<'a> {
+    pub body: Option<&'a VoxelModel>,
+    pub turret: Option<&'a VoxelModel>,
+    pub barrel: Option<&'a VoxelModel>,
+}
+
+impl<'a> Unit<'a> {
+    /// A unit made of a single model.
+    pub fn single(model: &'a VoxelModel) -> Unit<'a> {
+        Unit {
+            body: Some(model),
+            turret: None,
+            barrel: None,
+        }
+    }
+
+    fn pieces(&self) -> impl Iterator<Item = (PieceRole, &'a VoxelModel)> {
+        [
+            (PieceRole::Body, self.body),
+            (PieceRole::Turret, self.turret),
+            (PieceRole::Barrel, self.barrel),
+        ]
+        .into_iter()
+        .filter_map(|(r, m)| m.map(|m| (r, m)))
+    }
+
+    /// Filled voxels over all pieces.
+    pub fn voxel_count(&self) -> usize {
+        self.pieces().map(|(_, m)| m.vxl.voxel_count()).sum()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PieceRole {
+    Body,
+    Turret,
+    Barrel,
+}
+
+/// Where and how a unit stands.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pose {
+    /// World position of the unit's origin.
+    pub position: Vec3,
+    /// Facing in the game's 256 steps: 0 = north (+Y), 64 = east (+X), clockwise seen from above.
+    /// Fractions are allowed.
+    pub facing: f32,
+    /// Turret facing relative to the body, same units.
+    pub turret_facing: f32,
+    /// Where the turret sits on the body, in model units.
+    pub turret_offset: Vec3,
+    /// Barrel recoil: how far the barrel is pushed back along its own -X, in model units.
+    pub recoil: f32,
+    /// Animation frame (wraps modulo each piece's frame count).
+    pub frame: usize,
+}
+
+impl Default for Pose {
+    fn default() -> Self {
+        Pose {
+            position: Vec3::ZERO,
+            facing: 0.0,
+            turret_facing: 0.0,
+            turret_offset: Vec3::ZERO,
+            recoil: 0.0,
+            frame: 0,
+        }
+    }
+}
+
+impl Pose {
+    /// A facing given in degrees (0 = north, 90 = east).
+    pub fn facing_from_degrees(deg: f32) -> f32 {
+        deg / 360.0 * 256.0
+    }
+
+    fn rotation(facing: f32) -> Mat4 {
+        // Facing 0 turns the model's +X (its front) to +Y; 64 keeps it on +X.
+        Mat4::from_rotation_z((64.0 - facing) * std::f32::consts::TAU / 256.0)
+    }
+
+    fn piece_matrix(&self, role: PieceRole) -> Mat4 {
+        let body = Mat4::from_translation(self.position) * Self::rotation(self.facing);
+        let turret = || {
+            body * Mat4::from_translation(self.turret_offset)
+                * Mat4::from_rotation_z(-self.turret_facing * std::f32::consts::TAU / 256.0)
+        };
+        match role {
+            PieceRole::Body => body,
+            PieceRole::Turret => turret(),
+            PieceRole::Barrel => {
+                turret() * Mat4::from_translation(Vec3::new(-self.recoil, 0.0, 0.0))
+            }
+        }
+    }
+}
+
+/// How voxels are shaded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Shading {
+    /// The game's VPL pages (8-bit) / ambient + diffuse (8888).
+    #[default]
+    Game,
+    /// Ambient + diffuse in both paths (the 8-bit path picks the VPL page of that brightness).
+    Free,
+    /// No lighting: colours as stored.
+    Unlit,
+}
+
+/// Which game's light direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LightSource {
+    /// Red Alert 2's light for models shaded with table 4, Tiberian Sun's otherwise.
+    #[default]
+    Auto,
+    TiberianSun,
+    RedAlert2,
+}
+
+impl LightSource {
+    /// Direction towards the light in world space.
+    pub fn direction(self, table_mode: u8) -> Vec3 {
+        let ra2 = match self {
+            LightSource::Auto => table_mode == 4,
+            LightSource::TiberianSun => false,
+            LightSource::RedAlert2 => true,
+        };
+        let angle = if ra2 { 90f32 } else { 45f32 }.to_radians();
+        Mat3::from_rotation_z(angle) * Vec3::new(-1.0, 0.0, 0.0)
+    }
+}
+
+/// Render settings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RenderOptions {
+    pub shading: Shading,
+    pub table: TableChoice,
+    pub light: LightSource,
+    /// Draw row bands in parallel on the current rayon pool.
+    pub parallel: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            shading: Shading::Game,
+            table: TableChoice::Declared,
+            light: LightSource::Auto,
+            parallel: true,
+        }
+    }
+}
+
+/// One unit of a scene.
+#[derive(Debug, Clone, Copy)]
+pub struct Instance<'a> {
+    pub unit: Unit<'a>,
+    pub pose: Pose,
+}
+
+/// Counters of one draw.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DrawStats {
+    /// Limbs that had something on screen.
+    pub limbs: usize,
+    /// Rays marched (pixels of limb rectangles).
+    pub rays: usize,
+}
+
+/// A limb prepared for marching.
+struct Job<'a> {
+    volume: &'a LimbVolume,
+    /// NDC (x, y, z, 1) to grid-space homogeneous coordinates.
+    ndc_to_grid: Mat4,
+    /// Screen rectangle: x0, y0, x1, y1 (exclusive).
+    rect: [usize; 4],
+    lit: bool,
+    /// VPL page per normal index (8-bit path).
+    page: [u8; 256],
+    /// Brightness per normal index in 1/256 (true-colour path).
+    gain: [u16; 256],
+}
+
+/// Grid-space box corners of a limb.
+fn grid_corners(size: [usize; 3]) -> [Vec3; 8] {
+    let s = Vec3::new(size[0] as f32, size[1] as f32, size[2] as f32);
+    std::array::from_fn(|i| {
+        Vec3::new(
+            if i & 1 != 0 { s.x } else { 0.0 },
+            if i & 2 != 0 { s.y } else { 0.0 },
+            if i & 4 != 0 { s.z } else { 0.0 },
+        )
+    })
+}
+
+/// Every drawable limb of the scene with its grid-to-world matrix, in draw order.
+fn limbs_of<'a>(
+    instances: &[Instance<'a>],
+) -> Result<Vec<(&'a VoxelModel, usize, Mat4)>, DrawError> {
+    let mut out = Vec::new();
+    for inst in instances {
+        for (role, model) in inst.unit.pieces() {
+            let piece = inst.pose.piece_matrix(role);
+            for limb in 0..model.vxl.limbs.len() {
+                if let Some(m) = model.limb_matrix(limb, inst.pose.frame)? {
+                    out.push((model, limb, piece * m));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// World-space bounding box of everything the scene draws (for framing a camera).
+pub fn world_bounds(instances: &[Instance<'_>]) -> Result<Option<(Vec3, Vec3)>, DrawError> {
+    let mut lo = Vec3::splat(f32::INFINITY);
+    let mut hi = Vec3::splat(f32::NEG_INFINITY);
+    for (model, limb, m) in limbs_of(instances)? {
+        let vol = &model.volumes()[limb];
+        if vol.voxel_count() == 0 {
+            continue;
+        }
+        for c in grid_corners(vol.size()) {
+            let p = m.transform_point3(c);
+            lo = lo.min(p);
+            hi = hi.max(p);
+        }
+    }
+    Ok(lo.is_finite().then_some((lo, hi)))
+}
+
+/// Screen outlines (12 edges) of every limb's box, for the viewer's "show bounds".
+pub fn limb_outlines(
+    instances: &[Instance<'_>],
+    camera: &Camera,
+) -> Result<Vec<[(Vec2, Vec2); 12]>, DrawError> {
+    let mut out = Vec::new();
+    for (model, limb, m) in limbs_of(instances)? {
+        let corners = grid_corners(model.volumes()[limb].size());
+        let projected: Option<Vec<Vec2>> = corners
+            .iter()
+            .map(|&c| camera.project(m.transform_point3(c)).map(|p| p.truncate()))
+            .collect();
+        let Some(p) = projected else { continue };
+        let mut edges = [(Vec2::ZERO, Vec2::ZERO); 12];
+        let mut k = 0;
+        for i in 0..8usize {
+            for bit in [1usize, 2, 4] {
+                if i & bit == 0 {
+                    edges[k] = (p[i], p[i | bit]);
+                    k += 1;
+                }
+            }
+        }
+        out.push(edges);
+    }
+    Ok(out)
+}
+
+/// Draw a line into an 8-bit frame (clipped per pixel).
+pub fn draw_line(frame: &mut IndexedFrame, a: Vec2, b: Vec2, colour: u8) {
+    let steps = (b - a).abs().max_element().ceil().clamp(1.0, 16384.0) as usize;
+    for i in 0..=steps {
+        let p = a + (b - a) * (i as f32 / steps as f32);
+        if p.x >= 0.0 && p.y >= 0.0 {
+            frame.set(p.x as usize, p.y as usize, colour);
+        }
+    }
+}
+
+/// The VPL page of brightness `b` in the game's pages (inverse of the page brightness ramp).
+fn page_for_brightness(b: f32, pages: usize) -> u8 {
+    let unit = 8.0 * pages as f32 / 32.0;
+    let p = if b <= 1.0 {
+        (b - 0.67) / 0.33 * unit
+    } else {
+        unit + (b - 1.0) / 0.85 * ((pages as f32 - 1.0) - unit)
+    };
+    p.round().clamp(0.0, pages.saturating_sub(1) as f32) as u8
+}
+
+/// Shading tables of one limb: VPL page and true-colour gain per normal index.
+fn shade_tables(
+    table: Option<VxlNormalTable>,
+    linear: Mat3,
+    opts: &RenderOptions,
+    page_count: usize,
+) -> ([u8; 256], [u16; 256]) {
+    let mut page = [8u8; 256];
+    let mut gain = [256u16; 256];
+    let Some(table) = table else {
+        return (page, gain);
+    };
+    let l = opts.light.direction(table.mode).normalize();
+    let h = (l + Vec3::Z).normalize();
+    // Normals transform by the inverse transpose; for the rotations real files use this is the
+    // rotation itself.
+    let normal_matrix = if linear.determinant().abs() > 1e-12 {
+        linear.inverse().transpose()
+    } else {
+        linear
+    };
+    let top = page_count.saturating_sub(1) as f32;
+    for i in 0..256 {
+        let n = (normal_matrix * Vec3::from(table.get(i as u8))).normalize_or_zero();
+        let d = n.dot(l).max(0.0);
+        let nh = n.dot(h);
+        let free = 0.6 + 0.4 * nh.max(0.0);
+        page[i] = match opts.shading {
+            Shading::Game if i >= 253 => 16f32.min(top) as u8,
+            Shading::Game => {
+                let spec = (nh / (3.0 - 3.0 * nh + nh)).max(0.0);
+                ((d + spec) * 16.0).clamp(0.0, top) as u8
+            }
+            Shading::Free => page_for_brightness(free, page_count),
+            Shading::Unlit => 8,
+        };
+        gain[i] = (free * 256.0).round() as u16;
+    }
+    (page, gain)
+}
+
+fn prepare<'a>(
+    instances: &[Instance<'a>],
+    camera: &Camera,
+    opts: &RenderOptions,
+    page_count: usize,
+) -> Result<Vec<Job<'a>>, DrawError> {
+    let inv_vp = camera.view_projection().inverse();
+    let (w, h) = (camera.width, camera.height);
+    let mut jobs = Vec::new();
+    for (model, limb, m) in limbs_of(instances)? {
+        let volume = &model.volumes()[limb];
+        if volume.voxel_count() == 0 {
+            continue;
+        }
+        let world_to_grid = m.inverse();
+        if !world_to_grid.is_finite() || m.determinant().abs() < 1e-20 {
+            continue;
+        }
+        // Screen rectangle of the projected box; the whole screen when a corner is behind the eye.
+        let mut lo = Vec2::splat(f32::INFINITY);
+        let mut hi = Vec2::splat(f32::NEG_INFINITY);
+        let mut behind = false;
+        for c in grid_corners(volume.size()) {
+            match camera.project(m.transform_point3(c)) {
+                Some(p) => {
+                    lo = lo.min(p.truncate());
+                    hi = hi.max(p.truncate());
+                }
+                None => behind = true,
+            }
+        }
+        let rect = if behind {
+            [0, 0, w, h]
+        } else {
+            let x0 = lo.x.floor().clamp(0.0, w as f32) as usize;
+            let y0 = lo.y.floor().clamp(0.0, h as f32) as usize;
+            let x1 = (hi.x.ceil() + 1.0).clamp(0.0, w as f32) as usize;
+            let y1 = (hi.y.ceil() + 1.0).clamp(0.0, h as f32) as usize;
+            [x0, y0, x1, y1]
+        };
+        if rect[0] >= rect[2] || rect[1] >= rect[3] {
+            continue;
+        }
+        let lit = opts.shading != Shading::Unlit && model.limb_is_lit(limb);
+        // The linear part that turns limb-space normals into world space, without the grid scale.
+        let ext = model.vxl.limbs[limb].voxel_extent();
+        let inv_ext = Vec3::new(
+            if ext.x != 0.0 { 1.0 / ext.x } else { 0.0 },
+            if ext.y != 0.0 { 1.0 / ext.y } else { 0.0 },
+            if ext.z != 0.0 { 1.0 / ext.z } else { 0.0 },
+        );
+        let linear = Mat3::from_mat4(m) * Mat3::from_diagonal(inv_ext);
+        let (page, gain) = shade_tables(model.normal_table(opts.table), linear, opts, page_count);
+        jobs.push(Job {
+            volume,
+            ndc_to_grid: world_to_grid * inv_vp,
+            rect,
+            lit,
+            page,
+            gain,
+        });
+    }
+    Ok(jobs)
+}
+
+/// Per-pixel inputs shared by all jobs: NDC of pixel centres and the view-depth mapping.
+struct Screen {
+    width: usize,
+    height: usize,
+    /// NDC to view-space homogeneous (for depth on hit).
+    ndc_to_view: Mat4,
+}
+
+impl Screen {
+    fn new(camera: &Camera) -> Screen {
+        Screen {
+            width: camera.width,
+            height: camera.height,
+            ndc_to_view: camera.view() * camera.view_projection().inverse(),
+        }
+    }
+
+    #[inline]
+    fn ndc(&self, x: usize, y: usize) -> (f32, f32) {
+        (
+            (x as f32 + 0.5) / self.width as f32 * 2.0 - 1.0,
+            1.0 - (y as f32 + 0.5) / self.height as f32 * 2.0,
+        )
+    }
+
+    /// View depth at NDC (x, y) and ray parameter t between the near (t = 0) and far (t = 1) planes.
+    #[inline]
+    fn depth(&self, nx: f32, ny: f32, t: f32) -> f32 {
+        let a = self.ndc_to_view * Vec4::new(nx, ny, 0.0, 1.0);
+        let b = self.ndc_to_view * Vec4::new(nx, ny, 1.0, 1.0);
+        let (za, zb) = (-a.z / a.w, -b.z / b.w);
+        za + t * (zb - za)
+    }
+}
+
+/// March one band of rows `y0..` for every job, calling `put(index_in_band, job, colour, normal)`
+/// for each pixel whose hit passes the depth test.
+fn march_band<P: Copy>(
+    screen: &Screen,
+    jobs: &[Job<'_>],
+    y0: usize,
+    pixels: &mut [P],
+    depth: &mut [f32],
+    shade: &(impl Fn(&Job<'_>, u8, u8) -> P + Sync),
+) -> usize {
+    let rows = pixels.len() / screen.width.max(1);
+    let y1 = y0 + rows;
+    let mut rays = 0;
+    for job in jobs {
+        let ys = job.rect[1].max(y0)..job.rect[3].min(y1);
+        for y in ys {
+            for x in job.rect[0]..job.rect[2] {
+                rays += 1;
+                let (nx, ny) = screen.ndc(x, y);
+                let a = job.ndc_to_grid * Vec4::new(nx, ny, 0.0, 1.0);
+                let b = job.ndc_to_grid * Vec4::new(nx, ny, 1.0, 1.0);
+                if a.w == 0.0 || b.w == 0.0 {
+                    continue;
+                }
+                let (oa, ob) = (a.truncate() / a.w, b.truncate() / b.w);
+                let Some(hit) = job.volume.march(oa, ob - oa, 0.0, 1.0) else {
+                    continue;
+                };
+                let z = screen.depth(nx, ny, hit.t);
+                let i = (y - y0) * screen.width + x;
+                if z < depth[i] {
+                    depth[i] = z;
+                    pixels[i] = shade(job, hit.colour, hit.normal);
+                }
+            }
+        }
+    }
+    rays
+}
+
+/// Rows per parallel band.
+const BAND_ROWS: usize = 8;
+
+fn draw_generic<P: Copy + Send>(
+    instances: &[Instance<'_>],
+    camera: &Camera,
+    opts: &RenderOptions,
+    page_count: usize,
+    pixels: &mut [P],
+    depth: &mut DepthBuffer,
+    shade: impl Fn(&Job<'_>, u8, u8) -> P + Sync,
+) -> Result<DrawStats, DrawError> {
+    let (w, h) = (camera.width, camera.height);
+    if pixels.len() != w * h || depth.width() != w || depth.height() != h {
+        return Err(DrawError::SizeMismatch(format!(
+            "camera {w}x{h}, target {} pixels, depth {}x{}",
+            pixels.len(),
+            depth.width(),
+            depth.height()
+        )));
+    }
+    let jobs = prepare(instances, camera, opts, page_count)?;
+    let screen = Screen::new(camera);
+    let band = BAND_ROWS * w.max(1);
+    let rays = if opts.parallel {
+        pixels
+            .par_chunks_mut(band)
+            .zip(depth.values_mut().par_chunks_mut(band))
+            .enumerate()
+            .map(|(i, (p, d))| march_band(&screen, &jobs, i * BAND_ROWS, p, d, &shade))
+            .sum()
+    } else {
+        pixels
+            .chunks_mut(band)
+            .zip(depth.values_mut().chunks_mut(band))
+            .enumerate()
+            .map(|(i, (p, d))| march_band(&screen, &jobs, i * BAND_ROWS, p, d, &shade))
+            .sum()
+    };
+    Ok(DrawStats {
+        limbs: jobs.len(),
+        rays,
+    })
+}
+
+/// Draw a scene into an 8-bit frame: lit voxels through the VPL page of their normal, unlit ones as
+/// stored. The frame, depth buffer and camera must have the same size.
+pub fn draw_indexed(
+    instances: &[Instance<'_>],
+    camera: &Camera,
+    vpl: &Vpl,
+    opts: &RenderOptions,
+    frame: &mut IndexedFrame,
+    depth: &mut DepthBuffer,
+) -> Result<DrawStats, DrawError> {
+    draw_generic(
+        instances,
+        camera,
+        opts,
+        vpl.page_count(),
+        frame.pixels_mut(),
+        depth,
+        |job, colour, normal| {
+            if job.lit {
+                vpl.page(job.page[normal as usize] as usize)[colour as usize]
+            } else {
+                colour
+            }
+        },
+    )
+}
+
+/// Draw a scene into a true-colour surface: palette colour times ambient + diffuse.
+pub fn draw_argb(
+    instances: &[Instance<'_>],
+    camera: &Camera,
+    palette: &Palette,
+    opts: &RenderOptions,
+    surface: &mut Surface<Argb8888>,
+    depth: &mut DepthBuffer,
+) -> Result<DrawStats, DrawError> {
+    draw_generic(
+        instances,
+        camera,
+        opts,
+        32,
+        surface.pixels_mut(),
+        depth,
+        |job, colour, normal| {
+            let [r, g, b] = palette.colors[colour as usize];
+            let k = if job.lit {
+                job.gain[normal as usize] as u32
+            } else {
+                256
+            };
+            let f = |c: u8| ((c as u32 * k) >> 8).min(255) as u8;
+            Argb8888(u32::from_be_bytes([255, f(r), f(g), f(b)]))
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn facing_turns_the_front_clockwise_from_north() {
+        let front = |f: f32| Pose::rotation(f).transform_vector3(Vec3::X);
+        assert!((front(0.0) - Vec3::Y).length() < 1e-5);
+        assert!((front(64.0) - Vec3::X).length() < 1e-5);
+        assert!((front(128.0) + Vec3::Y).length() < 1e-5);
+        assert_eq!(Pose::facing_from_degrees(90.0), 64.0);
+    }
+
+    #[test]
+    fn brightness_page_round_trip() {
+        assert_eq!(page_for_brightness(1.0, 32), 8);
+        assert_eq!(page_for_brightness(0.6, 32), 0);
+        assert_eq!(page_for_brightness(1.85, 32), 31);
+    }
+}

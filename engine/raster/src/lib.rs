@@ -6,6 +6,7 @@
 pub mod hmp;
 pub mod mdl;
 pub mod model;
+pub mod raster;
 pub mod skin;
 
 pub use model::{Frame, Model, Skin, SkinPixels, Triangle};

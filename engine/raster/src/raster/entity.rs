@@ -1,0 +1,455 @@
+//! The draw call: a model as an A5 entity sees it (position, pan/tilt/roll, scale, frame and
+//! nextframe, skin, ambient, albedo, overlay flag) drawn by a [`Renderer`] into any [`Target`].
+//!
+//! Pipeline per draw: vertex stage (interpolate the two frames, transform to clip space, light each
+//! vertex through the normal table) → triangle stage (texture coordinates, near/guard-band clipping,
+//! setup with back-face culling) → band-parallel span filling. The vertex and triangle stages run in
+//! parallel chunks whose results are concatenated in file order, so the output never depends on the
+//! number of threads.
+
+use glam::{Mat4, Quat, Vec2, Vec3, Vec4};
+use modex::{Camera, DepthBuffer, Palette};
+use rayon::prelude::*;
+
+use crate::model::Model;
+
+use super::clip::{clip_triangle, ClipPlanes, ClipVertex};
+use super::light::{normal_table_dots, Light, ShadeTable};
+use super::setup::{Cull, TriSetup};
+use super::span::DepthMode;
+use super::target::Target;
+use super::texture::Texture;
+
+/// What an A5 entity says about how to draw its model (the `A4_ENTITY` fields that matter here).
+///
+/// Numbering: frames and skins count from 0 here; A5 scripts count both from 1.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Entity {
+    /// World position.
+    pub position: Vec3,
+    /// Euler angles in degrees: pan around Z (heading), tilt (positive = nose up), roll around X.
+    pub pan: f32,
+    pub tilt: f32,
+    pub roll: f32,
+    /// Scale factors per axis.
+    pub scale: Vec3,
+    /// Animation frame. The integer part picks the frame; the fractional part interpolates towards
+    /// `nextframe` (or the following frame), as A5's `frame` does. Frame numbers wrap around.
+    pub frame: f32,
+    /// Interpolation target frame; `None` means the frame after `frame`.
+    pub nextframe: Option<usize>,
+    /// Skin number (wraps around the model's skins).
+    pub skin: usize,
+    /// Entity ambient light, -100..+100 (A5 `ambient`).
+    pub ambient: f32,
+    /// Light reflectivity, 0..100 (A5 `albedo`).
+    pub albedo: f32,
+    /// Overlay mode: index 0 of 8-bit skins and 0x0000 of 16-bit skins are not drawn.
+    pub overlay: bool,
+}
+
+impl Default for Entity {
+    fn default() -> Self {
+        Entity {
+            position: Vec3::ZERO,
+            pan: 0.0,
+            tilt: 0.0,
+            roll: 0.0,
+            scale: Vec3::ONE,
+            frame: 0.0,
+            nextframe: None,
+            skin: 0,
+            ambient: 0.0,
+            albedo: 50.0,
+            overlay: false,
+        }
+    }
+}
+
+impl Entity {
+    /// Rotation of the entity (pan, then tilt, then roll, as A5 applies them).
+    pub fn rotation(&self) -> Quat {
+        Quat::from_rotation_z(self.pan.to_radians())
+            * Quat::from_rotation_y(-self.tilt.to_radians())
+            * Quat::from_rotation_x(self.roll.to_radians())
+    }
+
+    /// Model to world.
+    pub fn matrix(&self) -> Mat4 {
+        Mat4::from_scale_rotation_translation(self.scale, self.rotation(), self.position)
+    }
+
+    /// The two frames to draw and the fraction between them, for a model with `count` frames.
+    pub fn frames(&self, count: usize) -> (usize, usize, f32) {
+        if count == 0 {
+            return (0, 0, 0.0);
+        }
+        let f = if self.frame.is_finite() {
+            self.frame.max(0.0)
+        } else {
+            0.0
+        };
+        let whole = f.floor();
+        let i0 = (whole as u64 % count as u64) as usize;
+        let i1 = self.nextframe.map_or((i0 + 1) % count, |n| n % count);
+        (i0, i1, f - whole)
+    }
+}
+
+/// A model with its skins prepared for drawing with one palette.
+#[derive(Debug, Clone)]
+pub struct PreparedModel<'m> {
+    model: &'m Model,
+    skins: Vec<Texture>,
+}
+
+impl<'m> PreparedModel<'m> {
+    pub fn model(&self) -> &'m Model {
+        self.model
+    }
+
+    /// The texture for skin number `skin` (wrapping), or the blank stand-in when the model has no
+    /// drawable skin.
+    pub fn texture(&self, skin: usize) -> &Texture {
+        &self.skins[skin % self.skins.len()]
+    }
+
+    /// Number of skins (at least 1: the blank stand-in).
+    pub fn skin_count(&self) -> usize {
+        self.skins.len()
+    }
+}
+
+/// Counts from one draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DrawStats {
+    /// Triangles submitted.
+    pub triangles: usize,
+    /// Triangles rasterized after culling and clipping (a clipped triangle may count more than once).
+    pub rasterized: usize,
+}
+
+/// Draws models: the palette tables, the scene light and the fixed-function state.
+#[derive(Debug, Clone)]
+pub struct Renderer {
+    pub shades: ShadeTable,
+    pub light: Light,
+    pub cull: Cull,
+    pub depth_mode: DepthMode,
+}
+
+/// Vertex-stage output.
+#[derive(Debug, Clone, Copy)]
+struct Lit {
+    clip: Vec4,
+    depth: f32,
+    light: f32,
+}
+
+/// Work items per parallel chunk in the vertex and triangle stages.
+const CHUNK: usize = 2048;
+
+impl Renderer {
+    /// A renderer for `palette` (builds the shade table: tens of milliseconds).
+    pub fn new(palette: &Palette) -> Renderer {
+        Renderer {
+            shades: ShadeTable::new(palette),
+            light: Light::default(),
+            cull: Cull::Back,
+            depth_mode: DepthMode::TestAndWrite,
+        }
+    }
+
+    /// Prepare a model's skins for this renderer's palette.
+    pub fn prepare<'m>(&self, model: &'m Model) -> PreparedModel<'m> {
+        let mut skins: Vec<Texture> = model
+            .skins
+            .iter()
+            .map(|s| {
+                let t = Texture::from_skin(s, &self.shades);
+                if t.is_none() {
+                    log::warn!(
+                        "skin type {} ({}x{}) cannot be drawn; using a blank one",
+                        s.kind,
+                        s.width,
+                        s.height
+                    );
+                }
+                t.unwrap_or_else(|| Texture::blank(&self.shades))
+            })
+            .collect();
+        if skins.is_empty() {
+            skins.push(Texture::blank(&self.shades));
+        }
+        PreparedModel { model, skins }
+    }
+
+    /// Vertex stage: clip position, view depth and intensity per model vertex.
+    fn vertices(&self, camera: &Camera, model: &Model, entity: &Entity) -> Vec<Lit> {
+        let (i0, i1, t) = entity.frames(model.frames.len());
+        let (Some(f0), Some(f1)) = (model.frames.get(i0), model.frames.get(i1)) else {
+            return Vec::new();
+        };
+        let n = f0.positions.len();
+        let model_m = entity.matrix();
+        let mv = camera.view() * model_m;
+        let mvp = camera.projection() * mv;
+        let depth_row = -mv.row(2);
+        let to_sun = (entity.rotation().inverse() * self.light.towards_sun()).normalize_or(Vec3::Z);
+        let dots = normal_table_dots(to_sun);
+        let light = self.light;
+        let (amb, alb) = (entity.ambient, entity.albedo);
+        let intensity = |f: &crate::model::Frame, i: usize| -> f32 {
+            let d = match &f.normal_indices {
+                Some(idx) => idx
+                    .get(i)
+                    .map_or(0.0, |&k| dots[(k as usize).min(dots.len() - 1)]),
+                None => f.normals.get(i).map_or(0.0, |n| n.dot(to_sun)),
+            };
+            light.intensity(d, amb, alb)
+        };
+        let interpolate = t > 0.0 && i0 != i1 && f1.positions.len() == n;
+        let lit = |i: usize| -> Lit {
+            let (p, l) = if interpolate {
+                (
+                    f0.positions[i].lerp(f1.positions[i], t),
+                    intensity(f0, i) * (1.0 - t) + intensity(f1, i) * t,
+                )
+            } else {
+                (f0.positions[i], intensity(f0, i))
+            };
+            let p4 = p.extend(1.0);
+            Lit {
+                clip: mvp * p4,
+                depth: depth_row.dot(p4),
+                light: l,
+            }
+        };
+        if n > CHUNK {
+            (0..n)
+                .into_par_iter()
+                .with_min_len(CHUNK)
+                .map(lit)
+                .collect()
+        } else {
+            (0..n).map(lit).collect()
+        }
+    }
+
+    /// Triangle stage: set up every visible (piece of a) triangle, in file order.
+    fn setups(
+        &self,
+        model: &Model,
+        lit: &[Lit],
+        tex: &Texture,
+        width: usize,
+        height: usize,
+    ) -> Vec<TriSetup> {
+        let planes = ClipPlanes::new(width, height);
+        let size = Vec2::new(tex.width as f32, tex.height as f32);
+        let cull = self.cull;
+        let setup_chunk = |tris: &[crate::model::Triangle]| -> Vec<TriSetup> {
+            let mut out = Vec::with_capacity(tris.len());
+            for tri in tris {
+                let mut cv = [ClipVertex::default(); 3];
+                let mut ok = true;
+                for (k, c) in cv.iter_mut().enumerate() {
+                    let Some(v) = lit.get(tri.vertices[k] as usize) else {
+                        ok = false;
+                        break;
+                    };
+                    let uv = model
+                        .uvs
+                        .get(tri.uvs[k] as usize)
+                        .copied()
+                        .unwrap_or(Vec2::ZERO)
+                        * size;
+                    *c = ClipVertex {
+                        clip: v.clip,
+                        depth: v.depth,
+                        u: uv.x,
+                        v: uv.y,
+                        light: v.light,
+                    };
+                }
+                if !ok {
+                    continue;
+                }
+                // Move the texture coordinates by whole texture sizes so the smallest is in 0..size:
+                // invisible (they wrap) and it keeps the span loop on its fast in-range path.
+                let umin = cv[0].u.min(cv[1].u).min(cv[2].u);
+                let vmin = cv[0].v.min(cv[1].v).min(cv[2].v);
+                let du = (umin / size.x).floor() * size.x;
+                let dv = (vmin / size.y).floor() * size.y;
+                if du.is_finite() && dv.is_finite() {
+                    for c in &mut cv {
+                        c.u -= du;
+                        c.v -= dv;
+                    }
+                }
+                let Some(poly) = clip_triangle(&cv, &planes) else {
+                    continue;
+                };
+                let p = poly.as_slice();
+                for i in 1..p.len() - 1 {
+                    if let Some(s) = TriSetup::new([&p[0], &p[i], &p[i + 1]], width, height, cull) {
+                        out.push(s);
+                    }
+                }
+            }
+            out
+        };
+        if model.triangles.len() > CHUNK {
+            model
+                .triangles
+                .par_chunks(CHUNK)
+                .map(setup_chunk)
+                .collect::<Vec<_>>()
+                .concat()
+        } else {
+            setup_chunk(&model.triangles)
+        }
+    }
+
+    /// Draw `model` as `entity` sees it into `target`, testing and writing `depth` (which must have
+    /// the target's size; the camera's width and height should match it too).
+    pub fn draw<T: Target>(
+        &self,
+        target: &mut T,
+        depth: &mut DepthBuffer,
+        camera: &Camera,
+        model: &PreparedModel,
+        entity: &Entity,
+    ) -> DrawStats {
+        let (w, h) = target.size();
+        let mut stats = DrawStats {
+            triangles: model.model.triangles.len(),
+            rasterized: 0,
+        };
+        if (depth.width(), depth.height()) != (w, h) {
+            log::warn!(
+                "depth buffer {}x{} does not match the target {w}x{h}; nothing drawn",
+                depth.width(),
+                depth.height()
+            );
+            return stats;
+        }
+        let lit = self.vertices(camera, model.model, entity);
+        let tex = model.texture(entity.skin);
+        let setups = self.setups(model.model, &lit, tex, w, h);
+        stats.rasterized = setups.len();
+        target.fill_textured(
+            depth.values_mut(),
+            &setups,
+            tex,
+            &self.shades,
+            entity.overlay,
+            self.depth_mode,
+        );
+        stats
+    }
+
+    /// Draw the edges of the model's (front-facing, when culling) triangles in a flat colour, on top
+    /// of whatever is there, ignoring depth.
+    pub fn draw_wireframe<T: Target>(
+        &self,
+        target: &mut T,
+        camera: &Camera,
+        model: &PreparedModel,
+        entity: &Entity,
+        rgb: [u8; 3],
+    ) {
+        let (w, h) = target.size();
+        let color = T::color(rgb, &self.shades);
+        let lit = self.vertices(camera, model.model, entity);
+        let screen: Vec<Option<Vec2>> = lit
+            .iter()
+            .map(|v| {
+                (v.clip.z >= 0.0 && v.clip.w > 0.0).then(|| {
+                    let n = v.clip.truncate() / v.clip.w;
+                    Vec2::new((n.x + 1.0) * 0.5 * w as f32, (1.0 - n.y) * 0.5 * h as f32)
+                })
+            })
+            .collect();
+        let px = target.pixels_mut();
+        for tri in &model.model.triangles {
+            let pts: Option<Vec<Vec2>> = tri
+                .vertices
+                .iter()
+                .map(|&i| screen.get(i as usize).copied().flatten())
+                .collect();
+            let Some(p) = pts else { continue };
+            let area = (p[1] - p[0]).perp_dot(p[2] - p[0]);
+            let visible = match self.cull {
+                Cull::Back => area < 0.0,
+                Cull::Front => area > 0.0,
+                Cull::None => true,
+            };
+            if visible {
+                for k in 0..3 {
+                    line(px, w, h, p[k], p[(k + 1) % 3], color);
+                }
+            }
+        }
+    }
+}
+
+/// A line by DDA, clipped per pixel, at most a few screen sizes long.
+fn line<P: Copy>(px: &mut [P], w: usize, h: usize, a: Vec2, b: Vec2, color: P) {
+    let d = b - a;
+    let steps = d.x.abs().max(d.y.abs()).ceil();
+    if !steps.is_finite() || steps > 4.0 * (w + h) as f32 {
+        return;
+    }
+    let steps = steps as usize;
+    let inc = if steps > 0 {
+        d / steps as f32
+    } else {
+        Vec2::ZERO
+    };
+    let mut p = a;
+    for _ in 0..=steps {
+        let (x, y) = (p.x.floor(), p.y.floor());
+        if x >= 0.0 && y >= 0.0 && (x as usize) < w && (y as usize) < h {
+            px[y as usize * w + x as usize] = color;
+        }
+        p += inc;
+    }
+}
+
+/// A camera orbiting a model's frame `frame` so the whole bounding box fills most of a
+/// `width` x `height` view: `yaw` around Z and `pitch` above the horizon in degrees. At yaw 0 the eye
+/// is on the model's -Y side looking along +Y.
+pub fn framing_camera(
+    model: &Model,
+    frame: usize,
+    yaw: f32,
+    pitch: f32,
+    width: usize,
+    height: usize,
+) -> Camera {
+    let positions = model
+        .frames
+        .get(frame)
+        .or(model.frames.first())
+        .map_or(&[][..], |f| &f.positions[..]);
+    let (lo, hi) = crate::model::Frame::compute_bbox(positions);
+    let centre = (lo + hi) * 0.5;
+    let radius = ((hi - lo).length() * 0.5).max(1e-3);
+    let fov_y = 50f32.to_radians();
+    let aspect = width.max(1) as f32 / height.max(1) as f32;
+    let half = (fov_y * 0.5).tan().min((fov_y * 0.5).tan() * aspect).atan();
+    let distance = radius / half.sin() * 1.02;
+    let mut cam = Camera::orbit(
+        centre,
+        distance,
+        yaw.to_radians(),
+        pitch.to_radians(),
+        fov_y,
+        width,
+        height,
+    );
+    cam.near = (distance - radius * 1.5).max(distance * 0.01);
+    cam.far = distance + radius * 4.0;
+    cam
+}

@@ -1,0 +1,215 @@
+//! Lighting: the sun and ambient of a scene, per-vertex Gouraud intensities from the MDL normal table,
+//! and the palette shade table (colormap) the 8-bit path lights through.
+//!
+//! Intensities are fixed point with [`LIGHT_ONE`] = 256 meaning "the skin as painted". The 8-bit path
+//! cannot multiply colours, so, as Quake's software renderer did, it looks the lit colour up in a
+//! table of [`SHADE_LEVELS`] rows of 256 palette indices, one row per light level, built once from the
+//! palette. The true-colour paths multiply each channel instead.
+
+use glam::Vec3;
+use modex::normals::{mdl_normals, MDL_NORMAL_COUNT};
+use modex::Palette;
+
+/// Fixed-point intensity meaning 1.0 (the skin colour unchanged).
+pub const LIGHT_ONE: i32 = 256;
+/// Brightest intensity the pipeline carries (just under 2.0: overbright, as Quake's colormap allowed).
+pub const LIGHT_MAX: i32 = 2 * LIGHT_ONE - 1;
+/// Rows in the 8-bit shade table. Row `k` holds the palette lit by `k / 32`: row 32 is the identity,
+/// rows above it are overbright.
+pub const SHADE_LEVELS: usize = 64;
+/// The shade-table row that leaves colours unchanged.
+pub const SHADE_IDENTITY: usize = 32;
+/// Fixed-point intensity units per shade-table row.
+pub const LIGHT_PER_LEVEL: i32 = LIGHT_ONE / SHADE_IDENTITY as i32;
+
+/// The scene's light: one directional "sun" plus ambient light, in world space (Z up).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Light {
+    /// Direction the light travels (from the sun towards the scene); need not be normalised.
+    pub direction: Vec3,
+    /// Light every surface receives, 0..2 (1 = skin colour).
+    pub ambient: f32,
+    /// Sun strength for a fully reflective (albedo 100) surface facing it, 0..2.
+    pub diffuse: f32,
+}
+
+impl Default for Light {
+    /// Sun from above, behind the default camera's left shoulder.
+    fn default() -> Self {
+        Light {
+            direction: Vec3::new(0.5, 0.8, -1.0),
+            ambient: 0.35,
+            diffuse: 1.3,
+        }
+    }
+}
+
+impl Light {
+    /// The per-vertex intensity (fixed point, [`LIGHT_ONE`] = 1.0) for a surface whose normal has
+    /// cosine `n_dot_l` with the direction towards the sun.
+    ///
+    /// The A5 entity fields give the ranges but not the formula (the manual: `ambient` -100..+100,
+    /// `albedo` 0..100 "light reflectivity"). We use
+    /// `ambient_scene + ambient_entity / 100 + diffuse * albedo / 100 * max(0, n . l)`, clamped to
+    /// 0..[`LIGHT_MAX`]: albedo scales only the sun, ambient adds uniformly, as the fields' names say.
+    #[inline]
+    pub fn intensity(&self, n_dot_l: f32, entity_ambient: f32, entity_albedo: f32) -> f32 {
+        let lit = self.ambient
+            + entity_ambient / 100.0
+            + self.diffuse * (entity_albedo / 100.0) * n_dot_l.max(0.0);
+        (lit * LIGHT_ONE as f32).clamp(0.0, LIGHT_MAX as f32)
+    }
+
+    /// Unit vector from the surface towards the sun.
+    pub fn towards_sun(&self) -> Vec3 {
+        (-self.direction).normalize_or(Vec3::Z)
+    }
+}
+
+/// For each of the 162 table normals, the cosine with `towards_light` (model space): Quake's
+/// "shadedots". Lighting a vertex is then one table read, whatever the model's size.
+pub fn normal_table_dots(towards_light: Vec3) -> [f32; MDL_NORMAL_COUNT] {
+    let mut dots = [0.0; MDL_NORMAL_COUNT];
+    for (d, n) in dots.iter_mut().zip(mdl_normals()) {
+        *d = Vec3::from_array(*n).dot(towards_light);
+    }
+    dots
+}
+
+/// Nearest palette entry by squared RGB distance, searching indices `first..=255`.
+fn nearest(colors: &[[u8; 3]; 256], rgb: [i32; 3], first: usize) -> u8 {
+    let mut best = first;
+    let mut best_d = i32::MAX;
+    for (i, c) in colors.iter().enumerate().skip(first) {
+        let dr = c[0] as i32 - rgb[0];
+        let dg = c[1] as i32 - rgb[1];
+        let db = c[2] as i32 - rgb[2];
+        let d = dr * dr + dg * dg + db * db;
+        if d < best_d {
+            best_d = d;
+            best = i;
+            if d == 0 {
+                break;
+            }
+        }
+    }
+    best as u8
+}
+
+/// Palette-derived tables for the 8-bit target: the shade table (colormap) and the RGB → index
+/// lookup that maps true-colour skins into the palette. Build once per palette (tens of
+/// milliseconds), then share between draws and threads.
+#[derive(Debug, Clone)]
+pub struct ShadeTable {
+    palette: Palette,
+    /// `SHADE_LEVELS` rows of 256 indices.
+    colormap: Vec<u8>,
+    /// 15-bit RGB (5 bits each, red high) → nearest index among 1..=255. Index 0 is left out so a
+    /// true-colour texel can never turn into the overlay key by accident.
+    rgb15: Vec<u8>,
+}
+
+impl ShadeTable {
+    /// Build both tables for `palette`.
+    pub fn new(palette: &Palette) -> ShadeTable {
+        let colors = &palette.colors;
+        let mut colormap = vec![0u8; SHADE_LEVELS * 256];
+        for (level, row) in colormap.chunks_exact_mut(256).enumerate() {
+            for (c, out) in row.iter_mut().enumerate() {
+                *out = if level == SHADE_IDENTITY {
+                    // Exactly the identity, even where the palette repeats a colour.
+                    c as u8
+                } else {
+                    let rgb =
+                        colors[c].map(|v| ((v as usize * level) / SHADE_IDENTITY).min(255) as i32);
+                    nearest(colors, rgb, 0)
+                };
+            }
+        }
+        let mut rgb15 = vec![0u8; 1 << 15];
+        for (key, out) in rgb15.iter_mut().enumerate() {
+            let expand = |v: usize| ((v << 3) | (v >> 2)) as i32;
+            let rgb = [expand(key >> 10), expand((key >> 5) & 31), expand(key & 31)];
+            *out = nearest(colors, rgb, 1);
+        }
+        ShadeTable {
+            palette: palette.clone(),
+            colormap,
+            rgb15,
+        }
+    }
+
+    pub fn palette(&self) -> &Palette {
+        &self.palette
+    }
+
+    /// The whole shade table, `SHADE_LEVELS` rows of 256.
+    pub fn colormap(&self) -> &[u8] {
+        &self.colormap
+    }
+
+    /// Palette index `index` lit by fixed-point intensity `light`.
+    #[inline]
+    pub fn shade(&self, index: u8, light: i32) -> u8 {
+        self.colormap[level_of(light) * 256 + index as usize]
+    }
+
+    /// The palette index (1..=255) nearest to an RGB colour, through the prebuilt 15-bit lookup.
+    #[inline]
+    pub fn index_of(&self, rgb: [u8; 3]) -> u8 {
+        let key =
+            ((rgb[0] as usize >> 3) << 10) | ((rgb[1] as usize >> 3) << 5) | (rgb[2] as usize >> 3);
+        self.rgb15[key]
+    }
+}
+
+/// Shade-table row for fixed-point intensity `light` (clamped).
+#[inline]
+pub fn level_of(light: i32) -> usize {
+    (light / LIGHT_PER_LEVEL).clamp(0, SHADE_LEVELS as i32 - 1) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identity_row_and_darkening() {
+        let t = ShadeTable::new(&Palette::quake());
+        for i in 0..=255u8 {
+            assert_eq!(t.shade(i, LIGHT_ONE), i);
+        }
+        // Quake's white at intensity 0 is black.
+        let black = t.shade(254, 0);
+        assert_eq!(t.palette().colors[black as usize], [0, 0, 0]);
+        // Half light is darker than full light for a bright colour.
+        let half = t.palette().colors[t.shade(254, LIGHT_ONE / 2) as usize];
+        assert!(half[0] < 200 && half[0] > 60, "{half:?}");
+    }
+
+    #[test]
+    fn rgb_lookup_never_returns_the_overlay_key() {
+        let t = ShadeTable::new(&Palette::quake());
+        assert_ne!(t.index_of([0, 0, 0]), 0);
+        assert_eq!(
+            t.palette().colors[t.index_of([255, 255, 255]) as usize],
+            [255, 255, 255]
+        );
+    }
+
+    #[test]
+    fn intensity_follows_the_entity_fields() {
+        let l = Light {
+            direction: -Vec3::Z,
+            ambient: 0.25,
+            diffuse: 1.0,
+        };
+        assert_eq!(l.intensity(1.0, 0.0, 100.0), 1.25 * 256.0);
+        assert_eq!(l.intensity(-1.0, 0.0, 100.0), 0.25 * 256.0);
+        assert_eq!(l.intensity(1.0, 0.0, 0.0), 0.25 * 256.0);
+        assert_eq!(l.intensity(0.0, -100.0, 50.0), 0.0);
+        assert_eq!(l.intensity(1.0, 100.0, 100.0), LIGHT_MAX as f32);
+        let dots = normal_table_dots(Vec3::Z);
+        assert_eq!(dots[5], 1.0); // entry 5 is (0, 0, 1)
+    }
+}

@@ -1,0 +1,294 @@
+//! Triangle setup, apart from span filling (as in Quake's renderer): snap the projected vertices to a
+//! sub-pixel grid, build exact integer edge functions with the top-left fill rule, cull back faces, and
+//! compute the screen-space gradients of everything the span filler interpolates.
+//!
+//! Exactness: vertices snap to 1/256 pixel, edge functions are evaluated in `i64` and span ends come
+//! from exact integer floor/ceil divisions, so a pixel centre on an edge shared by two triangles
+//! belongs to exactly one of them. Clipping keeps coordinates within the guard band (about ±2^21 in
+//! fixed point), so products stay below 2^44, far from overflow.
+
+use super::clip::ClipVertex;
+
+/// Sub-pixel precision of snapped vertices: 8 bits (1/256 pixel).
+pub const SUBPIXEL_BITS: u32 = 8;
+const ONE: i64 = 1 << SUBPIXEL_BITS;
+const HALF: i64 = ONE / 2;
+/// Anything beyond this (in fixed point) cannot come out of the clipper; refuse it defensively.
+const COORD_LIMIT: f32 = (1u32 << 26) as f32;
+
+/// Which faces are drawn. Front faces are counter-clockwise as seen by the camera (MDL convention).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Cull {
+    /// Draw front faces only (the default).
+    #[default]
+    Back,
+    /// Draw back faces only.
+    Front,
+    /// Draw both.
+    None,
+}
+
+/// Values interpolated across a triangle, each divided by clip-space w so that screen-space linear
+/// interpolation is perspective-correct.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Attrs {
+    pub inv_w: f32,
+    pub depth_w: f32,
+    pub u_w: f32,
+    pub v_w: f32,
+    pub light_w: f32,
+}
+
+impl Attrs {
+    #[inline(always)]
+    pub fn add(&mut self, d: &Attrs) {
+        self.inv_w += d.inv_w;
+        self.depth_w += d.depth_w;
+        self.u_w += d.u_w;
+        self.v_w += d.v_w;
+        self.light_w += d.light_w;
+    }
+
+    fn from_array(a: [f64; 5]) -> Attrs {
+        Attrs {
+            inv_w: a[0] as f32,
+            depth_w: a[1] as f32,
+            u_w: a[2] as f32,
+            v_w: a[3] as f32,
+            light_w: a[4] as f32,
+        }
+    }
+}
+
+/// One edge function `E(P) = dx * (Py - y0) - dy * (Px - x0)`, positive inside.
+#[derive(Debug, Clone, Copy)]
+struct Edge {
+    x0: i64,
+    y0: i64,
+    dx: i64,
+    dy: i64,
+    /// 0 on top and left edges (a centre exactly on them is inside), 1 elsewhere.
+    bias: i64,
+}
+
+/// A triangle ready for span filling.
+#[derive(Debug, Clone, Copy)]
+pub struct TriSetup {
+    edges: [Edge; 3],
+    /// First and last pixel rows whose centres may be covered (inclusive, not yet clamped).
+    pub y_first: i32,
+    pub y_last: i32,
+    /// Vertex 0 in pixels: the reference point of the attribute planes.
+    ox: f32,
+    oy: f32,
+    a0: Attrs,
+    pub dadx: Attrs,
+    dady: Attrs,
+}
+
+#[inline]
+fn floor_div(a: i64, b: i64) -> i64 {
+    a.div_euclid(b)
+}
+
+#[inline]
+fn ceil_div(a: i64, b: i64) -> i64 {
+    -(-a).div_euclid(b)
+}
+
+/// Snap a pixel coordinate to the sub-pixel grid (round half up without a libm call).
+#[inline]
+fn snap(p: f32) -> i64 {
+    const BIAS: f64 = (1u64 << 40) as f64;
+    ((p as f64 * ONE as f64 + BIAS + 0.5) as i64) - BIAS as i64
+}
+
+impl TriSetup {
+    /// Project a clipped triangle to a `width` x `height` viewport and set it up, or `None` if it is
+    /// culled, degenerate, or covers no pixel row of the viewport.
+    pub fn new(tri: [&ClipVertex; 3], width: usize, height: usize, cull: Cull) -> Option<TriSetup> {
+        let (w, h) = (width as f32, height as f32);
+        let mut xs = [0i64; 3];
+        let mut ys = [0i64; 3];
+        let mut attrs = [[0f32; 5]; 3];
+        for (k, v) in tri.iter().enumerate() {
+            let inv_w = 1.0 / v.clip.w;
+            let sx = (v.clip.x * inv_w + 1.0) * 0.5 * w;
+            let sy = (1.0 - v.clip.y * inv_w) * 0.5 * h;
+            if !(sx.abs() < COORD_LIMIT && sy.abs() < COORD_LIMIT && inv_w.is_finite()) {
+                return None;
+            }
+            xs[k] = snap(sx);
+            ys[k] = snap(sy);
+            attrs[k] = [
+                inv_w,
+                v.depth * inv_w,
+                v.u * inv_w,
+                v.v * inv_w,
+                v.light * inv_w,
+            ];
+        }
+        // Twice the signed area in fixed point; negative = counter-clockwise on screen (y down) =
+        // front face.
+        let area = (xs[1] - xs[0]) * (ys[2] - ys[0]) - (xs[2] - xs[0]) * (ys[1] - ys[0]);
+        let draw = match cull {
+            Cull::Back => area < 0,
+            Cull::Front => area > 0,
+            Cull::None => area != 0,
+        };
+        if !draw {
+            return None;
+        }
+        // Order the vertices so that the area is positive and every edge function is positive
+        // inside.
+        let order = if area < 0 { [0, 2, 1] } else { [0, 1, 2] };
+        let xs = order.map(|k| xs[k]);
+        let ys = order.map(|k| ys[k]);
+        let attrs = order.map(|k| attrs[k]);
+        let area = area.abs();
+
+        let ymin = ys[0].min(ys[1]).min(ys[2]);
+        let ymax = ys[0].max(ys[1]).max(ys[2]);
+        let y_first = ceil_div(ymin - HALF, ONE).max(0);
+        let y_last = floor_div(ymax - HALF, ONE).min(height as i64 - 1);
+        if y_first > y_last {
+            return None;
+        }
+        let xmin = xs[0].min(xs[1]).min(xs[2]);
+        let xmax = xs[0].max(xs[1]).max(xs[2]);
+        if ceil_div(xmin - HALF, ONE) > width as i64 - 1 || floor_div(xmax - HALF, ONE) < 0 {
+            return None;
+        }
+
+        let edge = |i: usize, j: usize| {
+            let dx = xs[j] - xs[i];
+            let dy = ys[j] - ys[i];
+            let top_left = dy < 0 || (dy == 0 && dx > 0);
+            Edge {
+                x0: xs[i],
+                y0: ys[i],
+                dx,
+                dy,
+                bias: if top_left { 0 } else { 1 },
+            }
+        };
+
+        // Attribute planes from the snapped positions (f64 for the solve, f32 for the spans).
+        let f = |v: i64| v as f64 / ONE as f64;
+        let (x0, y0) = (f(xs[0]), f(ys[0]));
+        let (e1x, e1y) = (f(xs[1]) - x0, f(ys[1]) - y0);
+        let (e2x, e2y) = (f(xs[2]) - x0, f(ys[2]) - y0);
+        let det = area as f64 / (ONE * ONE) as f64;
+        let mut dadx = [0f64; 5];
+        let mut dady = [0f64; 5];
+        for k in 0..5 {
+            let a0 = attrs[0][k] as f64;
+            let d1 = attrs[1][k] as f64 - a0;
+            let d2 = attrs[2][k] as f64 - a0;
+            dadx[k] = (d1 * e2y - d2 * e1y) / det;
+            dady[k] = (d2 * e1x - d1 * e2x) / det;
+        }
+        Some(TriSetup {
+            edges: [edge(0, 1), edge(1, 2), edge(2, 0)],
+            y_first: y_first as i32,
+            y_last: y_last as i32,
+            ox: x0 as f32,
+            oy: y0 as f32,
+            a0: Attrs::from_array(attrs[0].map(f64::from)),
+            dadx: Attrs::from_array(dadx),
+            dady: Attrs::from_array(dady),
+        })
+    }
+
+    /// The inclusive range of pixel columns on row `y` whose centres the triangle covers, clamped to
+    /// `0..width`; `None` if there are none.
+    #[inline]
+    pub fn span(&self, y: i32, width: usize) -> Option<(i32, i32)> {
+        let py = y as i64 * ONE + HALF;
+        let mut lo: i64 = 0;
+        let mut hi: i64 = width as i64 - 1;
+        for e in &self.edges {
+            let c = e.dx * (py - e.y0);
+            if e.dy < 0 {
+                // E grows with x: Px >= x0 + ceil((bias - c) / -dy).
+                let t = e.x0 + ceil_div(e.bias - c, -e.dy);
+                lo = lo.max(ceil_div(t - HALF, ONE));
+            } else if e.dy > 0 {
+                // E falls with x: Px <= x0 + floor((c - bias) / dy).
+                let t = e.x0 + floor_div(c - e.bias, e.dy);
+                hi = hi.min(floor_div(t - HALF, ONE));
+            } else if c < e.bias {
+                return None;
+            }
+        }
+        (lo <= hi).then_some((lo as i32, hi as i32))
+    }
+
+    /// The interpolated values at the centre of pixel (x, y).
+    #[inline]
+    pub fn attrs_at(&self, x: i32, y: i32) -> Attrs {
+        let dx = x as f32 + 0.5 - self.ox;
+        let dy = y as f32 + 0.5 - self.oy;
+        let (a, gx, gy) = (&self.a0, &self.dadx, &self.dady);
+        Attrs {
+            inv_w: a.inv_w + gx.inv_w * dx + gy.inv_w * dy,
+            depth_w: a.depth_w + gx.depth_w * dx + gy.depth_w * dy,
+            u_w: a.u_w + gx.u_w * dx + gy.u_w * dy,
+            v_w: a.v_w + gx.v_w * dx + gy.v_w * dy,
+            light_w: a.light_w + gx.light_w * dx + gy.light_w * dy,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec4;
+
+    /// A vertex at pixel (x, y) of a 2x2-unit orthographic viewport of `size` pixels.
+    fn px(x: f32, y: f32, size: f32) -> ClipVertex {
+        ClipVertex {
+            clip: Vec4::new(x / size * 2.0 - 1.0, 1.0 - y / size * 2.0, 0.5, 1.0),
+            depth: 1.0,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn snapping_rounds_to_the_grid() {
+        assert_eq!(snap(0.0), 0);
+        assert_eq!(snap(1.0), 256);
+        assert_eq!(snap(-1.0), -256);
+        assert_eq!(snap(0.5 / 256.0), 1);
+        assert_eq!(snap(-0.25 / 256.0), 0);
+    }
+
+    #[test]
+    fn pixel_centre_on_an_edge_goes_to_one_side() {
+        // Two triangles splitting a 4x4 square along the diagonal through pixel centres.
+        let s = 4.0;
+        let (a, b, c, d) = (px(0., 0., s), px(4., 0., s), px(4., 4., s), px(0., 4., s));
+        let mut count = [[0u8; 4]; 4];
+        for tri in [[&a, &d, &c], [&a, &c, &b]] {
+            let t = TriSetup::new(tri, 4, 4, Cull::None).unwrap();
+            for y in t.y_first..=t.y_last {
+                if let Some((x0, x1)) = t.span(y, 4) {
+                    for x in x0..=x1 {
+                        count[y as usize][x as usize] += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(count, [[1; 4]; 4]);
+    }
+
+    #[test]
+    fn front_faces_are_counter_clockwise_on_screen() {
+        let s = 8.0;
+        // Counter-clockwise as seen (y up): (0,8) -> (8,8) -> (0,0) in y-down pixels.
+        let ccw = [px(0., 8., s), px(8., 8., s), px(0., 0., s)];
+        assert!(TriSetup::new([&ccw[0], &ccw[1], &ccw[2]], 8, 8, Cull::Back).is_some());
+        assert!(TriSetup::new([&ccw[0], &ccw[2], &ccw[1]], 8, 8, Cull::Back).is_none());
+        assert!(TriSetup::new([&ccw[0], &ccw[2], &ccw[1]], 8, 8, Cull::Front).is_some());
+    }
+}

@@ -1,0 +1,728 @@
+//! Rasterizer behaviour on meshes built in code: fill rule, clipping, culling, perspective, depth,
+//! overlay, animation, thread independence.
+
+mod raster_common;
+
+use glam::{Vec2, Vec3, Vec4};
+use modex::{
+    Argb4444, Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Pixel, Projection, Rgb565,
+    Surface,
+};
+use modex_raster::raster::{
+    fill, ClipVertex, Cull, DepthMode, Entity, Light, Paint, Renderer, ShadeTable, Target, Texture,
+    TriSetup, LIGHT_ONE,
+};
+use modex_raster::{Model, Triangle};
+use raster_common::*;
+
+/// Light that leaves skins unchanged: ambient 1, no sun.
+fn flat_renderer() -> Renderer {
+    let mut r = Renderer::new(&Palette::quake());
+    r.light = Light {
+        direction: -Vec3::Z,
+        ambient: 1.0,
+        diffuse: 0.0,
+    };
+    r
+}
+
+fn front_camera(distance: f32, w: usize, h: usize) -> Camera {
+    Camera::look_at(
+        Vec3::new(0.0, -distance, 0.0),
+        Vec3::ZERO,
+        60f32.to_radians(),
+        w,
+        h,
+    )
+}
+
+/// Counts how often each pixel is painted (depth off).
+struct Coverage {
+    w: usize,
+    h: usize,
+    count: Vec<u8>,
+}
+
+struct Count;
+impl Paint for Count {
+    type Px = u8;
+    fn texture_size(&self) -> (u32, u32) {
+        (1, 1)
+    }
+    fn paint(&self, _: usize, _: i32, dst: &mut u8) -> bool {
+        *dst = dst.saturating_add(1);
+        true
+    }
+}
+
+impl Target for Coverage {
+    type Px = u8;
+    fn size(&self) -> (usize, usize) {
+        (self.w, self.h)
+    }
+    fn pixels_mut(&mut self) -> &mut [u8] {
+        &mut self.count
+    }
+    fn color(_: [u8; 3], _: &ShadeTable) -> u8 {
+        0
+    }
+    fn fill_textured(
+        &mut self,
+        depth: &mut [f32],
+        tris: &[TriSetup],
+        _: &Texture,
+        _: &ShadeTable,
+        _: bool,
+        _: DepthMode,
+    ) {
+        fill(
+            &Count,
+            tris,
+            &mut self.count,
+            depth,
+            self.w,
+            self.h,
+            DepthMode::Off,
+        );
+    }
+}
+
+/// Tiny deterministic generator (xorshift) so the jitter is reproducible.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> f32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
+#[test]
+fn shared_edges_cover_every_pixel_exactly_once() {
+    // An orthographic camera looking along +Y sees the XZ plane 1:1 in pixels: a grid of jittered
+    // vertices (inner ones at random sub-pixel spots, some exactly on pixel centres and edges) split
+    // into triangles of both diagonal directions and both windings must paint each pixel once.
+    let (w, h) = (97usize, 61usize);
+    let mut cam = Camera::look_at(
+        Vec3::new(w as f32 / 2.0, -10.0, -(h as f32) / 2.0),
+        Vec3::new(w as f32 / 2.0, 0.0, -(h as f32) / 2.0),
+        1.0,
+        w,
+        h,
+    );
+    cam.projection = Projection::Orthographic { height: h as f32 };
+    for seed in 1..6u64 {
+        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let (gx, gy) = (9usize, 7usize);
+        let mut positions = Vec::new();
+        for j in 0..=gy {
+            for i in 0..=gx {
+                let mut x = i as f32 * w as f32 / gx as f32;
+                let mut y = j as f32 * h as f32 / gy as f32;
+                if i > 0 && i < gx && j > 0 && j < gy {
+                    match seed % 3 {
+                        0 => {
+                            // Exactly on pixel centres: the fill rule decides every edge pixel.
+                            x = x.floor() + 0.5;
+                            y = y.floor() + 0.5;
+                        }
+                        _ => {
+                            x += (rng.next() - 0.5) * 6.0;
+                            y += (rng.next() - 0.5) * 6.0;
+                        }
+                    }
+                }
+                positions.push(Vec3::new(x, 0.0, -y));
+            }
+        }
+        let idx = |i: usize, j: usize| (j * (gx + 1) + i) as u32;
+        let mut triangles = Vec::new();
+        for j in 0..gy {
+            for i in 0..gx {
+                let (a, b, c, d) = (idx(i, j), idx(i + 1, j), idx(i + 1, j + 1), idx(i, j + 1));
+                let quads = if (i + j) % 2 == 0 {
+                    [[a, d, c], [a, c, b]]
+                } else {
+                    [[a, d, b], [b, d, c]]
+                };
+                for t in quads {
+                    triangles.push(Triangle {
+                        vertices: t,
+                        uvs: [0; 3],
+                    });
+                }
+            }
+        }
+        let n = positions.len();
+        let model = Model {
+            frames: vec![frame("grid", positions, vec![Vec3::Y; n])],
+            uvs: vec![Vec2::ZERO],
+            triangles,
+            skins: vec![checker_skin(4, 4, 2, 1, 2)],
+        };
+        let mut r = flat_renderer();
+        r.cull = Cull::None;
+        let prepared = r.prepare(&model);
+        let mut target = Coverage {
+            w,
+            h,
+            count: vec![0; w * h],
+        };
+        let mut depth = DepthBuffer::new(w, h);
+        let stats = r.draw(&mut target, &mut depth, &cam, &prepared, &Entity::default());
+        assert_eq!(stats.rasterized, gx * gy * 2);
+        let bad: Vec<(usize, usize, u8)> = target
+            .count
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c != 1)
+            .map(|(i, &c)| (i % w, i / w, c))
+            .collect();
+        assert!(
+            bad.is_empty(),
+            "seed {seed}: pixels not covered exactly once: {:?}",
+            &bad[..bad.len().min(10)]
+        );
+    }
+}
+
+#[test]
+fn back_faces_are_culled() {
+    let model = quad(0.0, 1.0, checker_skin(8, 8, 2, 15, 79));
+    let r = flat_renderer();
+    let p = r.prepare(&model);
+    let mut f = IndexedFrame::new(64, 64);
+    let mut d = DepthBuffer::new(64, 64);
+    // From the front the quad is drawn; from behind it is not.
+    let front = r.draw(
+        &mut f,
+        &mut d,
+        &front_camera(4.0, 64, 64),
+        &p,
+        &Entity::default(),
+    );
+    assert_eq!(front.rasterized, 2);
+    assert!(f.pixels().iter().any(|&c| c != 0));
+    let back_cam = Camera::look_at(Vec3::new(0.0, 4.0, 0.0), Vec3::ZERO, 1.0, 64, 64);
+    let mut f2 = IndexedFrame::new(64, 64);
+    let mut d2 = DepthBuffer::new(64, 64);
+    assert_eq!(
+        r.draw(&mut f2, &mut d2, &back_cam, &p, &Entity::default())
+            .rasterized,
+        0
+    );
+    assert!(f2.pixels().iter().all(|&c| c == 0));
+}
+
+#[test]
+fn texture_is_upright_not_mirrored_and_perspective_correct() {
+    // A floor seen at a grazing angle: for pixels well inside a texel, the drawn texel must be the
+    // one the exact ray/plane intersection hits.
+    let size = 16usize;
+    let idx: Vec<u8> = (0..size * size).map(|i| (i % 251 + 1) as u8).collect();
+    let skin = indexed_skin(size, size, idx.clone());
+    let half = 10.0;
+    // The quad rotated to lie on the floor z = 0: build it directly.
+    let mut model = quad(0.0, half, skin);
+    for p in &mut model.frames[0].positions {
+        *p = Vec3::new(p.x, p.z, 0.0); // (x, 0, z) -> (x, z, 0): far edge at +Y
+    }
+    model.frames[0].normals = vec![Vec3::Z; 4];
+    let (w, h) = (160usize, 120usize);
+    let cam = Camera::look_at(
+        Vec3::new(1.3, -12.0, 2.0),
+        Vec3::new(0.0, 0.0, 0.0),
+        70f32.to_radians(),
+        w,
+        h,
+    );
+    let r = flat_renderer();
+    let p = r.prepare(&model);
+    let mut f = IndexedFrame::new(w, h);
+    let mut d = DepthBuffer::new(w, h);
+    r.draw(&mut f, &mut d, &cam, &p, &Entity::default());
+    let mut checked = 0;
+    for y in 0..h {
+        for x in 0..w {
+            let (o, dir) = cam.ray(x as f32 + 0.5, y as f32 + 0.5);
+            if dir.z.abs() < 1e-6 {
+                continue;
+            }
+            let t = -o.z / dir.z;
+            if t <= 0.0 {
+                continue;
+            }
+            let hit = o + dir * t;
+            // Texture u grows with x; v = 0 at the far edge (+Y), as the quad's top edge.
+            let uv_at = |sx: f32, sy: f32| {
+                let (o, dir) = cam.ray(sx, sy);
+                let p = o + dir * (-o.z / dir.z);
+                (
+                    (p.x + half) / (2.0 * half) * size as f32,
+                    (half - p.y) / (2.0 * half) * size as f32,
+                )
+            };
+            let (u, v) = uv_at(x as f32 + 0.5, y as f32 + 0.5);
+            // Only pixels whose whole footprint (with a margin) lies inside one texel.
+            let corners = [(-0.2, -0.2), (1.2, -0.2), (-0.2, 1.2), (1.2, 1.2)]
+                .map(|(dx, dy)| uv_at(x as f32 + dx, y as f32 + dy));
+            let same = corners
+                .iter()
+                .all(|&(cu, cv)| cu.floor() == u.floor() && cv.floor() == v.floor());
+            if !same || !(0.0..size as f32).contains(&u) || !(0.0..size as f32).contains(&v) {
+                continue;
+            }
+            let expect = idx[v as usize * size + u as usize];
+            assert_eq!(f.get(x, y), Some(expect), "pixel ({x},{y}) u={u} v={v}");
+            let z = d.get(x, y).unwrap();
+            let view_depth = (hit - cam.eye).dot(cam.forward());
+            assert!(
+                (z - view_depth).abs() < view_depth * 1e-3,
+                "depth {z} vs {view_depth}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 2000, "only {checked} pixels checked");
+}
+
+#[test]
+fn nearer_surface_wins_whatever_the_order() {
+    let near = quad(-1.0, 1.0, checker_skin(4, 4, 4, 40, 40));
+    let far = quad(1.0, 8.0, checker_skin(4, 4, 4, 200, 200));
+    let r = flat_renderer();
+    let (pn, pf) = (r.prepare(&near), r.prepare(&far));
+    let cam = front_camera(6.0, 80, 60);
+    for order in [[&pn, &pf], [&pf, &pn]] {
+        let mut f = IndexedFrame::new(80, 60);
+        let mut d = DepthBuffer::new(80, 60);
+        for m in order {
+            r.draw(&mut f, &mut d, &cam, m, &Entity::default());
+        }
+        assert_eq!(f.get(40, 30), Some(40));
+        assert_eq!(f.get(2, 2), Some(200));
+        assert!((d.get(40, 30).unwrap() - 5.0).abs() < 1e-3);
+    }
+}
+
+fn raw_triangle_model(p: [Vec3; 3]) -> Model {
+    Model {
+        frames: vec![frame("t", p.to_vec(), vec![-Vec3::Y; 3])],
+        uvs: vec![Vec2::ZERO, Vec2::X, Vec2::Y],
+        triangles: vec![Triangle {
+            vertices: [0, 1, 2],
+            uvs: [0, 1, 2],
+        }],
+        skins: vec![checker_skin(4, 4, 1, 100, 200)],
+    }
+}
+
+#[test]
+fn triangle_crossing_the_near_plane_is_clipped_not_dropped() {
+    // The camera sits at y = -1 looking along +Y; one vertex is behind it.
+    let r = {
+        let mut r = flat_renderer();
+        r.cull = Cull::None;
+        r
+    };
+    let m = raw_triangle_model([
+        Vec3::new(-1.0, 3.0, -0.5),
+        Vec3::new(1.0, 3.0, -0.5),
+        Vec3::new(0.0, -5.0, 2.0),
+    ]);
+    let p = r.prepare(&m);
+    let cam = front_camera(1.0, 64, 48);
+    let mut f = IndexedFrame::new(64, 48);
+    let mut d = DepthBuffer::new(64, 48);
+    let stats = r.draw(&mut f, &mut d, &cam, &p, &Entity::default());
+    assert!(stats.rasterized >= 1);
+    let drawn = f.pixels().iter().filter(|&&c| c != 0).count();
+    assert!(drawn > 100, "{drawn}");
+    // Every stored depth is in front of the near plane.
+    assert!(d
+        .values()
+        .iter()
+        .all(|&z| z == f32::INFINITY || z >= cam.near * 0.999));
+}
+
+#[test]
+fn triangle_fully_behind_draws_nothing() {
+    let mut r = flat_renderer();
+    r.cull = Cull::None;
+    let m = raw_triangle_model([
+        Vec3::new(-1.0, -3.0, 0.0),
+        Vec3::new(1.0, -3.0, 0.0),
+        Vec3::new(0.0, -5.0, 1.0),
+    ]);
+    let p = r.prepare(&m);
+    let mut f = IndexedFrame::new(64, 48);
+    let mut d = DepthBuffer::new(64, 48);
+    assert_eq!(
+        r.draw(
+            &mut f,
+            &mut d,
+            &front_camera(1.0, 64, 48),
+            &p,
+            &Entity::default()
+        )
+        .rasterized,
+        0
+    );
+    assert!(f.pixels().iter().all(|&c| c == 0));
+}
+
+#[test]
+fn huge_and_non_finite_coordinates_never_panic() {
+    let mut r = flat_renderer();
+    r.cull = Cull::None;
+    let cam = front_camera(3.0, 50, 40);
+    let cases = [
+        [
+            Vec3::new(-1e30, 5.0, -1e30),
+            Vec3::new(1e30, 5.0, -1e30),
+            Vec3::new(0.0, 5.0, 1e30),
+        ],
+        [
+            Vec3::new(-1e7, 1e-3, 0.0),
+            Vec3::new(1e7, 1e-3, 0.0),
+            Vec3::new(0.0, 1e7, 1e7),
+        ],
+        [
+            Vec3::new(f32::INFINITY, 1.0, 0.0),
+            Vec3::new(1.0, 1.0, 0.0),
+            Vec3::new(0.0, 1.0, 1.0),
+        ],
+        [
+            Vec3::new(f32::NAN, 1.0, 0.0),
+            Vec3::new(1.0, 1.0, 0.0),
+            Vec3::new(0.0, 1.0, 1.0),
+        ],
+        [
+            Vec3::new(0.0, -2.9999, 0.0),
+            Vec3::new(1e6, -2.99, 0.0),
+            Vec3::new(0.0, -2.99, 1e6),
+        ],
+        [
+            Vec3::splat(f32::MAX),
+            Vec3::splat(f32::MIN),
+            Vec3::new(0.0, 1.0, f32::MAX),
+        ],
+    ];
+    for tri in cases {
+        let m = raw_triangle_model(tri);
+        let p = r.prepare(&m);
+        let mut f = IndexedFrame::new(50, 40);
+        let mut d = DepthBuffer::new(50, 40);
+        r.draw(&mut f, &mut d, &cam, &p, &Entity::default());
+        let mut s = Surface::<Argb4444>::new(50, 40);
+        d.clear();
+        r.draw(&mut s, &mut d, &cam, &p, &Entity::default());
+        assert!(d.values().iter().all(|z| !z.is_nan()));
+    }
+    // A huge on-screen triangle fills the whole frame and nothing else.
+    let m = raw_triangle_model([
+        Vec3::new(-1e6, 5.0, -1e6),
+        Vec3::new(1e6, 5.0, -1e6),
+        Vec3::new(0.0, 5.0, 1e6),
+    ]);
+    let p = r.prepare(&m);
+    let mut f = IndexedFrame::new(50, 40);
+    let mut d = DepthBuffer::new(50, 40);
+    r.draw(&mut f, &mut d, &cam, &p, &Entity::default());
+    assert!(f.pixels().iter().all(|&c| c == 100 || c == 200));
+    // Mismatched depth buffer: nothing drawn, no panic.
+    let mut small = DepthBuffer::new(10, 10);
+    let mut f = IndexedFrame::new(50, 40);
+    assert_eq!(
+        r.draw(&mut f, &mut small, &cam, &p, &Entity::default())
+            .rasterized,
+        0
+    );
+}
+
+#[test]
+fn overlay_skips_index_zero_and_black_565() {
+    let mut idx = vec![7u8; 16];
+    idx[..8].fill(0); // top half transparent in overlay mode
+    for skin in [
+        indexed_skin(4, 4, idx.clone()),
+        rgb565_skin(
+            4,
+            4,
+            idx.iter()
+                .map(|&i| if i == 0 { 0 } else { 0xf800 })
+                .collect(),
+        ),
+    ] {
+        let model = quad(0.0, 1.0, skin);
+        let r = flat_renderer();
+        let p = r.prepare(&model);
+        let cam = front_camera(2.5, 40, 40);
+        for overlay in [false, true] {
+            let ent = Entity {
+                overlay,
+                ..Entity::default()
+            };
+            let mut f = IndexedFrame::new(40, 40);
+            f.clear(3);
+            let mut d = DepthBuffer::new(40, 40);
+            r.draw(&mut f, &mut d, &cam, &p, &ent);
+            let mut s = Surface::<Rgb565>::new(40, 40);
+            s.clear(Rgb565(0x1234));
+            d.clear();
+            r.draw(&mut s, &mut d, &cam, &p, &ent);
+            // Top half of the quad (texture rows 0..2) vs bottom half.
+            let top = (20, 14);
+            let bottom = (20, 26);
+            assert_ne!(f.get(bottom.0, bottom.1), Some(3));
+            assert_ne!(s.get(bottom.0, bottom.1), Some(Rgb565(0x1234)));
+            if overlay {
+                assert_eq!(f.get(top.0, top.1), Some(3));
+                assert_eq!(s.get(top.0, top.1), Some(Rgb565(0x1234)));
+                assert_eq!(d.get(top.0, top.1), Some(f32::INFINITY));
+            } else {
+                assert_ne!(f.get(top.0, top.1), Some(3));
+                assert_ne!(s.get(top.0, top.1), Some(Rgb565(0x1234)));
+            }
+        }
+    }
+}
+
+#[test]
+fn argb4444_target_blends_by_texel_alpha() {
+    let px = vec![0x8f00u16; 4]; // half-transparent red
+    let skin = modex_raster::Skin {
+        kind: 3,
+        has_mipmaps: false,
+        width: 2,
+        height: 2,
+        rgba: px.iter().flat_map(|&p| Argb4444(p).to_rgba()).collect(),
+        pixels: modex_raster::SkinPixels::Argb4444(px),
+    };
+    let model = quad(0.0, 1.0, skin);
+    let r = flat_renderer();
+    let p = r.prepare(&model);
+    let mut s = Surface::<Argb4444>::new(20, 20);
+    s.clear(Argb4444(0xf00f)); // opaque blue
+    let mut d = DepthBuffer::new(20, 20);
+    r.draw(
+        &mut s,
+        &mut d,
+        &front_camera(2.0, 20, 20),
+        &p,
+        &Entity::default(),
+    );
+    let c = s.get(10, 10).unwrap().to_rgba();
+    assert!(c[0] > 100 && c[2] > 100 && c[3] == 255, "{c:?}");
+}
+
+#[test]
+fn lighting_follows_the_normal_table_and_entity_fields() {
+    // A sphere lit from +X: its +X side is brighter than its -X side; more ambient is brighter.
+    let model = sphere(1.0, 12, 24, checker_skin(8, 8, 8, 254, 254));
+    let mut r = Renderer::new(&Palette::quake());
+    r.light = Light {
+        direction: -Vec3::X,
+        ambient: 0.2,
+        diffuse: 1.6,
+    };
+    let p = r.prepare(&model);
+    let cam = front_camera(4.0, 80, 80);
+    let lum = |s: &Surface<Argb8888>, x, y| s.get(x, y).unwrap().to_rgba()[0] as i32;
+    let render = |ent: &Entity| {
+        let mut s = Surface::<Argb8888>::new(80, 80);
+        let mut d = DepthBuffer::new(80, 80);
+        r.draw(&mut s, &mut d, &cam, &p, ent);
+        s
+    };
+    let plain = render(&Entity::default());
+    assert!(lum(&plain, 52, 40) > lum(&plain, 28, 40) + 60);
+    let bright = render(&Entity {
+        ambient: 50.0,
+        ..Entity::default()
+    });
+    assert!(lum(&bright, 28, 40) > lum(&plain, 28, 40) + 60);
+    let dull = render(&Entity {
+        albedo: 0.0,
+        ..Entity::default()
+    });
+    assert!((lum(&dull, 52, 40) - lum(&dull, 28, 40)).abs() < 8);
+    // Same through the 162-entry table: give each vertex its nearest table normal.
+    let mut indexed = model.clone();
+    let table = modex::normals::mdl_normals();
+    let idx = indexed.frames[0]
+        .normals
+        .iter()
+        .map(|n| {
+            (0..table.len())
+                .max_by(|&a, &b| {
+                    Vec3::from(table[a])
+                        .dot(*n)
+                        .total_cmp(&Vec3::from(table[b]).dot(*n))
+                })
+                .unwrap() as u8
+        })
+        .collect();
+    indexed.frames[0].normal_indices = Some(idx);
+    let pi = r.prepare(&indexed);
+    let mut s = Surface::<Argb8888>::new(80, 80);
+    let mut d = DepthBuffer::new(80, 80);
+    r.draw(&mut s, &mut d, &cam, &pi, &Entity::default());
+    assert!((lum(&s, 52, 40) - lum(&plain, 52, 40)).abs() < 30);
+    assert!(lum(&s, 52, 40) > lum(&s, 28, 40) + 60);
+    // The 8-bit path shades through the table: white at full light, darker at the shadowed side.
+    let mut f = IndexedFrame::new(80, 80);
+    let mut d = DepthBuffer::new(80, 80);
+    r.draw(&mut f, &mut d, &cam, &p, &Entity::default());
+    let pal = Palette::quake();
+    let bright_i = pal.colors[f.get(52, 40).unwrap() as usize][0];
+    let dark_i = pal.colors[f.get(28, 40).unwrap() as usize][0];
+    assert!(bright_i as i32 > dark_i as i32 + 60, "{bright_i} {dark_i}");
+    assert_eq!(LIGHT_ONE, 256);
+}
+
+#[test]
+fn frames_interpolate_and_skins_select() {
+    let mut model = quad(0.0, 1.0, checker_skin(4, 4, 4, 50, 50));
+    model.skins.push(checker_skin(4, 4, 4, 90, 90));
+    let mut f1 = model.frames[0].clone();
+    for p in &mut f1.positions {
+        p.x += 2.0;
+    }
+    let mut mid = model.frames[0].clone();
+    for p in &mut mid.positions {
+        p.x += 1.0;
+    }
+    let mut half_model = model.clone();
+    half_model.frames = vec![mid];
+    model.frames.push(f1);
+    let r = flat_renderer();
+    let (p, ph) = (r.prepare(&model), r.prepare(&half_model));
+    let cam = front_camera(6.0, 64, 48);
+    let draw = |m, e: &Entity| {
+        let mut f = IndexedFrame::new(64, 48);
+        let mut d = DepthBuffer::new(64, 48);
+        r.draw(&mut f, &mut d, &cam, m, e);
+        f
+    };
+    let a = draw(
+        &p,
+        &Entity {
+            frame: 0.5,
+            ..Entity::default()
+        },
+    );
+    let b = draw(&ph, &Entity::default());
+    assert_eq!(a, b);
+    let c = draw(
+        &p,
+        &Entity {
+            frame: 0.5,
+            nextframe: Some(0),
+            ..Entity::default()
+        },
+    );
+    assert_eq!(c, draw(&p, &Entity::default()));
+    assert_ne!(
+        draw(
+            &p,
+            &Entity {
+                frame: 1.0,
+                ..Entity::default()
+            }
+        ),
+        draw(&p, &Entity::default())
+    );
+    let s1 = draw(
+        &p,
+        &Entity {
+            skin: 1,
+            ..Entity::default()
+        },
+    );
+    assert!(s1.pixels().contains(&90) && !s1.pixels().contains(&50));
+}
+
+fn scene_in<T: Target + Send>(
+    make: impl Fn() -> T + Send + Sync,
+    threads: usize,
+) -> (T, DepthBuffer) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        let r = Renderer::new(&Palette::quake());
+        let ball = sphere(1.0, 40, 80, checker_skin(64, 32, 4, 15, 250));
+        let floor = {
+            let mut m = quad(0.0, 6.0, checker_skin(16, 16, 2, 100, 180));
+            for p in &mut m.frames[0].positions {
+                *p = Vec3::new(p.x, p.z, -1.0);
+            }
+            m.frames[0].normals = vec![Vec3::Z; 4];
+            m
+        };
+        let (pb, pf) = (r.prepare(&ball), r.prepare(&floor));
+        let mut t = make();
+        let (w, h) = t.size();
+        let mut d = DepthBuffer::new(w, h);
+        let cam = Camera::orbit(Vec3::ZERO, 5.0, 0.4, 0.3, 1.0, w, h);
+        r.draw(&mut t, &mut d, &cam, &pf, &Entity::default());
+        r.draw(
+            &mut t,
+            &mut d,
+            &cam,
+            &pb,
+            &Entity {
+                pan: 33.0,
+                ..Entity::default()
+            },
+        );
+        (t, d)
+    })
+}
+
+#[test]
+fn one_and_many_threads_give_identical_pixels() {
+    let (w, h) = (203, 157);
+    let base8 = scene_in(|| IndexedFrame::new(w, h), 1);
+    let base565 = scene_in(|| Surface::<Rgb565>::new(w, h), 1);
+    let base4444 = scene_in(|| Surface::<Argb4444>::new(w, h), 1);
+    let base8888 = scene_in(|| Surface::<Argb8888>::new(w, h), 1);
+    assert!(base8.0.pixels().iter().filter(|&&c| c != 0).count() > w * h / 2);
+    for n in [2, 3, 5] {
+        let s8 = scene_in(|| IndexedFrame::new(w, h), n);
+        assert_eq!(s8.0, base8.0, "8-bit, {n} threads");
+        assert_eq!(s8.1, base8.1, "depth, {n} threads");
+        assert_eq!(scene_in(|| Surface::<Rgb565>::new(w, h), n).0, base565.0);
+        assert_eq!(scene_in(|| Surface::<Argb4444>::new(w, h), n).0, base4444.0);
+        assert_eq!(scene_in(|| Surface::<Argb8888>::new(w, h), n).0, base8888.0);
+    }
+}
+
+#[test]
+fn clip_vertices_are_public_for_custom_pipelines() {
+    // TriSetup + fill can be driven directly with clip-space vertices.
+    let v = |x: f32, y: f32| ClipVertex {
+        clip: Vec4::new(x, y, 0.5, 1.0),
+        depth: 1.0,
+        ..Default::default()
+    };
+    let (a, b, c) = (v(-1.0, -1.0), v(1.0, -1.0), v(-1.0, 1.0));
+    let t = TriSetup::new([&a, &b, &c], 10, 10, Cull::Back).unwrap();
+    let mut px = vec![0u8; 100];
+    let mut d = vec![f32::INFINITY; 100];
+    fill(
+        &Count,
+        &[t],
+        &mut px,
+        &mut d,
+        10,
+        10,
+        DepthMode::TestAndWrite,
+    );
+    // Half the square (the diagonal's centres go to one side): 45 or 55 pixels.
+    let n = px.iter().filter(|&&c| c == 1).count();
+    assert!(n == 45 || n == 55, "{n}");
+}

@@ -8,12 +8,22 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// modex: 1990s game formats on a modern CPU, no GPU. Software rasterizer, voxel ray-marcher and a
 /// Battle Isle 2 cutscene player drawing into an 8-bit mode-X framebuffer.
 ///
-/// With no subcommand, runs the demo scene in a window.
+/// With no subcommand, runs the demo scene in a window; the demo's flags (e.g. `--headless --frames 10
+/// --out DIR`) may be given without the `demo` word.
 #[derive(Debug, Parser)]
-#[command(name = "modex", version, about, long_about)]
+#[command(
+    name = "modex",
+    version,
+    about,
+    long_about,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Demo options when no subcommand is given.
+    #[command(flatten)]
+    pub demo: DemoArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -55,20 +65,6 @@ pub struct DemoArgs {
     /// Skip the intro cutscene.
     #[arg(long)]
     pub no_intro: bool,
-}
-
-impl Default for DemoArgs {
-    fn default() -> Self {
-        DemoArgs {
-            headless: false,
-            frames: 300,
-            out: PathBuf::from("out/demo"),
-            soak: None,
-            scale: 3,
-            aspect: false,
-            no_intro: false,
-        }
-    }
 }
 
 #[derive(Debug, Args, Clone)]
@@ -221,6 +217,18 @@ mod tests {
     #[test]
     fn cli_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn demo_flags_work_without_the_subcommand() {
+        let cli =
+            Cli::try_parse_from(["modex", "--headless", "--frames", "10", "--out", "d"]).unwrap();
+        assert!(cli.command.is_none());
+        assert!(cli.demo.headless);
+        assert_eq!(cli.demo.frames, 10);
+        assert_eq!(cli.demo.out, PathBuf::from("d"));
+        let cli = Cli::try_parse_from(["modex"]).unwrap();
+        assert!(!cli.demo.headless);
     }
 
     #[test]

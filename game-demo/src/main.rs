@@ -20,7 +20,7 @@ fn main() {
 
 fn run(cli: cli::Cli) -> anyhow::Result<()> {
     match cli.command {
-        None => demo::run(&cli::DemoArgs::default()),
+        None => demo::run(&cli.demo),
         Some(cli::Command::Demo(a)) => demo::run(&a),
         Some(cli::Command::Info(a)) => formats::info(&a),
         Some(cli::Command::View(a)) => formats::view(&a),

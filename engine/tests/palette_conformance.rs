@@ -1,0 +1,24 @@
+//! The real `palette.pcx` shipped with the libgamestudio samples (a 3D GameStudio level palette).
+
+use modex::samples::samples_dir;
+use modex::Palette;
+
+#[test]
+fn gamestudio_pcx_palette_loads() {
+    let Some(dir) = samples_dir("mdl") else {
+        return;
+    };
+    let bytes = std::fs::read(dir.join("libgamestudio/palette.pcx")).unwrap();
+    let pal = Palette::from_pcx(&bytes).unwrap();
+    // The notes say the GameStudio palette differs from Quake's only in entries 254 and 255.
+    let quake = Palette::quake();
+    let differing: Vec<usize> = (0..256)
+        .filter(|&i| pal.colors[i] != quake.colors[i])
+        .collect();
+    assert!(
+        differing.iter().all(|&i| i >= 254),
+        "entries differing from Quake's: {differing:?}"
+    );
+    // Cutting the trailer makes it an error, not a panic.
+    assert!(Palette::from_pcx(&bytes[..bytes.len() - 1]).is_err());
+}

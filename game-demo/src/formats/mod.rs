@@ -190,7 +190,10 @@ mod tests {
         assert_eq!(detect(p, b"TPWM\0\0\0\0"), Some(Format::Tpwm));
         assert_eq!(detect(Path::new("a.HVA"), b"junk"), Some(Format::Hva));
         assert_eq!(detect(Path::new("voxels.vpl"), b""), Some(Format::Vpl));
-        assert_eq!(detect(Path::new("PART000.LIB"), b"\x10\0\0\0"), Some(Format::Lib));
+        assert_eq!(
+            detect(Path::new("PART000.LIB"), b"\x10\0\0\0"),
+            Some(Format::Lib)
+        );
         assert_eq!(detect(p, b"nothing"), None);
         assert_eq!(Format::Hva.family(), Family::Voxel);
     }

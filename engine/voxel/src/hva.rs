@@ -87,7 +87,11 @@ pub fn decode(data: &[u8]) -> FormatResult<Hva> {
     for i in 0..total {
         let mut m = [0f32; 12];
         for v in &mut m {
-            *v = r.f32(&format!("transform[{i}]"))?;
+            // check_count above makes these reads infallible; name the transform only on error.
+            *v = r.f32("transform").map_err(|mut e| {
+                e.field = format!("transform[{i}]");
+                e
+            })?;
         }
         transforms.push(m);
     }

@@ -81,8 +81,9 @@ impl MemorySource {
         MemorySource::default()
     }
 
-    /// Add `name` (e.g. `"HMEC.VXL"`).
+    /// Add or replace `name` (e.g. `"HMEC.VXL"`; names compare without regard to case).
     pub fn insert(&mut self, name: &str, bytes: Vec<u8>) -> &mut Self {
+        self.files.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
         self.files.push((name.to_string(), bytes));
         self
     }

@@ -216,6 +216,28 @@ pub fn decode(data: &[u8]) -> FormatResult<Vxl> {
         tailers.push(read_tailer(&mut r, i)?);
     }
 
+    // Layers may share an info record, and then their span tables too. Each layer's decoded columns
+    // and occupancy cost memory in proportion to its span tables, so a file is refused when its
+    // layers together would need more span-table bytes than the body holds: otherwise a few bytes
+    // of layer headers pointing at one large record could claim gigabytes. Real files give every
+    // layer its own record and meet this exactly.
+    let mut span_bytes = 0usize;
+    for (i, (_, info)) in headers.iter().enumerate() {
+        let s = tailers[*info].size;
+        span_bytes += 8 * s[0] as usize * s[1] as usize;
+        if span_bytes > body_size {
+            return Err(FormatError::new(
+                FORMAT,
+                format!("layer[{i}].info_index"),
+                HEADER_SIZE + palette_count as usize * PALETTE_SIZE + i * LAYER_HEADER_SIZE + 16,
+                ErrorKind::TooLarge {
+                    value: span_bytes as u64,
+                    limit: body_size as u64,
+                },
+            ));
+        }
+    }
+
     let mut limbs = Vec::with_capacity(limb_count);
     for (i, (name, info)) in headers.into_iter().enumerate() {
         let t = &tailers[info];
@@ -311,7 +333,11 @@ fn decode_spans(
         .map_err(shift)?;
     let mut starts = Vec::with_capacity(columns);
     for _ in 0..columns {
-        starts.push(r.i32(&field("span_start")).map_err(shift)?);
+        // check_count above guarantees these reads succeed; the field name is only built on error.
+        starts.push(
+            r.i32("span_start")
+                .map_err(|e| shift(rename(e, field("span_start"))))?,
+        );
     }
     // The end table only repeats what the runs already say; check that it is inside the body so a
     // file that "cannot be read in full" is refused like the game would.
@@ -348,13 +374,14 @@ fn decode_spans(
                 (body.len() - t.span_data) as i64,
             ));
         };
-        r.seek(pos, &field("span")).map_err(shift)?;
+        r.seek(pos, "span").map_err(shift)?;
+        let run_err = |e: FormatError| shift(rename(e, field(&format!("column[{c}].run"))));
         let mut z = 0usize;
         while z < zs {
             let cf = || field(&format!("column[{c}].run"));
             let run_at = r.pos();
-            let skip = r.u8(&cf()).map_err(shift)? as usize;
-            let count = r.u8(&cf()).map_err(shift)? as usize;
+            let skip = r.u8("run").map_err(run_err)? as usize;
+            let count = r.u8("run").map_err(run_err)? as usize;
             if skip == 0 && count == 0 {
                 // A run that neither skips nor fills never reaches the top: refuse it rather than
                 // spin over the rest of the body.
@@ -374,7 +401,7 @@ fn decode_spans(
                     format!("run reaches z {} in a column {zs} high", z + count),
                 ));
             }
-            let pairs = r.bytes(count * 2, &cf()).map_err(shift)?;
+            let pairs = r.bytes(count * 2, "run").map_err(run_err)?;
             for p in pairs.chunks_exact(2) {
                 voxels.push(Voxel {
                     z: z as u8,
@@ -383,11 +410,17 @@ fn decode_spans(
                 });
                 z += 1;
             }
-            r.u8(&cf()).map_err(shift)?; // the count again
+            r.u8("run").map_err(run_err)?; // the count again
         }
     }
     column_start.push(voxels.len() as u32);
     Ok((column_start, voxels))
+}
+
+/// Give an error the full field name (built only when an error happens, not per byte read).
+fn rename(mut e: FormatError, field: String) -> FormatError {
+    e.field = field;
+    e
 }
 
 #[cfg(test)]
@@ -450,6 +483,20 @@ mod tests {
         spec.span_start_override = Some(vec![0, 100_000]);
         let e = decode(&spec.encode()).unwrap_err();
         assert!(e.field.contains("span_start[1]"), "{e}");
+    }
+
+    #[test]
+    fn layers_sharing_one_large_record_cannot_claim_unbounded_memory() {
+        let big = LimbSpec::empty([200, 200, 255]);
+        let mut spec = VxlSpec {
+            limbs: vec![big],
+            ..VxlSpec::default()
+        };
+        spec.layer_count_override = Some(50);
+        spec.info_index_override = Some(vec![0; 50]);
+        let e = decode(&spec.encode()).unwrap_err();
+        assert_eq!(e.field, "layer[1].info_index");
+        assert!(matches!(e.kind, ErrorKind::TooLarge { .. }));
     }
 
     #[test]

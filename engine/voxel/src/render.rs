@@ -162,6 +162,70 @@ impl LightSource {
     }
 }
 
+/// The games' view: orthographic, 30 degrees above the horizon, looking from the south-east so north
+/// points to the upper right of the screen, `view_height` world units tall, centred on `target`.
+pub fn game_camera(target: Vec3, view_height: f32, width: usize, height: usize) -> Camera {
+    let mut c = Camera::orbit(
+        target,
+        1000.0,
+        45f32.to_radians(),
+        30f32.to_radians(),
+        1.0,
+        width,
+        height,
+    );
+    c.projection = modex::Projection::Orthographic {
+        height: view_height,
+    };
+    c.near = 1.0;
+    c.far = 4000.0;
+    c
+}
+
+/// A camera framing everything `instances` draw: `base` with its target moved to the centre of the
+/// scene's bounds and, for orthographic projections, its view height fitted to them (with margin).
+/// Perspective cameras keep their direction and back off until the bounds fit.
+pub fn frame_scene(instances: &[Instance<'_>], base: &Camera) -> Result<Camera, DrawError> {
+    let Some((lo, hi)) = world_bounds(instances)? else {
+        return Ok(*base);
+    };
+    let centre = (lo + hi) * 0.5;
+    let radius = ((hi - lo) * 0.5).length().max(1e-3);
+    let dir = (base.eye - base.target).normalize_or(Vec3::NEG_Y);
+    let mut c = *base;
+    c.target = centre;
+    match c.projection {
+        modex::Projection::Orthographic { .. } => {
+            c.eye = centre + dir * (radius * 4.0).max(100.0);
+            c.near = 0.1;
+            c.far = (radius * 8.0).max(400.0);
+            // Fit the box's corners as seen along the view, with a 10 % margin.
+            let view = c.view();
+            let (mut hx, mut hy) = (0f32, 0f32);
+            for i in 0..8 {
+                let p = Vec3::new(
+                    if i & 1 != 0 { hi.x } else { lo.x },
+                    if i & 2 != 0 { hi.y } else { lo.y },
+                    if i & 4 != 0 { hi.z } else { lo.z },
+                );
+                let v = view.transform_point3(p) - view.transform_point3(centre);
+                hx = hx.max(v.x.abs());
+                hy = hy.max(v.y.abs());
+            }
+            let h = (2.0 * hy).max(2.0 * hx / c.aspect()).max(1e-3) * 1.1;
+            c.projection = modex::Projection::Orthographic { height: h };
+        }
+        modex::Projection::Perspective { fov_y } => {
+            let half = (fov_y * 0.5).tan().max(1e-3) * c.aspect().min(1.0);
+            let dist = radius * 1.1 / half + radius;
+            c.eye = centre + dir * dist;
+            c.near = (dist - radius * 2.0).max(0.05);
+            c.far = dist + radius * 2.0;
+        }
+    }
+    Ok(c)
+}
+
 /// Render settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RenderOptions {

@@ -4,7 +4,9 @@
 //! rasterizer that draws them into the 8-bit mode-X frame and 565/4444/8888 surfaces.
 
 pub mod hmp;
+pub mod hmp_encode;
 pub mod mdl;
+pub mod mdl_encode;
 pub mod model;
 pub mod raster;
 pub mod skin;

@@ -161,6 +161,32 @@ pub enum SoundEvent {
     StopAll,
 }
 
+/// Start and stop sounds on `mixer`. Sounds missing from `sounds` are skipped (the scene already
+/// warned when it failed to load them).
+pub fn apply_sound_events(
+    mixer: &modex::Mixer,
+    events: &[SoundEvent],
+    sounds: &BTreeMap<(i32, i32), modex::Sound>,
+) {
+    for e in events {
+        match e {
+            SoundEvent::Play {
+                channel,
+                bank,
+                sound,
+                volume,
+                repeat,
+            } => {
+                if let Some(s) = sounds.get(&(*bank, *sound)) {
+                    mixer.play(*channel, s, *volume, *repeat);
+                }
+            }
+            SoundEvent::Stop { channel } => mixer.stop(*channel),
+            SoundEvent::StopAll => mixer.stop_all(),
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 enum Drawable {
     Layer {

@@ -616,6 +616,17 @@ fn read_quake_mesh(r: &mut ByteReader<'_>, file: &mut MdlFile) -> FormatResult<(
 fn read_frames(r: &mut ByteReader<'_>, file: &mut MdlFile) -> FormatResult<()> {
     let h = file.header.clone();
     let nv = h.num_verts;
+    if h.num_frames == 0 {
+        // Triangles would index vertices that no frame places: there is nothing to draw.
+        return Err(FormatError::invalid(
+            FORMAT,
+            "header.numframes",
+            68,
+            "a model needs at least one frame",
+        ));
+    }
+    // Every frame holds every vertex: name the vertex count when it is the one too large.
+    r.check_count(nv, 4, "header.numverts")?;
     // Each frame needs at least its type word, two packed boxes, a name and its vertices.
     let min_frame = 4 + 2 * 4 + FRAME_NAME_LEN + nv.saturating_mul(4);
     r.check_count(h.num_frames, min_frame, "header.numframes")?;

@@ -1,0 +1,23 @@
+//! Any byte string gives Ok or a typed error; an Ok terrain is internally consistent.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use modex_raster::hmp::HmpFile;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(file) = HmpFile::parse(data) {
+        let m = &file.model;
+        let nv = m.vertex_count();
+        assert_eq!(nv, file.columns * file.rows);
+        assert_eq!(m.uvs.len(), nv);
+        assert_eq!(file.skins.len(), m.skins.len());
+        for t in &m.triangles {
+            for k in 0..3 {
+                assert!((t.vertices[k] as usize) < nv);
+            }
+        }
+        for s in &m.skins {
+            assert!(s.rgba.is_empty() || s.rgba.len() == s.width * s.height * 4);
+        }
+    }
+});

@@ -667,7 +667,17 @@ fn read_frames(r: &mut ByteReader<'_>, file: &mut MdlFile) -> FormatResult<()> {
 /// A Quake frame group: `count, bboxmin, bboxmax, float intervals[count]`, then `count` frames.
 fn read_frame_group(r: &mut ByteReader<'_>, file: &mut MdlFile, group: usize) -> FormatResult<()> {
     let field = format!("frame[{group}]");
+    let at = r.pos();
     let count = r.count_i32(&format!("{field}.count"))?;
+    if count == 0 {
+        // An empty group would leave a model with no frame to place its vertices.
+        return Err(FormatError::invalid(
+            FORMAT,
+            format!("{field}.count"),
+            at,
+            "empty frame group",
+        ));
+    }
     r.skip(8, &format!("{field}.bbox"))?;
     r.check_count(count, 4, &format!("{field}.intervals"))?;
     r.skip(count * 4, &format!("{field}.intervals"))?;

@@ -76,7 +76,10 @@ fn mdl4_frames_may_mix_byte_and_word_packing() {
     let f = parse(&t);
     assert_eq!(f.frames[0].packing, VertexPacking::Word);
     assert_eq!(f.frames[1].packing, VertexPacking::Byte);
-    assert_eq!(f.model.frames[1].positions[0], Vec3::new(0.5, 0.5, 6.0) + Vec3::new(-1.0, 2.0, 3.0));
+    assert_eq!(
+        f.model.frames[1].positions[0],
+        Vec3::new(0.5, 0.5, 6.0) + Vec3::new(-1.0, 2.0, 3.0)
+    );
 }
 
 #[test]
@@ -85,7 +88,12 @@ fn uvs_are_pixels_over_skin_size_and_negative_ones_are_kept() {
     assert_eq!(f.uv_size, (8, 8));
     assert_eq!(
         f.model.uvs,
-        vec![Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(0.0, 1.0), Vec2::new(-0.25, 1.125)]
+        vec![
+            Vec2::new(0.0, 0.0),
+            Vec2::new(1.0, 0.0),
+            Vec2::new(0.0, 1.0),
+            Vec2::new(-0.25, 1.125)
+        ]
     );
     assert_eq!(f.model.triangles[0].vertices, [0, 2, 1]);
     assert_eq!(f.model.triangles[0].uvs, [0, 2, 1]);
@@ -100,7 +108,12 @@ fn mdl5_skins_carry_their_own_size_and_uvs_use_skin_0() {
         TestSkin::image(3 + 8, 8, 8),
     ];
     let f = parse(&t);
-    let sizes: Vec<_> = f.model.skins.iter().map(|s| (s.kind, s.width, s.height, s.has_mipmaps)).collect();
+    let sizes: Vec<_> = f
+        .model
+        .skins
+        .iter()
+        .map(|s| (s.kind, s.width, s.height, s.has_mipmaps))
+        .collect();
     assert_eq!(sizes, [(5, 16, 8, true), (4, 4, 4, false), (3, 8, 8, true)]);
     assert_eq!(f.uv_size, (16, 8));
     assert_eq!(f.model.uvs[1], Vec2::new(0.5, 0.0));
@@ -118,7 +131,12 @@ fn mdl5_dds_skins_are_kept_as_bytes() {
     dds[12..16].copy_from_slice(&4u32.to_le_bytes());
     dds[16..20].copy_from_slice(&8u32.to_le_bytes());
     t.skins = vec![
-        TestSkin { kind: 6, width: dds.len() as i32, height: 1, data: dds.clone() },
+        TestSkin {
+            kind: 6,
+            width: dds.len() as i32,
+            height: 1,
+            data: dds.clone(),
+        },
         TestSkin::image(2, 8, 8),
     ];
     let f = parse(&t);
@@ -135,12 +153,20 @@ fn eight_bit_skins_keep_indices_and_take_any_palette() {
     t.skins = vec![TestSkin::image(0, 8, 8)];
     let bytes = t.write();
     let f = MdlFile::parse(&bytes).unwrap();
-    let SkinPixels::Indexed(idx) = &f.model.skins[0].pixels else { panic!() };
+    let SkinPixels::Indexed(idx) = &f.model.skins[0].pixels else {
+        panic!()
+    };
     assert_eq!(idx, &t.skins[0].data);
     assert_eq!(&f.model.skins[0].rgba[..4], &Palette::quake().rgba(idx[0]));
     let grey = MdlFile::parse_with_palette(&bytes, &Palette::grey_ramp()).unwrap();
-    assert_eq!(&grey.model.skins[0].rgba[..4], &[idx[0], idx[0], idx[0], 255]);
-    assert_eq!(f.model.skins[0].rgba_with_palette(&Palette::grey_ramp()), grey.model.skins[0].rgba);
+    assert_eq!(
+        &grey.model.skins[0].rgba[..4],
+        &[idx[0], idx[0], idx[0], 255]
+    );
+    assert_eq!(
+        f.model.skins[0].rgba_with_palette(&Palette::grey_ramp()),
+        grey.model.skins[0].rgba
+    );
 }
 
 #[test]
@@ -188,7 +214,10 @@ fn mdl7_and_unknown_magics_are_refused_clearly() {
     assert!(matches!(e.kind, ErrorKind::Unsupported(_)));
     assert!(e.to_string().contains("MDL7"), "{e}");
     b[..4].copy_from_slice(b"MDL9");
-    assert!(matches!(MdlFile::parse(&b).unwrap_err().kind, ErrorKind::Unsupported(_)));
+    assert!(matches!(
+        MdlFile::parse(&b).unwrap_err().kind,
+        ErrorKind::Unsupported(_)
+    ));
     b[..4].copy_from_slice(b"RIFF");
     let e = MdlFile::parse(&b).unwrap_err();
     assert!(matches!(e.kind, ErrorKind::BadMagic { .. }));
@@ -205,7 +234,14 @@ fn triangle_vertex_index_out_of_range_names_the_triangle() {
     assert_eq!(e.field, "triangle[2].index_xyz[1]");
     let tri_base = 84 + 4 + 128 + 4 * 4;
     assert_eq!(e.offset, tri_base + 2 * 12 + 2);
-    assert_eq!(e.kind, ErrorKind::OutOfRange { value: 4, min: 0, max: 3 });
+    assert_eq!(
+        e.kind,
+        ErrorKind::OutOfRange {
+            value: 4,
+            min: 0,
+            max: 3
+        }
+    );
     t.tris[2].0[1] = -1;
     let e = MdlFile::parse(&t.write()).unwrap_err();
     assert!(matches!(e.kind, ErrorKind::OutOfRange { value: -1, .. }));
@@ -217,7 +253,14 @@ fn triangle_uv_index_out_of_range_names_the_triangle() {
     t.tris[3].1[2] = 40;
     let e = MdlFile::parse(&t.write()).unwrap_err();
     assert_eq!(e.field, "triangle[3].index_uv[2]");
-    assert_eq!(e.kind, ErrorKind::OutOfRange { value: 40, min: 0, max: 3 });
+    assert_eq!(
+        e.kind,
+        ErrorKind::OutOfRange {
+            value: 40,
+            min: 0,
+            max: 3
+        }
+    );
 }
 
 #[test]
@@ -244,7 +287,10 @@ fn counts_the_file_cannot_hold_are_refused_before_allocating() {
         assert_eq!(e.field, field);
         b[field_offset..field_offset + 4].copy_from_slice(&(-5i32).to_le_bytes());
         let e = MdlFile::parse(&b).unwrap_err();
-        assert!(matches!(e.kind, ErrorKind::OutOfRange { value: -5, .. }), "{field}: {e}");
+        assert!(
+            matches!(e.kind, ErrorKind::OutOfRange { value: -5, .. }),
+            "{field}: {e}"
+        );
     }
 }
 
@@ -309,4 +355,39 @@ fn fuzz_regression_model_without_frames_is_refused() {
     let t = TestModel::tetrahedron(b"MDL5", 0);
     let e = MdlFile::parse(&t.write()).unwrap_err();
     assert_eq!((e.field.as_str(), e.offset), ("header.numframes", 68));
+}
+
+/// Found by the proptest on mutated IDPO files: a Quake frame group of zero frames left a model
+/// without frames. Empty groups are refused.
+#[test]
+fn quake_frame_group_of_zero_frames_is_refused() {
+    let mut b = TestModel::tetrahedron(b"MDL2", 1).write();
+    // The first frame starts after header, skin (4 + 128), skin vertices (4 * 12), triangles
+    // (4 * 16). Make it a group (type 1) of count 0.
+    let at = 84 + 4 + 128 + 48 + 64;
+    b[at..at + 4].copy_from_slice(&1i32.to_le_bytes());
+    b[at + 4..at + 8].copy_from_slice(&0i32.to_le_bytes());
+    let e = MdlFile::parse(&b).unwrap_err();
+    assert_eq!((e.field.as_str(), e.offset), ("frame[0].count", at + 4));
+}
+
+#[test]
+fn quake_frame_groups_are_flattened() {
+    let t = TestModel::tetrahedron(b"MDL2", 1);
+    let mut b = t.write();
+    let at = 84 + 4 + 128 + 48 + 64;
+    // Rewrite the single frame as a group of two: type, count, bbox, 2 intervals, 2 frames.
+    let single = b[at + 4..].to_vec(); // bbox min, max, name, verts
+    b.truncate(at);
+    b.extend_from_slice(&1i32.to_le_bytes());
+    b.extend_from_slice(&2i32.to_le_bytes());
+    b.extend_from_slice(&single[..8]);
+    b.extend_from_slice(&0.1f32.to_le_bytes());
+    b.extend_from_slice(&0.2f32.to_le_bytes());
+    b.extend_from_slice(&single);
+    b.extend_from_slice(&single);
+    let f = MdlFile::parse(&b).unwrap();
+    assert_eq!(f.model.frames.len(), 2);
+    assert_eq!(f.frames[1].group, Some(0));
+    assert_eq!(f.model.frames[0], f.model.frames[1]);
 }

@@ -16,7 +16,11 @@ impl TestFrame {
     pub fn new(name: &str, kind: i32, verts: Vec<([u16; 3], u8)>) -> Self {
         let mut n = [0u8; 16];
         n[..name.len()].copy_from_slice(name.as_bytes());
-        TestFrame { name: n, kind, verts }
+        TestFrame {
+            name: n,
+            kind,
+            verts,
+        }
     }
 }
 
@@ -77,7 +81,7 @@ impl TestModel {
     /// A tetrahedron with one 8x8 565 skin, 4 skin vertices and `frames` frames (byte-packed
     /// for MDL3, word-packed otherwise).
     pub fn tetrahedron(magic: &[u8; 4], frames: usize) -> Self {
-        let word = magic != b"MDL3" && magic != b"MDL2";
+        let word = !matches!(magic, b"MDL3" | b"MDL2" | b"IDPO");
         let kind = if word { 2 } else { 0 };
         let s = |v: u16| if word { v * 256 } else { v };
         let frames = (0..frames)
@@ -140,7 +144,11 @@ impl TestModel {
         put_i32(&mut out, self.frames.len() as i32);
         put_i32(
             &mut out,
-            if self.is_quake() { 0 } else { self.skin_verts.len() as i32 },
+            if self.is_quake() {
+                0
+            } else {
+                self.skin_verts.len() as i32
+            },
         );
         put_i32(&mut out, 0); // flags
         put_i32(&mut out, 0); // bones / size
@@ -161,12 +169,18 @@ impl TestModel {
         }
         if self.is_quake() {
             for (i, &(s, t)) in self.skin_verts.iter().enumerate() {
-                put_i32(&mut out, self.onseam.get(i).copied().unwrap_or(false) as i32);
+                put_i32(
+                    &mut out,
+                    self.onseam.get(i).copied().unwrap_or(false) as i32,
+                );
                 put_i32(&mut out, s as i32);
                 put_i32(&mut out, t as i32);
             }
             for (i, (v, _)) in self.tris.iter().enumerate() {
-                put_i32(&mut out, self.faces_front.get(i).copied().unwrap_or(true) as i32);
+                put_i32(
+                    &mut out,
+                    self.faces_front.get(i).copied().unwrap_or(true) as i32,
+                );
                 for k in v {
                     put_i32(&mut out, *k as i32);
                 }

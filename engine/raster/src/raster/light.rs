@@ -45,6 +45,20 @@ impl Default for Light {
 }
 
 impl Light {
+    /// A sun over the camera's left shoulder (from above, left and behind the eye), so whatever the
+    /// camera looks at is lit from the front with a visible shading gradient: the viewer's and the
+    /// headless renders' light.
+    pub fn over_shoulder(camera: &modex::Camera, ambient: f32, diffuse: f32) -> Light {
+        let forward = camera.forward();
+        let right = forward.cross(Vec3::Z).normalize_or(Vec3::X);
+        let up = right.cross(forward);
+        Light {
+            direction: forward + right * 0.6 - up * 0.8,
+            ambient,
+            diffuse,
+        }
+    }
+
     /// The per-vertex intensity (fixed point, [`LIGHT_ONE`] = 1.0) for a surface whose normal has
     /// cosine `n_dot_l` with the direction towards the sun.
     ///

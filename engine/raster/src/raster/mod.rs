@@ -29,3 +29,15 @@ pub use setup::{Cull, TriSetup};
 pub use span::{fill, DepthMode, Paint};
 pub use target::{Target, TrueColor};
 pub use texture::Texture;
+
+/// Run `f` on a rayon pool of `threads` threads (0 = one per core), so every draw inside it uses
+/// that many. Fails only if the pool cannot be created.
+pub fn with_threads<R: Send>(
+    threads: usize,
+    f: impl FnOnce() -> R + Send,
+) -> Result<R, rayon::ThreadPoolBuildError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    Ok(pool.install(f))
+}

@@ -556,6 +556,16 @@ fn march_band<P: Copy>(
     rays
 }
 
+/// Run `f` on a rayon pool of `threads` threads (0 = one per core), so callers choose the thread
+/// count of [`draw_indexed`] / [`draw_argb`] without depending on rayon themselves.
+pub fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> Result<T, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| e.to_string())?;
+    Ok(pool.install(f))
+}
+
 /// Rows per parallel band.
 const BAND_ROWS: usize = 8;
 

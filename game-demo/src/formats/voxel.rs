@@ -1,20 +1,588 @@
-//! CLI for Westwood voxels (VXL, HVA, VPL).
+//! CLI for Westwood voxels (VXL, HVA, VPL): `info`, the interactive viewer and headless renders.
+//! All decoding and drawing is `modex_voxel`; this module finds the companion files, picks the
+//! palette and camera, and maps keys.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
+use glam::Vec3;
+use modex::{
+    pngio, Argb4444, Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Pixel, Rgb565, Surface,
+};
+use modex_voxel::render::{draw_argb, draw_indexed, draw_line, frame_scene, limb_outlines};
+use modex_voxel::{
+    hva, vpl, vxl, Instance, LightSource, Pose, RenderOptions, Shading, TableChoice, VoxelModel,
+    VoxelSet, Vpl,
+};
+use serde_json::json;
 
 use super::{Description, Format};
-use crate::cli::{RenderArgs, ViewArgs};
+use crate::cli::{parse_size, RenderArgs, TargetFormat, ViewArgs};
 
-pub fn describe(_path: &Path, fmt: Format, _bytes: &[u8]) -> Result<Description> {
-    bail!("{fmt:?} support is not built yet")
+/// A file beside `path` with the same stem and extension `ext` (any case).
+fn beside(path: &Path, suffix: &str, ext: &str) -> Option<PathBuf> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let stem = path.file_stem()?.to_str()?;
+    modex_voxel::DirSource::new(dir).find(&format!("{stem}{suffix}"), ext)
 }
 
-pub fn view(_args: &ViewArgs, fmt: Format, _bytes: &[u8]) -> Result<()> {
-    bail!("{fmt:?} viewer is not built yet")
+pub fn describe(path: &Path, fmt: Format, bytes: &[u8]) -> Result<Description> {
+    match fmt {
+        Format::Vxl => describe_vxl(path, bytes),
+        Format::Hva => {
+            let h = hva::decode(bytes)?;
+            let text = format!(
+                "HVA motion: {} frames x {} sections ({})\nname field: {:?}",
+                h.frame_count(),
+                h.section_count(),
+                h.section_names.join(", "),
+                h.name
+            );
+            Ok(Description {
+                json: json!({
+                    "format": "hva",
+                    "name": h.name,
+                    "frames": h.frame_count(),
+                    "sections": h.section_count(),
+                    "section_names": h.section_names,
+                }),
+                text,
+            })
+        }
+        Format::Vpl => {
+            let v = vpl::decode(bytes)?;
+            Ok(Description {
+                json: json!({
+                    "format": "vpl",
+                    "remap_start": v.remap_start,
+                    "remap_end": v.remap_end,
+                    "pages": v.page_count(),
+                }),
+                text: format!(
+                    "VPL lighting: {} pages, remap {}..={}",
+                    v.page_count(),
+                    v.remap_start,
+                    v.remap_end
+                ),
+            })
+        }
+        other => bail!("{other:?} is not a voxel format"),
+    }
 }
 
-pub fn render(_args: &RenderArgs, fmt: Format, _bytes: &[u8]) -> Result<()> {
-    bail!("{fmt:?} rendering is not built yet")
+fn describe_vxl(path: &Path, bytes: &[u8]) -> Result<Description> {
+    let v = vxl::decode(bytes)?;
+    let limbs: Vec<_> = v
+        .limbs
+        .iter()
+        .map(|l| {
+            json!({
+                "name": l.name,
+                "size": l.size,
+                "normals_mode": l.normals_mode,
+                "voxels": l.voxel_count(),
+                "scale": l.scale,
+                "min": l.min.to_array(),
+                "max": l.max.to_array(),
+                "max_normal_index": l.max_normal_index(),
+            })
+        })
+        .collect();
+    let mut text = format!(
+        "VXL model: {} layers, {} voxels, {} palette(s), {} info records\n",
+        v.limbs.len(),
+        v.voxel_count(),
+        v.palette_count,
+        v.tailer_count
+    );
+    for (i, l) in v.limbs.iter().enumerate() {
+        text += &format!(
+            "layer {i} {:?}: {}x{}x{}, {} voxels, normals mode {} (largest index {}), scale {}\n",
+            l.name,
+            l.size[0],
+            l.size[1],
+            l.size[2],
+            l.voxel_count(),
+            l.normals_mode,
+            l.max_normal_index(),
+            l.scale
+        );
+    }
+    let mut j = json!({
+        "format": "vxl",
+        "limbs": limbs,
+        "voxels": v.voxel_count(),
+        "palette_count": v.palette_count,
+        "info_records": v.tailer_count,
+    });
+    // The HVA beside it: frames, sections, and the quirks of the assembled pair.
+    let hva = match beside(path, "", "hva") {
+        Some(p) => {
+            let bytes =
+                std::fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?;
+            let h = hva::decode(&bytes).with_context(|| format!("{}", p.display()))?;
+            j["hva_frames"] = json!(h.frame_count());
+            j["hva_sections"] = json!(h.section_count());
+            text += &format!(
+                "HVA {}: {} frames x {} sections\n",
+                p.display(),
+                h.frame_count(),
+                h.section_count()
+            );
+            Some(h)
+        }
+        None => {
+            text += "no HVA beside it\n";
+            None
+        }
+    };
+    match VoxelModel::new("info", v, hva) {
+        Ok(m) => {
+            let quirks: Vec<String> = m.quirks().iter().map(|q| q.to_string()).collect();
+            for q in &quirks {
+                text += &format!("quirk: {q}\n");
+            }
+            j["quirks"] = json!(quirks);
+        }
+        Err(e) => {
+            text += &format!("cannot be drawn: {e}\n");
+            j["drawable"] = json!(false);
+            j["error"] = json!(e.to_string());
+        }
+    }
+    Ok(Description {
+        json: j,
+        text: text.trim_end().to_string(),
+    })
+}
+
+/// The lighting pages and palette: `--palette` (a .vpl, or a 768-byte palette / .pcx from which pages
+/// are made), else a `voxels.vpl` beside the model, else pages made from the VXL's own palette.
+fn load_vpl(model_path: &Path, palette: Option<&Path>, set: &VoxelSet) -> Result<Vpl> {
+    let from_file = |p: &Path| -> Result<Vpl> {
+        let bytes =
+            std::fs::read(p).with_context(|| format!("cannot read palette {}", p.display()))?;
+        let is_vpl = p
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("vpl"));
+        if is_vpl {
+            return vpl::decode(&bytes).with_context(|| format!("{}", p.display()));
+        }
+        let pal = if bytes.first() == Some(&0x0a) {
+            Palette::from_pcx(&bytes)
+        } else {
+            Palette::from_rgb_bytes(&bytes)
+        }
+        .with_context(|| format!("palette {}", p.display()))?;
+        Ok(Vpl::from_palette(&pal, vpl::GAME_PAGE_COUNT))
+    };
+    if let Some(p) = palette {
+        return from_file(p);
+    }
+    let dir = model_path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if let Some(p) = modex_voxel::DirSource::new(dir).find("voxels", "vpl") {
+        log::info!("lighting pages from {}", p.display());
+        return from_file(&p);
+    }
+    let embedded = [&set.body, &set.turret, &set.barrel]
+        .into_iter()
+        .flatten()
+        .find_map(|m| m.vxl.embedded_palette.as_ref());
+    let pal = match embedded {
+        Some(rgb) => Palette::from_rgb_bytes(&rgb[..])?,
+        None => Palette::grey_ramp(),
+    };
+    log::info!(
+        "no VPL given or beside the model: lighting pages made from the model's own palette"
+    );
+    Ok(Vpl::from_palette(&pal, vpl::GAME_PAGE_COUNT))
+}
+
+fn load_set(path: &Path, fmt: Format) -> Result<VoxelSet> {
+    if fmt != Format::Vxl {
+        bail!(
+            "{fmt:?} files are not drawn on their own: give the .vxl (its .hva is found beside it)"
+        );
+    }
+    let set = VoxelSet::load_beside(path).map_err(|e| anyhow::anyhow!("{e}"))?;
+    for p in &set.problems {
+        log::warn!("{p}");
+    }
+    Ok(set)
+}
+
+fn with_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T> {
+    modex_voxel::render::with_threads(threads.unwrap_or(0), f)
+        .map_err(|e| anyhow::anyhow!("thread pool: {e}"))
+}
+
+fn save_true_colour<P: Pixel>(path: &Path, s: &Surface<Argb8888>) -> Result<()> {
+    let rgba: Vec<u8> = s
+        .pixels()
+        .iter()
+        .flat_map(|p| P::from_rgba(p.to_rgba()).to_rgba())
+        .collect();
+    pngio::save_rgba(path, s.width(), s.height(), &rgba)?;
+    Ok(())
+}
+
+fn base_camera(yaw: f32, pitch: f32, w: usize, h: usize) -> Camera {
+    let mut c = Camera::orbit(
+        Vec3::ZERO,
+        1000.0,
+        yaw.to_radians(),
+        pitch.to_radians(),
+        0.6,
+        w,
+        h,
+    );
+    c.projection = modex::Projection::Orthographic { height: 100.0 };
+    c
+}
+
+/// `modex render unit.vxl -o out.png --facing 64 --frame 3`.
+pub fn render(args: &RenderArgs, fmt: Format, _bytes: &[u8]) -> Result<()> {
+    let set = load_set(&args.file, fmt)?;
+    let vpl = load_vpl(&args.file, args.palette.as_deref(), &set)?;
+    let (w, h) = parse_size(&args.size)?;
+    if args.facing > 255 {
+        bail!("--facing {} is out of range 0..=255", args.facing);
+    }
+    let scene = [Instance {
+        unit: set.unit(),
+        pose: Pose {
+            facing: args.facing as f32,
+            frame: args.frame as usize,
+            ..Pose::default()
+        },
+    }];
+    let camera = frame_scene(&scene, &base_camera(args.yaw, args.pitch, w, h))?;
+    let opts = RenderOptions::default();
+    let out = &args.output;
+    with_threads(args.threads, || -> Result<()> {
+        let mut depth = DepthBuffer::new(w, h);
+        if args.format == TargetFormat::Indexed8 {
+            let mut f = IndexedFrame::new(w, h);
+            draw_indexed(&scene, &camera, &vpl, &opts, &mut f, &mut depth)?;
+            pngio::save_indexed(out, &f, &vpl.palette)?;
+            return Ok(());
+        }
+        let mut s = Surface::<Argb8888>::new(w, h);
+        draw_argb(&scene, &camera, &vpl.palette, &opts, &mut s, &mut depth)?;
+        match args.format {
+            TargetFormat::Rgb565 => save_true_colour::<Rgb565>(out, &s),
+            TargetFormat::Argb4444 => save_true_colour::<Argb4444>(out, &s),
+            _ => save_true_colour::<Argb8888>(out, &s),
+        }
+    })??;
+    log::info!("wrote {}", out.display());
+    Ok(())
+}
+
+/// What the viewer shows; changed by keys, drawn by [`ViewState::draw`].
+#[derive(Debug, Clone)]
+struct ViewState {
+    facing: f32,
+    turret: f32,
+    recoil: f32,
+    frame: usize,
+    playing: bool,
+    yaw: f32,
+    pitch: f32,
+    perspective: bool,
+    table: TableChoice,
+    shading: Shading,
+    light: LightSource,
+    bounds: bool,
+    true_colour: bool,
+}
+
+impl Default for ViewState {
+    fn default() -> Self {
+        ViewState {
+            facing: 0.0,
+            turret: 0.0,
+            recoil: 0.0,
+            frame: 0,
+            playing: true,
+            yaw: 45.0,
+            pitch: 30.0,
+            perspective: false,
+            table: TableChoice::Declared,
+            shading: Shading::Game,
+            light: LightSource::Auto,
+            bounds: false,
+            true_colour: false,
+        }
+    }
+}
+
+const VIEW_HELP: &str =
+    "keys: Left/Right facing, A/D turret, R recoil, Up/Down pitch, PgUp/PgDn yaw, \
+N/P frame, Space play/pause, T normal table, L lighting, G light source, B limb bounds, \
+C 8-bit/8888, O ortho/perspective, Esc quit";
+
+impl ViewState {
+    fn next_table(&mut self) {
+        self.table = match self.table {
+            TableChoice::Declared => TableChoice::ByLargestIndex,
+            TableChoice::ByLargestIndex => TableChoice::Force(1),
+            TableChoice::Force(n) if n < 4 => TableChoice::Force(n + 1),
+            TableChoice::Force(_) => TableChoice::Declared,
+        };
+    }
+
+    fn next_shading(&mut self) {
+        self.shading = match self.shading {
+            Shading::Game => Shading::Free,
+            Shading::Free => Shading::Unlit,
+            Shading::Unlit => Shading::Game,
+        };
+    }
+
+    fn next_light(&mut self) {
+        self.light = match self.light {
+            LightSource::Auto => LightSource::TiberianSun,
+            LightSource::TiberianSun => LightSource::RedAlert2,
+            LightSource::RedAlert2 => LightSource::Auto,
+        };
+    }
+
+    fn status(&self, frames: usize) -> String {
+        format!(
+            "facing {:.0} turret {:.0} frame {}/{} table {:?} lighting {:?} light {:?}{}{}",
+            self.facing,
+            self.turret,
+            self.frame,
+            frames,
+            self.table,
+            self.shading,
+            self.light,
+            if self.bounds { " bounds" } else { "" },
+            if self.true_colour { " 8888" } else { " 8-bit" },
+        )
+    }
+
+    /// Draw the unit as the state says; returns RGBA8 pixels.
+    fn draw(&self, set: &VoxelSet, vpl: &Vpl, w: usize, h: usize) -> Result<Vec<u8>> {
+        let pose = Pose {
+            facing: self.facing,
+            turret_facing: self.turret,
+            recoil: self.recoil,
+            frame: self.frame,
+            ..Pose::default()
+        };
+        let scene = [Instance {
+            unit: set.unit(),
+            pose,
+        }];
+        // Frame the unit standing still so the camera does not breathe with the animation.
+        let still = [Instance {
+            unit: set.unit(),
+            pose: Pose::default(),
+        }];
+        let mut base = base_camera(self.yaw, self.pitch, w, h);
+        if self.perspective {
+            base.projection = modex::Projection::Perspective { fov_y: 0.6 };
+        }
+        let camera = frame_scene(&still, &base)?;
+        let opts = RenderOptions {
+            shading: self.shading,
+            table: self.table,
+            light: self.light,
+            parallel: true,
+        };
+        let mut depth = DepthBuffer::new(w, h);
+        let mut f = IndexedFrame::new(w, h);
+        if self.true_colour {
+            let mut s = Surface::<Argb8888>::new(w, h);
+            s.clear(Argb8888(0xff20_2030));
+            draw_argb(&scene, &camera, &vpl.palette, &opts, &mut s, &mut depth)?;
+            if self.bounds {
+                outline(&scene, &camera, &mut f)?;
+                for (p, &i) in s.pixels_mut().iter_mut().zip(f.pixels()) {
+                    if i != 0 {
+                        *p = Argb8888(0xff00_ff00);
+                    }
+                }
+            }
+            return Ok(s.to_rgba8());
+        }
+        draw_indexed(&scene, &camera, vpl, &opts, &mut f, &mut depth)?;
+        if self.bounds {
+            let green = vpl.palette.nearest([0, 255, 0]);
+            let mut lines = IndexedFrame::new(w, h);
+            outline(&scene, &camera, &mut lines)?;
+            for (p, &i) in f.pixels_mut().iter_mut().zip(lines.pixels()) {
+                if i != 0 {
+                    *p = green;
+                }
+            }
+        }
+        Ok(f.to_rgba8(&vpl.palette))
+    }
+}
+
+fn outline(scene: &[Instance<'_>], camera: &Camera, into: &mut IndexedFrame) -> Result<()> {
+    for edges in limb_outlines(scene, camera)? {
+        for (a, b) in edges {
+            draw_line(into, a, b, 1);
+        }
+    }
+    Ok(())
+}
+
+/// `modex view unit.vxl`: the unit in a window, turning and animating.
+pub fn view(args: &ViewArgs, fmt: Format, _bytes: &[u8]) -> Result<()> {
+    use modex::minifb::{Key, KeyRepeat};
+    use modex::present::{Present, WindowPresenter};
+
+    let set = load_set(&args.file, fmt)?;
+    let vpl = load_vpl(&args.file, args.palette.as_deref(), &set)?;
+    let (w, h) = parse_size(&args.size)?;
+    let frames = [&set.body, &set.turret, &set.barrel]
+        .into_iter()
+        .flatten()
+        .map(|m| m.frame_count())
+        .max()
+        .unwrap_or(1);
+    let title = format!("modex view {}", args.file.display());
+    let mut win = WindowPresenter::open(&title, w, h, args.scale, false)?;
+    eprintln!("{VIEW_HELP}");
+    let mut st = ViewState::default();
+    let mut last_status = String::new();
+    let mut next_tick = Instant::now();
+    loop {
+        let window = win.window();
+        let down = |k| window.is_key_down(k);
+        let pressed = |k| window.is_key_pressed(k, KeyRepeat::No);
+        if down(Key::Left) {
+            st.facing = (st.facing + 255.0) % 256.0;
+        }
+        if down(Key::Right) {
+            st.facing = (st.facing + 1.0) % 256.0;
+        }
+        if down(Key::A) {
+            st.turret = (st.turret + 254.0) % 256.0;
+        }
+        if down(Key::D) {
+            st.turret = (st.turret + 2.0) % 256.0;
+        }
+        if down(Key::Up) {
+            st.pitch = (st.pitch + 1.0).min(89.0);
+        }
+        if down(Key::Down) {
+            st.pitch = (st.pitch - 1.0).max(-89.0);
+        }
+        if down(Key::PageUp) {
+            st.yaw += 2.0;
+        }
+        if down(Key::PageDown) {
+            st.yaw -= 2.0;
+        }
+        st.recoil = if down(Key::R) {
+            3.0
+        } else {
+            (st.recoil - 0.5).max(0.0)
+        };
+        if pressed(Key::N) {
+            st.frame = (st.frame + 1) % frames.max(1);
+        }
+        if pressed(Key::P) {
+            st.frame = (st.frame + frames.max(1) - 1) % frames.max(1);
+        }
+        if pressed(Key::Space) {
+            st.playing = !st.playing;
+        }
+        if pressed(Key::T) {
+            st.next_table();
+        }
+        if pressed(Key::L) {
+            st.next_shading();
+        }
+        if pressed(Key::G) {
+            st.next_light();
+        }
+        if pressed(Key::B) {
+            st.bounds = !st.bounds;
+        }
+        if pressed(Key::C) {
+            st.true_colour = !st.true_colour;
+        }
+        if pressed(Key::O) {
+            st.perspective = !st.perspective;
+        }
+        let now = Instant::now();
+        if st.playing && now >= next_tick {
+            st.frame = (st.frame + 1) % frames.max(1);
+            next_tick = now + Duration::from_millis(100);
+        }
+        let status = st.status(frames);
+        if status != last_status {
+            eprintln!("{status}");
+            last_status = status;
+        }
+        let rgba = st.draw(&set, &vpl, w, h)?;
+        if !win.present_rgba(w, h, &rgba)? {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_millis(15));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use modex_voxel::write::{HvaSpec, LimbSpec, VxlSpec};
+
+    fn unit_dir() -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("modex-voxel-cli-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("tank.vxl"),
+            VxlSpec::single(LimbSpec::filled_box([8, 4, 3], 100, 0)).encode(),
+        )
+        .unwrap();
+        std::fs::write(dir.join("tank.hva"), HvaSpec::identity(1, 4).encode()).unwrap();
+        std::fs::write(
+            dir.join("tankbarl.vxl"),
+            VxlSpec::single(LimbSpec::filled_box([6, 1, 1], 120, 0)).encode(),
+        )
+        .unwrap();
+        std::fs::write(dir.join("tankbarl.hva"), HvaSpec::identity(1, 1).encode()).unwrap();
+        dir
+    }
+
+    #[test]
+    fn viewer_states_draw_and_keys_cycle() {
+        let dir = unit_dir();
+        let set = load_set(&dir.join("tank.vxl"), Format::Vxl).unwrap();
+        assert!(set.barrel.is_some());
+        let vpl = load_vpl(&dir.join("tank.vxl"), None, &set).unwrap();
+        let mut st = ViewState::default();
+        let plain = st.draw(&set, &vpl, 64, 48).unwrap();
+        assert!(plain.chunks(4).any(|p| p[..3] != [0, 0, 0]));
+        st.bounds = true;
+        let with_bounds = st.draw(&set, &vpl, 64, 48).unwrap();
+        assert_ne!(plain, with_bounds);
+        st.true_colour = true;
+        st.perspective = true;
+        assert_eq!(st.draw(&set, &vpl, 64, 48).unwrap().len(), 64 * 48 * 4);
+        for _ in 0..6 {
+            st.next_table();
+        }
+        assert_eq!(st.table, TableChoice::Declared);
+        st.next_shading();
+        st.next_light();
+        assert!(st.status(4).contains("Free"));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 }

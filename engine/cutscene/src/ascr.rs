@@ -105,7 +105,10 @@ pub enum Command {
     Play(Play),
     Fx(Fx),
     /// `fxstop(tick)` stops every channel; `fxstop(channel, tick)` one channel.
-    FxStop { channel: Option<i32>, tick: i32 },
+    FxStop {
+        channel: Option<i32>,
+        tick: i32,
+    },
     Write(Write),
     InitPal(PaletteRef),
     Blend(Blend),
@@ -201,7 +204,10 @@ fn parse_line(text: &str, line: usize, offset: usize) -> FormatResult<Option<Com
     while i < chars.len() && chars[i].is_ascii_alphabetic() {
         i += 1;
     }
-    let name: String = chars[name_start..i].iter().collect::<String>().to_ascii_lowercase();
+    let name: String = chars[name_start..i]
+        .iter()
+        .collect::<String>()
+        .to_ascii_lowercase();
     // Byte offset of a char column (the text is decoded one byte per char).
     let at = |col: usize| offset + col;
     if name.starts_with("rem") {
@@ -209,7 +215,12 @@ fn parse_line(text: &str, line: usize, offset: usize) -> FormatResult<Option<Com
         return Ok(Some(Command::Rem(rest.trim().to_string())));
     }
     if name.is_empty() {
-        return Err(err(line, i + 1, at(i), format!("expected a command, found {:?}", chars[i])));
+        return Err(err(
+            line,
+            i + 1,
+            at(i),
+            format!("expected a command, found {:?}", chars[i]),
+        ));
     }
     let expected: Option<std::ops::RangeInclusive<usize>> = match name.as_str() {
         "play" => Some(18..=18),
@@ -224,13 +235,23 @@ fn parse_line(text: &str, line: usize, offset: usize) -> FormatResult<Option<Com
         _ => None,
     };
     let Some(expected) = expected else {
-        return Err(err(line, name_start + 1, at(name_start), format!("unknown command `{name}`")));
+        return Err(err(
+            line,
+            name_start + 1,
+            at(name_start),
+            format!("unknown command `{name}`"),
+        ));
     };
     while i < chars.len() && chars[i].is_whitespace() {
         i += 1;
     }
     if chars.get(i) != Some(&'(') {
-        return Err(err(line, i + 1, at(i), format!("expected `(` after `{name}`")));
+        return Err(err(
+            line,
+            i + 1,
+            at(i),
+            format!("expected `(` after `{name}`"),
+        ));
     }
     i += 1;
     let mut args = Vec::new();
@@ -271,7 +292,14 @@ fn parse_line(text: &str, line: usize, offset: usize) -> FormatResult<Option<Com
                 i += 1;
                 break;
             }
-            Some(c) => return Err(err(line, i + 1, at(i), format!("expected `,` or `)`, found {c:?}"))),
+            Some(c) => {
+                return Err(err(
+                    line,
+                    i + 1,
+                    at(i),
+                    format!("expected `,` or `)`, found {c:?}"),
+                ))
+            }
             None => return Err(err(line, i + 1, at(i), "missing `)`")),
         }
     }
@@ -404,7 +432,10 @@ fx (50,0,21,001,127,1)\r\nEnd ( 300 )\r\n\x1ajunk(";
         let Command::Play(p) = &s.lines[3].command else {
             panic!()
         };
-        assert_eq!((p.eff, p.lna, p.enr, p.frq, p.dur, p.end, p.wih), (3, 31, 69, 12, 290, 2, 64));
+        assert_eq!(
+            (p.eff, p.lna, p.enr, p.frq, p.dur, p.end, p.wih),
+            (3, 31, 69, 12, 290, 2, 64)
+        );
         assert_eq!(s.lines[3].line, 4);
         assert_eq!(
             s.lines[4].command,
@@ -432,13 +463,21 @@ fx (50,0,21,001,127,1)\r\nEnd ( 300 )\r\n\x1ajunk(";
         assert!(parse_script(b"End 1").is_err());
         assert!(parse_script(b"(1)").is_err());
         assert_eq!(
-            parse_script(b"remplay (1,2)\nfxstop(3)\nfxstop(2, 9)\nfmstart()").unwrap().lines[1..]
+            parse_script(b"remplay (1,2)\nfxstop(3)\nfxstop(2, 9)\nfmstart()")
+                .unwrap()
+                .lines[1..]
                 .iter()
                 .map(|l| l.command.clone())
                 .collect::<Vec<_>>(),
             vec![
-                Command::FxStop { channel: None, tick: 3 },
-                Command::FxStop { channel: Some(2), tick: 9 },
+                Command::FxStop {
+                    channel: None,
+                    tick: 3
+                },
+                Command::FxStop {
+                    channel: Some(2),
+                    tick: 9
+                },
                 Command::FmStart(vec![]),
             ]
         );

@@ -195,10 +195,7 @@ mod tests {
                 TextItem::Text(b"!".to_vec()),
             ]
         );
-        assert_eq!(
-            m.plain_text(),
-            "Hallo Grüße, zweite\nZei-\nle\n\nEnde!"
-        );
+        assert_eq!(m.plain_text(), "Hallo Grüße, zweite\nZei-\nle\n\nEnde!");
         let w = parse_message(&write_message("a\n\nb")).unwrap();
         assert_eq!(w.plain_text(), "a\n\nb");
         assert_eq!(parse_message(b"^").unwrap().plain_text(), "^");

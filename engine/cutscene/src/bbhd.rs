@@ -446,11 +446,7 @@ fn walk_chain(data: &[u8], h: &BbhdHeader) -> FormatResult<Vec<BbfrRecord>> {
             FORMAT,
             "clip_length",
             12,
-            format!(
-                "is {} but the trailer ends at {}",
-                h.clip_length,
-                r.pos()
-            ),
+            format!("is {} but the trailer ends at {}", h.clip_length, r.pos()),
         ));
     }
     // Backwards from the trailer: each previous_length must land on the record the forward walk found.
@@ -546,7 +542,8 @@ impl<'c, 'a> ClipDecoder<'c, 'a> {
             FrameType::Changes => {
                 self.unpack(payload, range.start)?;
                 let stream = std::mem::take(&mut self.scratch);
-                let res = ChangeStream::new(w, h).apply(&stream, self.frame.pixels_mut(), range.start);
+                let res =
+                    ChangeStream::new(w, h).apply(&stream, self.frame.pixels_mut(), range.start);
                 self.scratch = stream;
                 res.map_err(|mut e| {
                     e.field = format!("record[{i}].{} (unpacked)", e.field);

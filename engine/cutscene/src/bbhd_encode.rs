@@ -103,7 +103,11 @@ pub fn encode_clip(width: u16, height: u16, pictures: &[Vec<u8>], opts: &EncodeO
         if opts.layout == Layout::Dependent && records.len() % ANCHOR_SPACING == 0 {
             // An anchor: the picture just shown, stored whole, with the previous record's number.
             let last = records.last().map(|r| r.1).unwrap_or(0);
-            records.push((FrameType::Picture, last | ANCHOR_BIT, picture_payload(pic, opts)));
+            records.push((
+                FrameType::Picture,
+                last | ANCHOR_BIT,
+                picture_payload(pic, opts),
+            ));
         }
     }
     let flags = match opts.layout {

@@ -101,10 +101,17 @@ pub struct GifWriter {
 
 impl GifWriter {
     /// Start a looping GIF of `width`x`height` whose global palette is `palette`.
-    pub fn create(path: &Path, width: usize, height: usize, palette: &Palette) -> Result<Self, ExportError> {
+    pub fn create(
+        path: &Path,
+        width: usize,
+        height: usize,
+        palette: &Palette,
+    ) -> Result<Self, ExportError> {
         let (w, h) = (
-            u16::try_from(width).map_err(|_| ExportError::Unsupported("GIF wider than 65535".into()))?,
-            u16::try_from(height).map_err(|_| ExportError::Unsupported("GIF taller than 65535".into()))?,
+            u16::try_from(width)
+                .map_err(|_| ExportError::Unsupported("GIF wider than 65535".into()))?,
+            u16::try_from(height)
+                .map_err(|_| ExportError::Unsupported("GIF taller than 65535".into()))?,
         );
         let file = File::create(path).map_err(io(path))?;
         let global = palette.to_rgb_bytes();
@@ -122,7 +129,12 @@ impl GifWriter {
 
     /// Add a frame shown for `delay_cs` hundredths of a second. A frame equal to the previous one
     /// (pixels and palette) lengthens it instead.
-    pub fn push(&mut self, frame: &IndexedFrame, palette: &Palette, delay_cs: u32) -> Result<(), ExportError> {
+    pub fn push(
+        &mut self,
+        frame: &IndexedFrame,
+        palette: &Palette,
+        delay_cs: u32,
+    ) -> Result<(), ExportError> {
         let pal = palette.to_rgb_bytes();
         if let Some((px, p, d)) = &mut self.pending {
             if px.as_slice() == frame.pixels() && *p == pal {
@@ -141,7 +153,8 @@ impl GifWriter {
             while delay > 0 {
                 let d = delay.min(u16::MAX as u32);
                 delay -= d;
-                let mut f = gif::Frame::from_indexed_pixels(self.width, self.height, pixels.clone(), None);
+                let mut f =
+                    gif::Frame::from_indexed_pixels(self.width, self.height, pixels.clone(), None);
                 if pal != self.global {
                     f.palette = Some(pal.clone());
                 }
@@ -209,9 +222,18 @@ pub fn export_clip(
         ));
     }
     let mut summary = ExportSummary::default();
-    let mut pngs = targets.png_dir.as_deref().map(PngSequence::create).transpose()?;
+    let mut pngs = targets
+        .png_dir
+        .as_deref()
+        .map(PngSequence::create)
+        .transpose()?;
     let mut gif = match (&targets.gif, pictures.first()) {
-        (Some(path), Some(first)) => Some(GifWriter::create(path, first.width(), first.height(), palette)?),
+        (Some(path), Some(first)) => Some(GifWriter::create(
+            path,
+            first.width(),
+            first.height(),
+            palette,
+        )?),
         _ => None,
     };
     let delay = (100 / fps.max(1)).max(1);
@@ -244,7 +266,11 @@ pub fn export_scene(
     let length = timeline.length();
     let mut seq = Sequencer::new(timeline.clone());
     let (w, h) = timeline.size();
-    let mut pngs = targets.png_dir.as_deref().map(PngSequence::create).transpose()?;
+    let mut pngs = targets
+        .png_dir
+        .as_deref()
+        .map(PngSequence::create)
+        .transpose()?;
     let mut gif = match &targets.gif {
         Some(path) => Some(GifWriter::create(path, w, h, &timeline.palette_at(0))?),
         None => None,

@@ -256,7 +256,9 @@ mod tests {
             assert!(has_glyph(b), "{b}");
         }
         // No two designed glyphs (other than the space) are identical.
-        let designed: Vec<u8> = (0x21u8..0x7f).chain([142, 132, 153, 148, 154, 129, 225]).collect();
+        let designed: Vec<u8> = (0x21u8..0x7f)
+            .chain([142, 132, 153, 148, 154, 129, 225])
+            .collect();
         for (i, &a) in designed.iter().enumerate() {
             assert_ne!(t[a as usize], [0; 8], "{a} is blank");
             for &b in &designed[i + 1..] {
@@ -272,7 +274,7 @@ mod tests {
         draw_char(&mut f, b'H', 0, 0, 5, false, (0, 0, 3, 10));
         assert_eq!(f.get(0, 0), Some(5));
         assert_eq!(f.get(4, 0), Some(0)); // clipped at x = 3
-        // Left stem (7 rows) and the bar's first three columns minus the stem.
+                                          // Left stem (7 rows) and the bar's first three columns minus the stem.
         assert_eq!(f.pixels().iter().filter(|&&p| p == 5).count(), 7 + 2);
     }
 }

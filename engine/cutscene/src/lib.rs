@@ -18,6 +18,8 @@ pub mod cp437;
 pub mod export;
 pub mod font;
 pub mod lib_archive;
+#[cfg(feature = "player")]
+pub mod player;
 pub mod sample_scene;
 pub mod scene;
 pub mod sequencer;

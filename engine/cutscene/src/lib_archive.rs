@@ -224,7 +224,10 @@ mod tests {
         let outer = tpwm::compress(&inner);
         let lib = LibArchive::parse(&outer).unwrap();
         let e = lib.sorted_entry(0).unwrap();
-        assert_eq!(lib.entry_unpacked(e).unwrap().as_ref(), b"hello hello hello");
+        assert_eq!(
+            lib.entry_unpacked(e).unwrap().as_ref(),
+            b"hello hello hello"
+        );
     }
 
     #[test]

@@ -98,17 +98,50 @@ pub fn generate() -> Vec<SampleFile> {
     ]);
     let afxs = write_lib(&[("FX000", blip_voc()), ("FX001", noise_voc())]);
     vec![
-        SampleFile { path: "ANI/AFUL000.LIB", bytes: aful },
-        SampleFile { path: "ANI/ABCK000.LIB", bytes: abck },
-        SampleFile { path: "ANI/APER000.LIB", bytes: aper },
-        SampleFile { path: "ANI/APAL000.LIB", bytes: apal },
-        SampleFile { path: "ANI/ASCR000.LIB", bytes: ascr },
-        SampleFile { path: "ENG/ATXT000.LIB", bytes: atxt },
-        SampleFile { path: "ENG/AFXS000.LIB", bytes: afxs },
-        SampleFile { path: "ASCR001.ascr", bytes: dos_text(SCRIPT) },
-        SampleFile { path: "clips/radar.bbhd", bytes: radar_clip() },
-        SampleFile { path: "clips/background.bbhd", bytes: background_clip() },
-        SampleFile { path: "day.pal", bytes: apal::encode_palette(&day, false) },
+        SampleFile {
+            path: "ANI/AFUL000.LIB",
+            bytes: aful,
+        },
+        SampleFile {
+            path: "ANI/ABCK000.LIB",
+            bytes: abck,
+        },
+        SampleFile {
+            path: "ANI/APER000.LIB",
+            bytes: aper,
+        },
+        SampleFile {
+            path: "ANI/APAL000.LIB",
+            bytes: apal,
+        },
+        SampleFile {
+            path: "ANI/ASCR000.LIB",
+            bytes: ascr,
+        },
+        SampleFile {
+            path: "ENG/ATXT000.LIB",
+            bytes: atxt,
+        },
+        SampleFile {
+            path: "ENG/AFXS000.LIB",
+            bytes: afxs,
+        },
+        SampleFile {
+            path: "ASCR001.ascr",
+            bytes: dos_text(SCRIPT),
+        },
+        SampleFile {
+            path: "clips/radar.bbhd",
+            bytes: radar_clip(),
+        },
+        SampleFile {
+            path: "clips/background.bbhd",
+            bytes: background_clip(),
+        },
+        SampleFile {
+            path: "day.pal",
+            bytes: apal::encode_palette(&day, false),
+        },
     ]
 }
 
@@ -347,11 +380,17 @@ pub fn sprite_pictures() -> Vec<Vec<u8>> {
             let mut c = Canvas::new(48, 32, 238);
             for y in 0..12 {
                 let half = 12 - y;
-                c.rect(16 - half / 2 + y, 10 + y, 24 + half - y, 1, 208 + (y as u8) * 2);
+                c.rect(
+                    16 - half / 2 + y,
+                    10 + y,
+                    24 + half - y,
+                    1,
+                    208 + (y as u8) * 2,
+                );
             }
             c.rect(20, 4, 12, 6, 7);
             c.rect(23, 5, 6, 3, 11);
-            let flame = 4 + ((k * 5) % 7) as i32;
+            let flame = 4 + (k * 5) % 7;
             c.rect(10 - flame, 14, flame, 4, 240 + (k as u8 % 4));
             c.px
         })
@@ -423,7 +462,7 @@ fn blip_voc() -> Vec<u8> {
     let n = 880;
     let pcm: Vec<u8> = (0..n)
         .map(|i| {
-            let amp = 90 * (n - i) as i32 / n as i32;
+            let amp = 90 * (n - i) / n;
             let v = if (i / 8) % 2 == 0 { amp } else { -amp };
             (128 + v) as u8
         })
@@ -439,7 +478,7 @@ fn noise_voc() -> Vec<u8> {
         .map(|i| {
             let bit = (lfsr ^ (lfsr >> 2) ^ (lfsr >> 3) ^ (lfsr >> 5)) & 1;
             lfsr = (lfsr >> 1) | (bit << 15);
-            let amp = 110 * (n - i) as i32 / n as i32;
+            let amp = 110 * (n - i) / n;
             let v = (lfsr & 0xff) as i32 - 128;
             (128 + v * amp / 128) as u8
         })

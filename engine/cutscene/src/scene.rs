@@ -136,7 +136,10 @@ impl GameDir {
             .find(&name)
             .or_else(|| lib.sorted_entry(n as usize))
             .ok_or_else(|| format!("no script {name} in ANI/ASCR000.LIB"))?;
-        Ok(lib.entry_unpacked(entry).map_err(|e| e.to_string())?.into_owned())
+        Ok(lib
+            .entry_unpacked(entry)
+            .map_err(|e| e.to_string())?
+            .into_owned())
     }
 }
 
@@ -273,7 +276,13 @@ impl Scene {
                     want_palette(&mut assets, &mut libs, &mut warn, r.archive, r.entry)
                 }
                 Command::Blend(b) => {
-                    want_palette(&mut assets, &mut libs, &mut warn, b.from.archive, b.from.entry);
+                    want_palette(
+                        &mut assets,
+                        &mut libs,
+                        &mut warn,
+                        b.from.archive,
+                        b.from.entry,
+                    );
                     want_palette(&mut assets, &mut libs, &mut warn, b.to.archive, b.to.entry);
                 }
                 Command::Write(w) => {

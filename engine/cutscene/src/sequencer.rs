@@ -189,14 +189,8 @@ pub fn apply_sound_events(
 
 #[derive(Debug, Clone)]
 enum Drawable {
-    Layer {
-        play: Play,
-        clip: Arc<ClipPictures>,
-    },
-    Text {
-        write: Write,
-        layout: TextLayout,
-    },
+    Layer { play: Play, clip: Arc<ClipPictures> },
+    Text { write: Write, layout: TextLayout },
 }
 
 #[derive(Debug, Clone)]
@@ -276,8 +270,12 @@ impl Timeline {
                     } else {
                         scene.width as i32 - w.wil
                     };
-                    let layout =
-                        text_layout::layout(msg, width, Align::from_alg(w.alg), DEFAULT_TEXT_COLOUR);
+                    let layout = text_layout::layout(
+                        msg,
+                        width,
+                        Align::from_alg(w.alg),
+                        DEFAULT_TEXT_COLOUR,
+                    );
                     if w.sty == 101 {
                         for &(glyph, v) in &layout.voices {
                             voices.push((w.bgn as i64 + glyph as i64, v));
@@ -472,7 +470,12 @@ impl Timeline {
                         continue;
                     };
                     let window = window_rect(
-                        play.wil, play.wit, play.wiw, play.wih, frame.width(), frame.height(),
+                        play.wil,
+                        play.wit,
+                        play.wiw,
+                        play.wih,
+                        frame.width(),
+                        frame.height(),
                     );
                     blit_clipped(
                         frame,
@@ -549,12 +552,28 @@ fn draw_text(frame: &mut IndexedFrame, w: &Write, layout: &TextLayout, t: i64) {
         layout.glyphs.len()
     };
     for g in &layout.glyphs[..shown] {
-        font::draw_char(frame, g.byte, w.wil + g.x, w.wit + g.y, g.colour, g.bold, clip);
+        font::draw_char(
+            frame,
+            g.byte,
+            w.wil + g.x,
+            w.wit + g.y,
+            g.colour,
+            g.bold,
+            clip,
+        );
     }
     if typed && shown < layout.glyphs.len() {
         let next = &layout.glyphs[shown];
         let colour = layout.glyphs[shown.saturating_sub(1)].colour;
-        font::draw_char(frame, font::CURSOR, w.wil + next.x, w.wit + next.y, colour, false, clip);
+        font::draw_char(
+            frame,
+            font::CURSOR,
+            w.wil + next.x,
+            w.wit + next.y,
+            colour,
+            false,
+            clip,
+        );
     }
 }
 
@@ -627,7 +646,11 @@ mod tests {
 
     #[test]
     fn pmo_sequences() {
-        let seq = |pmo, n, k| (0..k).map(|i| picture_for_step(pmo, i, n)).collect::<Vec<_>>();
+        let seq = |pmo, n, k| {
+            (0..k)
+                .map(|i| picture_for_step(pmo, i, n))
+                .collect::<Vec<_>>()
+        };
         assert_eq!(seq(0, 4, 6), [0, 1, 2, 3, 3, 3]);
         assert_eq!(seq(1, 4, 6), [3, 2, 1, 0, 0, 0]);
         assert_eq!(seq(2, 4, 10), [0, 1, 2, 3, 3, 2, 1, 0, 0, 1]);
@@ -673,12 +696,33 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(layer_view(&p, 10, 9), None);
-        assert_eq!(layer_view(&p, 10, 14), Some(LayerView { picture: 4, x: 8, y: 0 }));
+        assert_eq!(
+            layer_view(&p, 10, 14),
+            Some(LayerView {
+                picture: 4,
+                x: 8,
+                y: 0
+            })
+        );
         assert_eq!(layer_view(&p, 10, 15), None);
         let p1 = Play { end: 1, ..p };
-        assert_eq!(layer_view(&p1, 10, 50), Some(LayerView { picture: 0, x: 8, y: 0 }));
+        assert_eq!(
+            layer_view(&p1, 10, 50),
+            Some(LayerView {
+                picture: 0,
+                x: 8,
+                y: 0
+            })
+        );
         let p2 = Play { end: 2, ..p };
-        assert_eq!(layer_view(&p2, 10, 50), Some(LayerView { picture: 4, x: 8, y: 0 }));
+        assert_eq!(
+            layer_view(&p2, 10, 50),
+            Some(LayerView {
+                picture: 4,
+                x: 8,
+                y: 0
+            })
+        );
     }
 
     #[test]

@@ -247,7 +247,7 @@ mod tests {
         // "ab cd ef" = 8 chars = 48 px on the first line: 12 px free, 6 on the left.
         assert_eq!(centred.glyphs[0].x, 6);
         let justified = layout(&m, 60, Align::Justified, 1);
-        let last_on_first = justified.glyphs.iter().filter(|g| g.line == 0).last().unwrap();
+        let last_on_first = justified.glyphs.iter().rfind(|g| g.line == 0).unwrap();
         assert_eq!(last_on_first.x + 6, 60);
         // The last line is not stretched.
         assert_eq!(justified.glyphs.iter().find(|g| g.line == 1).unwrap().x, 0);

@@ -270,11 +270,17 @@ mod tests {
         data.extend_from_slice(&6u32.to_le_bytes());
         data.extend_from_slice(&[0x40, b'a', 0x02, 0x00]);
         let e = decompress(&data).unwrap_err();
-        assert!(matches!(e.kind, ErrorKind::OutOfRange { value: 0, .. }), "{e}");
+        assert!(
+            matches!(e.kind, ErrorKind::OutOfRange { value: 0, .. }),
+            "{e}"
+        );
         assert_eq!(e.offset, 10);
         data[11] = 2;
         let e = decompress(&data).unwrap_err();
-        assert!(matches!(e.kind, ErrorKind::OutOfRange { value: 2, .. }), "{e}");
+        assert!(
+            matches!(e.kind, ErrorKind::OutOfRange { value: 2, .. }),
+            "{e}"
+        );
     }
 
     #[test]

@@ -169,7 +169,10 @@ pub fn write_voc(divisor: u8, pcm: &[u8]) -> Vec<u8> {
     out.extend_from_slice(&((!version).wrapping_add(0x1234)).to_le_bytes());
     // Blocks hold at most 2^24 - 1 bytes: split long sounds into a start and continue blocks.
     let mut first = true;
-    for chunk in pcm.chunks(0xff_0000).chain(pcm.is_empty().then_some(&[][..])) {
+    for chunk in pcm
+        .chunks(0xff_0000)
+        .chain(pcm.is_empty().then_some(&[][..]))
+    {
         if first {
             let size = chunk.len() + 2;
             out.push(1);

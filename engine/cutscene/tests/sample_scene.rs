@@ -29,11 +29,18 @@ fn load_scene() -> Scene {
 fn regenerating_gives_the_committed_bytes() {
     let files = sample_scene::generate();
     let total: usize = files.iter().map(|f| f.bytes.len()).sum();
-    assert!(total < 1 << 20, "sample data must stay well under 1 MB, is {total}");
+    assert!(
+        total < 1 << 20,
+        "sample data must stay well under 1 MB, is {total}"
+    );
     for f in files {
         let committed = std::fs::read(data_dir().join(f.path))
             .unwrap_or_else(|e| panic!("{}: {e} (run the make_sample_scene example)", f.path));
-        assert!(committed == f.bytes, "{} differs from the generator's output", f.path);
+        assert!(
+            committed == f.bytes,
+            "{} differs from the generator's output",
+            f.path
+        );
     }
 }
 
@@ -48,8 +55,16 @@ fn scene_loads_every_asset() {
     let tl = Timeline::new(&scene);
     assert_eq!(tl.length(), 150);
     // END 5 is played as END 0, with a note; fmstart is noted as ignored.
-    assert!(tl.notes().iter().any(|n| n.contains("END 5")), "{:?}", tl.notes());
-    assert!(tl.notes().iter().any(|n| n.contains("fmstart")), "{:?}", tl.notes());
+    assert!(
+        tl.notes().iter().any(|n| n.contains("END 5")),
+        "{:?}",
+        tl.notes()
+    );
+    assert!(
+        tl.notes().iter().any(|n| n.contains("fmstart")),
+        "{:?}",
+        tl.notes()
+    );
 }
 
 const GOLDEN_TICKS: [u32; 8] = [0, 12, 35, 62, 80, 100, 121, 149];
@@ -67,7 +82,10 @@ fn check_golden(name: &str, bytes: &[u8]) {
     if want != bytes {
         let out = std::env::temp_dir().join(format!("modex-cutscene-actual-{name}"));
         std::fs::write(&out, bytes).unwrap();
-        panic!("{name} differs from the golden frame; actual written to {}", out.display());
+        panic!(
+            "{name} differs from the golden frame; actual written to {}",
+            out.display()
+        );
     }
 }
 
@@ -93,21 +111,37 @@ fn same_frames_at_any_playback_speed() {
     // 4x: every fourth tick; 0.25x: each tick asked for four times; stepping backwards; random seeks.
     let mut fast = Sequencer::new(tl.clone());
     for t in (0..tl.length()).step_by(4) {
-        assert_eq!(fast.frame_at(t).pixels(), &reference[t as usize][..], "4x, tick {t}");
+        assert_eq!(
+            fast.frame_at(t).pixels(),
+            &reference[t as usize][..],
+            "4x, tick {t}"
+        );
     }
     let mut slow = Sequencer::new(tl.clone());
     for t in 0..40 {
         for _ in 0..4 {
-            assert_eq!(slow.frame_at(t).pixels(), &reference[t as usize][..], "0.25x, tick {t}");
+            assert_eq!(
+                slow.frame_at(t).pixels(),
+                &reference[t as usize][..],
+                "0.25x, tick {t}"
+            );
         }
     }
     let mut back = Sequencer::new(tl.clone());
     for t in (0..tl.length()).rev().step_by(7) {
-        assert_eq!(back.frame_at(t).pixels(), &reference[t as usize][..], "backwards, tick {t}");
+        assert_eq!(
+            back.frame_at(t).pixels(),
+            &reference[t as usize][..],
+            "backwards, tick {t}"
+        );
     }
     let mut seek = Sequencer::new(tl.clone());
     for t in [140u32, 3, 77, 76, 149, 0, 26, 24, 25, 100] {
-        assert_eq!(seek.frame_at(t).pixels(), &reference[t as usize][..], "seek, tick {t}");
+        assert_eq!(
+            seek.frame_at(t).pixels(),
+            &reference[t as usize][..],
+            "seek, tick {t}"
+        );
     }
 }
 
@@ -124,7 +158,10 @@ fn export_writes_every_tick_a_gif_and_the_sound() {
     let summary = export_scene(&scene, &targets, &indicatif::ProgressBar::hidden()).unwrap();
     assert_eq!(summary.pngs, 150);
     assert_eq!(summary.wav_samples, 150 * 882);
-    assert!(summary.gif_frames > 10 && summary.gif_frames <= 150, "{summary:?}");
+    assert!(
+        summary.gif_frames > 10 && summary.gif_frames <= 150,
+        "{summary:?}"
+    );
     let last = std::fs::read(dir.join("png/0149.png")).unwrap();
     let golden = std::fs::read(golden_dir().join("scene_t149.png"));
     if let Ok(golden) = golden {

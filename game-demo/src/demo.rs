@@ -1,125 +1,70 @@
-//! The demo scene shown by `cargo run`.
+//! `modex` / `modex demo`: the voxel-unit battlefield in a window, headless, or as a soak test.
 //!
-//! Until the voxel-unit battlefield lands (issue 7), this is a placeholder that exercises the whole
-//! core path: a mode-X plasma drawn plane by plane into the 8-bit frame, a palette fade-in over the
-//! first second, a fixed time step, and either the window presenter or the headless PNG writer.
+//! The scene itself lives in the `modex_demo::scene` library; this module only runs it: fixed-step
+//! simulation against the wall clock, keys, the statistics overlay, screenshots, and the headless and
+//! soak loops.
 
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
+use modex::minifb::{Key, KeyRepeat};
+use modex::pngio;
 use modex::present::{HeadlessPresenter, Present, WindowPresenter};
-use modex::{IndexedFrame, Palette};
+use modex_demo::scene::assets::{data_dir, Assets};
+use modex_demo::scene::world::STEP;
+use modex_demo::scene::{overlay, DrawPath, FrameStats, SceneRenderer, World};
 
 use crate::cli::DemoArgs;
 
-/// Fixed simulation step: 60 frames per second of scene time, whatever the real frame rate.
-const STEP: f64 = 1.0 / 60.0;
+/// Seed of the units' paths.
+const WORLD_SEED: u64 = 1994;
+/// The mode-X screen.
+const WIDTH: usize = modex::frame::DEFAULT_WIDTH;
+const HEIGHT: usize = modex::frame::DEFAULT_HEIGHT;
+/// Overlay colour in the Quake palette (bright yellow).
+const OVERLAY_INDEX: u8 = 192;
 
-/// The placeholder scene: a deterministic function of the frame number.
-struct Scene {
-    frame: IndexedFrame,
-    target: Palette,
-    palette: Palette,
-    sine: [i32; 256],
-}
-
-impl Scene {
-    fn new() -> Scene {
-        // A warm ramp palette: black -> red -> yellow -> white, twice round the 256 entries.
-        let mut target = Palette::grey_ramp();
-        for (i, c) in target.colors.iter_mut().enumerate() {
-            let t = (i % 128) as u32 * 2;
-            *c = [
-                t.min(255) as u8,
-                t.saturating_sub(64).min(255) as u8,
-                t.saturating_sub(160).saturating_mul(2).min(255) as u8,
-            ];
-        }
-        let sine = std::array::from_fn(|i| {
-            ((i as f64 / 256.0 * std::f64::consts::TAU).sin() * 63.0).round() as i32
-        });
-        Scene {
-            frame: IndexedFrame::default(),
-            palette: Palette {
-                colors: [[0; 3]; 256],
-            },
-            target,
-            sine,
-        }
-    }
-
-    /// Draw frame `n` of the scene.
-    fn update(&mut self, n: u32) {
-        let t = n as i32;
-        let s = &self.sine;
-        let (w, h) = (self.frame.width(), self.frame.height());
-        // Walk in mode-X order, as the original hardware was written: plane by plane.
-        for plane in 0..4 {
-            for col in 0..self.frame.plane_columns(plane) {
-                let x = (col * 4 + plane) as i32;
-                let a = s[((x * 2 + t) & 255) as usize];
-                for row in 0..h {
-                    let y = row as i32;
-                    let b = s[((y * 3 - t * 2) & 255) as usize];
-                    let c = s[(((x + y) + t * 3) & 255) as usize];
-                    let v = (a + b + c + 192) as u8;
-                    self.frame.planar_set(plane, col, row, v);
-                }
-            }
-        }
-        debug_assert_eq!(self.frame.pixels().len(), w * h);
-        let black = Palette {
-            colors: [[0; 3]; 256],
-        };
-        self.palette = Palette::fade(&black, &self.target, 0..=255, n.min(60), 60);
-    }
+fn new_world(assets: &Assets) -> World {
+    World::new(WORLD_SEED, assets.terrain.model.frames[0].positions.clone())
 }
 
 pub fn run(args: &DemoArgs) -> Result<()> {
-    let mut scene = Scene::new();
+    let assets = Assets::load(&data_dir())?;
     if let Some(secs) = args.soak {
-        return soak(&mut scene, secs);
+        return soak(&assets, secs);
     }
     if args.headless {
-        let mut out = HeadlessPresenter::new(&args.out)?;
-        let start = Instant::now();
-        for n in 0..args.frames {
-            scene.update(n);
-            out.present_indexed(&scene.frame, &scene.palette)?;
-        }
-        let secs = start.elapsed().as_secs_f64();
-        println!(
-            "wrote {} frames to {} ({:.1} frames/s including PNG encoding)",
-            args.frames,
-            args.out.display(),
-            args.frames as f64 / secs.max(1e-9)
-        );
-        return Ok(());
+        return headless(&assets, args.frames, &args.out);
     }
-    let mut window = WindowPresenter::open(
-        "modex demo (ESC quits)",
-        scene.frame.width(),
-        scene.frame.height(),
-        args.scale,
-        args.aspect,
-    )
-    .context("cannot open a window (use --headless on a machine without a display)")?;
+    windowed(&assets, args)
+}
+
+/// Render `frames` frames at the fixed step and write them as indexed PNGs.
+fn headless(assets: &Assets, frames: u32, out: &Path) -> Result<()> {
+    let mut world = new_world(assets);
+    let mut scene = SceneRenderer::new(assets, WIDTH, HEIGHT);
+    let mut presenter = HeadlessPresenter::new(out)?;
+    let mut render_time = Duration::ZERO;
     let start = Instant::now();
-    let mut n = 0u32;
-    loop {
-        // Advance the scene to wall-clock time in fixed steps, then show the newest frame.
-        let due = (start.elapsed().as_secs_f64() / STEP) as u32;
-        n = n.max(due);
-        scene.update(n);
-        if !window.present_indexed(&scene.frame, &scene.palette)? {
-            break;
-        }
-        let next = start + Duration::from_secs_f64((n + 1) as f64 * STEP);
-        if let Some(wait) = next.checked_duration_since(Instant::now()) {
-            std::thread::sleep(wait);
-        }
-        n += 1;
+    for _ in 0..frames {
+        let t = Instant::now();
+        scene.draw(&world, DrawPath::Indexed)?;
+        render_time += t.elapsed();
+        presenter.present_indexed(&scene.frame, &assets.palette)?;
+        // One picture per 60 Hz step: frame N shows scene time N / 60 s.
+        let t = Instant::now();
+        world.step();
+        render_time += t.elapsed();
     }
+    let total = start.elapsed().as_secs_f64();
+    println!(
+        "wrote {frames} frames to {}: {:.1} frames/s simulating and drawing ({:.2} ms per frame), {:.1} frames/s including PNG encoding",
+        out.display(),
+        frames as f64 / render_time.as_secs_f64().max(1e-9),
+        render_time.as_secs_f64() * 1000.0 / frames.max(1) as f64,
+        frames as f64 / total.max(1e-9),
+    );
     Ok(())
 }
 
@@ -130,41 +75,189 @@ fn resident_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-fn soak(scene: &mut Scene, secs: u64) -> Result<()> {
-    let start = Instant::now();
+/// Run the scene headless for `secs` seconds, drawing every frame, and report memory use.
+fn soak(assets: &Assets, secs: u64) -> Result<()> {
+    let mut world = new_world(assets);
+    let mut scene = SceneRenderer::new(assets, WIDTH, HEIGHT);
+    // Warm up one frame so buffers and thread pools exist before the first reading.
+    scene.draw(&world, DrawPath::Indexed)?;
     let before = resident_kib();
-    let mut n = 0;
+    let start = Instant::now();
+    let mut n = 0u64;
     while start.elapsed() < Duration::from_secs(secs) {
-        scene.update(n);
+        let path = if n % 2 == 0 {
+            DrawPath::Indexed
+        } else {
+            DrawPath::TrueColour
+        };
+        scene.draw(&world, path)?;
+        world.step();
         n += 1;
     }
     let after = resident_kib();
+    let show = |v: Option<u64>| v.map_or("unknown".to_string(), |v| format!("{v} KiB"));
     println!(
-        "soak: {n} frames in {secs} s; resident memory {} KiB at start, {} KiB at end",
-        before.map_or("?".into(), |v| v.to_string()),
-        after.map_or("?".into(), |v| v.to_string())
+        "soak: {n} frames in {secs} s ({:.1} frames/s); resident memory {} at start, {} at end",
+        n as f64 / start.elapsed().as_secs_f64().max(1e-9),
+        show(before),
+        show(after)
     );
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// Keys of the window, listed in the README.
+const KEYS_HELP: &str = "arrows rotate/tilt, W A S D pan, Q E zoom, P pause, T 8-bit/8888, F stats, F12 screenshot, ESC quit";
 
-    #[test]
-    fn scene_is_deterministic_and_fades_in() {
-        let mut a = Scene::new();
-        let mut b = Scene::new();
-        a.update(17);
-        b.update(17);
-        assert_eq!(a.frame, b.frame);
-        assert_eq!(a.palette, b.palette);
-        a.update(0);
-        assert!(a.palette.colors.iter().all(|c| *c == [0, 0, 0]));
-        a.update(60);
-        assert_eq!(a.palette, a.target);
-        // The plasma uses a wide range of indices.
-        let distinct: std::collections::HashSet<u8> = a.frame.pixels().iter().copied().collect();
-        assert!(distinct.len() > 100);
+fn windowed(assets: &Assets, args: &DemoArgs) -> Result<()> {
+    let mut window = WindowPresenter::open(
+        "modex demo: arrows rotate, WASD pan, QE zoom, P pause, T 8-bit/8888, F stats, F12 screenshot, ESC quit",
+        WIDTH,
+        HEIGHT,
+        args.scale,
+        args.aspect,
+    )
+    .context("cannot open a window (use --headless on a machine without a display)")?;
+    log::info!("keys: {KEYS_HELP}");
+    let mut world = new_world(assets);
+    let mut scene = SceneRenderer::new(assets, WIDTH, HEIGHT);
+    let mut path = DrawPath::Indexed;
+    let mut paused = false;
+    let mut show_stats = true;
+    let mut shots = 0;
+    let mut last = Instant::now();
+    let mut lag = 0.0f32;
+    let mut fps = 0.0f32;
+    loop {
+        let now = Instant::now();
+        let dt = (now - last).as_secs_f32().min(0.25);
+        last = now;
+        let w = window.window();
+        let pressed = |k: Key| w.is_key_pressed(k, KeyRepeat::No);
+        if pressed(Key::P) || pressed(Key::Space) {
+            paused = !paused;
+        }
+        if pressed(Key::T) {
+            path = match path {
+                DrawPath::Indexed => DrawPath::TrueColour,
+                DrawPath::TrueColour => DrawPath::Indexed,
+            };
+        }
+        if pressed(Key::F) || pressed(Key::F1) {
+            show_stats = !show_stats;
+        }
+        let screenshot = pressed(Key::F12);
+        let down = |k: Key| w.is_key_down(k);
+        let v = &mut scene.view;
+        let turn = 1.2 * dt;
+        if down(Key::Left) {
+            v.yaw -= turn;
+        }
+        if down(Key::Right) {
+            v.yaw += turn;
+        }
+        if down(Key::Up) {
+            v.pitch = (v.pitch + turn).min(1.5);
+        }
+        if down(Key::Down) {
+            v.pitch = (v.pitch - turn).max(0.1);
+        }
+        if down(Key::Q) {
+            v.distance = (v.distance * (1.0 - dt)).max(60.0);
+        }
+        if down(Key::E) {
+            v.distance = (v.distance * (1.0 + dt)).min(1500.0);
+        }
+        let (fwd, right) = (
+            glam::Vec3::new(v.yaw.sin(), v.yaw.cos(), 0.0),
+            glam::Vec3::new(v.yaw.cos(), -v.yaw.sin(), 0.0),
+        );
+        let pan = 200.0 * dt;
+        for (k, d) in [
+            (Key::W, fwd),
+            (Key::S, -fwd),
+            (Key::D, right),
+            (Key::A, -right),
+        ] {
+            if down(k) {
+                v.target += d * pan;
+            }
+        }
+
+        let sim_start = Instant::now();
+        if !paused {
+            lag += dt;
+            while lag >= STEP {
+                world.step();
+                lag -= STEP;
+            }
+        }
+        let sim_ms = sim_start.elapsed().as_secs_f32() * 1000.0;
+        let stats = scene.draw(&world, path)?;
+        if show_stats {
+            let lines = stats_lines(fps, sim_ms, &stats, path, paused);
+            match path {
+                DrawPath::Indexed => overlay::text_indexed(&mut scene.frame, &lines, OVERLAY_INDEX),
+                DrawPath::TrueColour => {
+                    overlay::text_argb(&mut scene.surface, &lines, [255, 243, 27])
+                }
+            }
+        }
+        if screenshot {
+            shots += 1;
+            let file = PathBuf::from(format!("modex-screenshot-{shots:03}.png"));
+            save_screenshot(&file, &scene, path, &assets.palette)?;
+            log::info!("screenshot written to {}", file.display());
+        }
+        let open = match path {
+            DrawPath::Indexed => window.present_indexed(&scene.frame, &assets.palette)?,
+            DrawPath::TrueColour => {
+                let rgba = scene.surface.to_rgba8();
+                window.present_rgba(WIDTH, HEIGHT, &rgba)?
+            }
+        };
+        if !open {
+            return Ok(());
+        }
+        let frame_time = now.elapsed().as_secs_f32().max(1e-6);
+        fps = if fps == 0.0 {
+            1.0 / frame_time
+        } else {
+            fps * 0.95 + 0.05 / frame_time
+        };
     }
+}
+
+fn stats_lines(fps: f32, sim_ms: f32, s: &FrameStats, path: DrawPath, paused: bool) -> Vec<String> {
+    vec![
+        format!(
+            "{:.0} fps  {}{}",
+            fps,
+            match path {
+                DrawPath::Indexed => "8-bit",
+                DrawPath::TrueColour => "8888",
+            },
+            if paused { "  PAUSED" } else { "" }
+        ),
+        format!(
+            "sim {:.1} ms  tris {:.1} ms  voxels {:.1} ms",
+            sim_ms, s.raster_ms, s.voxel_ms
+        ),
+        format!(
+            "{} triangles  {} voxels  {} rays",
+            s.triangles, s.voxels, s.rays
+        ),
+    ]
+}
+
+fn save_screenshot(
+    file: &Path,
+    scene: &SceneRenderer,
+    path: DrawPath,
+    palette: &modex::Palette,
+) -> Result<()> {
+    match path {
+        DrawPath::Indexed => pngio::save_indexed(file, &scene.frame, palette)?,
+        DrawPath::TrueColour => pngio::save_rgba(file, WIDTH, HEIGHT, &scene.surface.to_rgba8())?,
+    }
+    Ok(())
 }

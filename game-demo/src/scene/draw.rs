@@ -1,0 +1,227 @@
+//! Drawing the battlefield: terrain and props through the triangle rasterizer, units through the
+//! voxel ray-marcher, into one frame with one shared depth buffer and one camera, so the two
+//! renderers occlude each other correctly.
+
+use std::time::Instant;
+
+use glam::Vec3;
+use modex::{Argb8888, Camera, DepthBuffer, IndexedFrame, Surface};
+use modex_raster::raster::{Entity, Light, PreparedModel, Renderer};
+use modex_voxel::render::{self, Instance, Pose, RenderOptions, Shading, Unit};
+use modex_voxel::vpl::Vpl;
+
+use super::assets::Assets;
+use super::world::{UnitKind, World};
+
+/// Which pixel path draws the frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DrawPath {
+    /// The 8-bit mode-X frame: palette indices, shade tables and VPL pages.
+    Indexed,
+    /// A true-colour 8888 surface: the same scene lit by multiplication.
+    TrueColour,
+}
+
+/// What one frame cost and drew.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct FrameStats {
+    /// Milliseconds for terrain and props (rasterizer).
+    pub raster_ms: f32,
+    /// Milliseconds for the units (ray-marcher).
+    pub voxel_ms: f32,
+    /// Triangles submitted to the rasterizer.
+    pub triangles: usize,
+    /// Filled voxels of the units drawn.
+    pub voxels: usize,
+    /// Rays marched by the voxel renderer.
+    pub rays: usize,
+}
+
+/// The orbiting camera the player steers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ViewControl {
+    /// Point looked at.
+    pub target: Vec3,
+    /// Radians around Z.
+    pub yaw: f32,
+    /// Radians above the horizon.
+    pub pitch: f32,
+    pub distance: f32,
+}
+
+impl Default for ViewControl {
+    fn default() -> Self {
+        ViewControl {
+            target: Vec3::new(0.0, 0.0, 20.0),
+            yaw: 0.6,
+            pitch: 0.62,
+            distance: 430.0,
+        }
+    }
+}
+
+impl ViewControl {
+    pub fn camera(&self, width: usize, height: usize) -> Camera {
+        let mut c = Camera::orbit(
+            self.target,
+            self.distance,
+            self.yaw,
+            self.pitch,
+            50f32.to_radians(),
+            width,
+            height,
+        );
+        c.near = 1.0;
+        c.far = 4000.0;
+        c
+    }
+}
+
+/// Everything needed to draw frames of the scene.
+pub struct SceneRenderer<'a> {
+    assets: &'a Assets,
+    renderer: Renderer,
+    terrain: PreparedModel<'a>,
+    windmill: PreparedModel<'a>,
+    flag: PreparedModel<'a>,
+    vpl: Vpl,
+    pub frame: IndexedFrame,
+    pub surface: Surface<Argb8888>,
+    depth: DepthBuffer,
+    pub view: ViewControl,
+}
+
+/// Palette index the 8-bit frame is cleared to (sky).
+const SKY_INDEX: u8 = 211;
+/// Sky colour of the true-colour path.
+const SKY_RGB: [u8; 3] = [40, 40, 120];
+
+impl<'a> SceneRenderer<'a> {
+    pub fn new(assets: &'a Assets, width: usize, height: usize) -> SceneRenderer<'a> {
+        let renderer = Renderer::new(&assets.palette);
+        SceneRenderer {
+            terrain: renderer.prepare(&assets.terrain.model),
+            windmill: renderer.prepare(&assets.windmill.model),
+            flag: renderer.prepare(&assets.flag.model),
+            renderer,
+            vpl: Vpl::from_palette(&assets.palette, 32),
+            assets,
+            frame: IndexedFrame::new(width, height),
+            surface: Surface::new(width, height),
+            depth: DepthBuffer::new(width, height),
+            view: ViewControl::default(),
+        }
+    }
+
+    pub fn camera(&self) -> Camera {
+        self.view.camera(self.frame.width(), self.frame.height())
+    }
+
+    /// Draw `world` along `path`; the picture is left in [`Self::frame`] or [`Self::surface`].
+    pub fn draw(&mut self, world: &World, path: DrawPath) -> anyhow::Result<FrameStats> {
+        let camera = self.camera();
+        let mut stats = FrameStats::default();
+        self.renderer.light = Light {
+            direction: -world.sun(),
+            ambient: 0.45,
+            diffuse: 1.2,
+        };
+        self.depth.clear();
+        match path {
+            DrawPath::Indexed => self.frame.clear(SKY_INDEX),
+            DrawPath::TrueColour => self.surface.clear(Argb8888(u32::from_be_bytes([
+                255, SKY_RGB[0], SKY_RGB[1], SKY_RGB[2],
+            ]))),
+        }
+
+        let start = Instant::now();
+        let mut draws: Vec<(&PreparedModel, Entity)> = vec![(&self.terrain, Entity::default())];
+        for p in &world.props {
+            let model = if p.is_windmill {
+                &self.windmill
+            } else {
+                &self.flag
+            };
+            draws.push((
+                model,
+                Entity {
+                    position: p.position,
+                    pan: p.pan,
+                    frame: p.frame,
+                    albedo: 80.0,
+                    ..Entity::default()
+                },
+            ));
+        }
+        for (model, entity) in &draws {
+            let s = match path {
+                DrawPath::Indexed => {
+                    self.renderer
+                        .draw(&mut self.frame, &mut self.depth, &camera, model, entity)
+                }
+                DrawPath::TrueColour => {
+                    self.renderer
+                        .draw(&mut self.surface, &mut self.depth, &camera, model, entity)
+                }
+            };
+            stats.triangles += s.triangles;
+        }
+        stats.raster_ms = start.elapsed().as_secs_f32() * 1000.0;
+
+        let start = Instant::now();
+        let instances = self.instances(world);
+        stats.voxels = instances.iter().map(|i| i.unit.voxel_count()).sum();
+        let opts = RenderOptions {
+            shading: Shading::Game,
+            ..RenderOptions::default()
+        };
+        let s = match path {
+            DrawPath::Indexed => render::draw_indexed(
+                &instances,
+                &camera,
+                &self.vpl,
+                &opts,
+                &mut self.frame,
+                &mut self.depth,
+            ),
+            DrawPath::TrueColour => render::draw_argb(
+                &instances,
+                &camera,
+                &self.assets.palette,
+                &opts,
+                &mut self.surface,
+                &mut self.depth,
+            ),
+        }
+        .map_err(|e| anyhow::anyhow!("voxel draw: {e}"))?;
+        stats.rays = s.rays;
+        stats.voxel_ms = start.elapsed().as_secs_f32() * 1000.0;
+        Ok(stats)
+    }
+
+    fn instances(&self, world: &World) -> Vec<Instance<'a>> {
+        let a = self.assets;
+        world
+            .units
+            .iter()
+            .map(|u| {
+                let unit: Unit<'a> = match u.kind {
+                    UnitKind::Tank => a.tank.unit(),
+                    UnitKind::Apc => a.apc.unit(),
+                    UnitKind::Heli => a.heli.unit(),
+                };
+                Instance {
+                    unit,
+                    pose: Pose {
+                        position: u.position,
+                        facing: u.facing,
+                        turret_facing: u.turret,
+                        turret_offset: world.turret_offset(),
+                        recoil: u.recoil,
+                        frame: u.frame,
+                    },
+                }
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,14 @@
+//! The demo battlefield.
+
+pub mod assets;
+pub mod draw;
+pub mod overlay;
+pub mod props;
+pub mod rng;
+pub mod terrain;
+pub mod units;
+pub mod world;
+
+pub use assets::{Assets, DEMO_DATA_DIR};
+pub use draw::{DrawPath, FrameStats, SceneRenderer};
+pub use world::World;

@@ -1,0 +1,308 @@
+//! The demo's simulation: units driving seeded loops over the terrain, turrets tracking the nearest
+//! enemy, barrels recoiling when they fire, helicopters circling with their rotors turning, props
+//! animating, and a sun that slowly walks round the sky.
+//!
+//! Everything advances by a fixed step ([`STEP`]) from a seed, so frame N is the same on every machine
+//! and at any real frame rate: that is what makes the headless frames usable as golden images.
+
+use std::f32::consts::TAU;
+
+use glam::Vec3;
+
+use super::rng::Rng;
+use super::terrain;
+use super::units::{HELI_FRAMES, TANK_TURRET_OFFSET};
+
+/// Simulation step in seconds (60 steps per second of scene time).
+pub const STEP: f32 = 1.0 / 60.0;
+
+/// What a unit is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnitKind {
+    Tank,
+    Apc,
+    Heli,
+}
+
+/// One unit's state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unit {
+    pub kind: UnitKind,
+    pub team: u8,
+    /// Loop: centre, radii, angular speed (radians per second, signed), current angle.
+    centre: Vec3,
+    radius: [f32; 2],
+    speed: f32,
+    angle: f32,
+    /// World position.
+    pub position: Vec3,
+    /// Facing in the game's 256 steps (0 = north, clockwise).
+    pub facing: f32,
+    /// Turret facing relative to the body, 256 steps.
+    pub turret: f32,
+    /// Barrel recoil in model units (decays to 0).
+    pub recoil: f32,
+    reload: f32,
+    /// HVA animation frame.
+    pub frame: usize,
+}
+
+/// A prop's state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prop {
+    pub is_windmill: bool,
+    pub position: Vec3,
+    /// Heading in degrees.
+    pub pan: f32,
+    /// Animation position in frames (fraction = interpolation towards the next frame).
+    pub frame: f32,
+    rate: f32,
+}
+
+/// The whole scene state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct World {
+    /// Steps taken.
+    pub steps: u64,
+    pub units: Vec<Unit>,
+    pub props: Vec<Prop>,
+    /// Terrain vertex positions (frame 0 of the HMP), for heights.
+    heights: Vec<Vec3>,
+}
+
+/// Angle of a direction in the game's facing units: 0 = +Y (north), 64 = +X (east).
+fn facing_of(d: Vec3) -> f32 {
+    (d.x.atan2(d.y) / TAU * 256.0).rem_euclid(256.0)
+}
+
+/// Signed shortest difference a - b in facing units, in -128..128.
+fn facing_delta(a: f32, b: f32) -> f32 {
+    (a - b + 128.0).rem_euclid(256.0) - 128.0
+}
+
+impl World {
+    /// A world of a dozen-plus units and a few props, from `seed`, over the terrain `heights`.
+    pub fn new(seed: u64, heights: Vec<Vec3>) -> World {
+        let mut rng = Rng::new(seed);
+        let mut units = Vec::new();
+        let kinds = [(UnitKind::Tank, 6), (UnitKind::Apc, 4), (UnitKind::Heli, 3)];
+        for (kind, count) in kinds {
+            for i in 0..count {
+                let (lo, hi) = if kind == UnitKind::Heli {
+                    (90.0, 170.0)
+                } else {
+                    (40.0, 150.0)
+                };
+                let centre = Vec3::new(rng.range(-60.0, 60.0), rng.range(-60.0, 60.0), 0.0);
+                let radius = [rng.range(lo, hi), rng.range(lo, hi)];
+                let dir = if rng.below(2) == 0 { 1.0 } else { -1.0 };
+                // Angular speed for a ground speed of 12..30 units per second.
+                let speed = dir * rng.range(12.0, 30.0) / ((radius[0] + radius[1]) / 2.0);
+                units.push(Unit {
+                    kind,
+                    team: (i % 2) as u8,
+                    centre,
+                    radius,
+                    speed,
+                    angle: rng.range(0.0, TAU),
+                    position: Vec3::ZERO,
+                    facing: 0.0,
+                    turret: 0.0,
+                    recoil: 0.0,
+                    reload: rng.range(0.5, 3.0),
+                    frame: 0,
+                });
+            }
+        }
+        let mut props = Vec::new();
+        for i in 0..6 {
+            let a = i as f32 / 6.0 * TAU + rng.range(-0.3, 0.3);
+            let r = rng.range(170.0, 215.0);
+            props.push(Prop {
+                is_windmill: i % 3 == 0,
+                position: Vec3::new(a.cos() * r, a.sin() * r, 0.0),
+                pan: rng.range(0.0, 360.0),
+                frame: rng.range(0.0, 8.0),
+                rate: if i % 3 == 0 {
+                    3.0
+                } else {
+                    rng.range(7.0, 10.0)
+                },
+            });
+        }
+        let mut w = World {
+            steps: 0,
+            units,
+            props,
+            heights,
+        };
+        for p in &mut w.props {
+            p.position.z = terrain::height_at(&w.heights, p.position.x, p.position.y) - 1.0;
+        }
+        w.place_units();
+        w
+    }
+
+    /// Ground height at (x, y).
+    pub fn ground(&self, x: f32, y: f32) -> f32 {
+        terrain::height_at(&self.heights, x, y)
+    }
+
+    fn place_units(&mut self) {
+        for i in 0..self.units.len() {
+            let u = &self.units[i];
+            let at =
+                |a: f32| u.centre + Vec3::new(a.cos() * u.radius[0], a.sin() * u.radius[1], 0.0);
+            let p = at(u.angle);
+            let ahead = at(u.angle + u.speed.signum() * 0.01);
+            let lift = if u.kind == UnitKind::Heli { 70.0 } else { 0.0 };
+            let z = terrain::height_at(&self.heights, p.x, p.y) + lift;
+            let facing = facing_of(ahead - p);
+            let u = &mut self.units[i];
+            u.position = Vec3::new(p.x, p.y, z);
+            u.facing = facing;
+        }
+    }
+
+    /// Seconds of scene time.
+    pub fn time(&self) -> f32 {
+        self.steps as f32 * STEP
+    }
+
+    /// Direction towards the sun: circles the sky once every 40 seconds, 50 degrees up.
+    pub fn sun(&self) -> Vec3 {
+        let a = self.time() * TAU / 40.0;
+        let elev = 50f32.to_radians();
+        Vec3::new(a.cos() * elev.cos(), a.sin() * elev.cos(), elev.sin())
+    }
+
+    /// Advance one fixed step.
+    pub fn step(&mut self) {
+        self.steps += 1;
+        for u in &mut self.units {
+            u.angle += u.speed * STEP;
+        }
+        self.place_units();
+        let t = self.time();
+        for i in 0..self.units.len() {
+            // Tanks aim at the nearest unit of the other team and fire when on target.
+            if self.units[i].kind != UnitKind::Tank {
+                continue;
+            }
+            let me = self.units[i].position;
+            let team = self.units[i].team;
+            let target = self
+                .units
+                .iter()
+                .filter(|u| u.team != team)
+                .min_by(|a, b| {
+                    a.position
+                        .distance_squared(me)
+                        .total_cmp(&b.position.distance_squared(me))
+                })
+                .map(|u| u.position);
+            let u = &mut self.units[i];
+            if let Some(target) = target {
+                let want = facing_delta(facing_of(target - me), u.facing);
+                let turn = facing_delta(want, u.turret).clamp(-48.0 * STEP, 48.0 * STEP);
+                u.turret = (u.turret + turn).rem_euclid(256.0);
+                u.reload -= STEP;
+                if u.reload <= 0.0 && facing_delta(want, u.turret).abs() < 3.0 {
+                    u.recoil = 4.0;
+                    u.reload = 2.5 + (i as f32 * 0.37) % 1.5;
+                }
+            }
+            u.recoil = (u.recoil - 10.0 * STEP).max(0.0);
+        }
+        for u in &mut self.units {
+            if u.kind == UnitKind::Heli {
+                u.frame = ((t * 30.0) as usize) % HELI_FRAMES;
+            }
+        }
+        for p in &mut self.props {
+            p.frame = (p.frame + p.rate * STEP) % 8.0;
+        }
+    }
+
+    /// Where the tank turret sits (shared with the drawing code).
+    pub fn turret_offset(&self) -> Vec3 {
+        TANK_TURRET_OFFSET
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flat() -> Vec<Vec3> {
+        (0..terrain::GRID * terrain::GRID)
+            .map(|i| {
+                Vec3::new(
+                    -terrain::SIZE / 2.0 + (i % terrain::GRID) as f32 * terrain::CELL,
+                    -terrain::SIZE / 2.0 + (i / terrain::GRID) as f32 * terrain::CELL,
+                    5.0,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn facing_convention() {
+        assert_eq!(facing_of(Vec3::Y), 0.0);
+        assert!((facing_of(Vec3::X) - 64.0).abs() < 1e-4);
+        assert!((facing_of(-Vec3::Y) - 128.0).abs() < 1e-4);
+        assert!((facing_of(-Vec3::X) - 192.0).abs() < 1e-4);
+        assert_eq!(facing_delta(10.0, 250.0), 16.0);
+        assert_eq!(facing_delta(250.0, 10.0), -16.0);
+    }
+
+    #[test]
+    fn deterministic_and_lively() {
+        let mut a = World::new(5, flat());
+        let mut b = World::new(5, flat());
+        assert!(a.units.len() >= 12);
+        for _ in 0..600 {
+            a.step();
+            b.step();
+        }
+        assert_eq!(a, b);
+        // Ground units stay on the ground, helicopters above it.
+        for u in &a.units {
+            let lift = u.position.z - 5.0;
+            match u.kind {
+                UnitKind::Heli => assert!((lift - 70.0).abs() < 1e-3),
+                _ => assert!(lift.abs() < 1e-3),
+            }
+        }
+        // Ten seconds in, some tank has fired and turrets have turned.
+        assert!(a
+            .units
+            .iter()
+            .any(|u| u.kind == UnitKind::Tank && u.turret != 0.0));
+        let mut fired = false;
+        let mut w = World::new(5, flat());
+        for _ in 0..600 {
+            w.step();
+            fired |= w.units.iter().any(|u| u.recoil > 0.0);
+        }
+        assert!(fired);
+        // The sun moves.
+        assert!(a.sun().dot(World::new(5, flat()).sun()) < 0.999);
+    }
+
+    #[test]
+    fn units_move_along_their_facing() {
+        let mut w = World::new(9, flat());
+        let before: Vec<Vec3> = w.units.iter().map(|u| u.position).collect();
+        w.step();
+        for (u, p) in w.units.iter().zip(before) {
+            let moved = u.position - p;
+            let heading = Vec3::new(
+                (u.facing / 256.0 * TAU).sin(),
+                (u.facing / 256.0 * TAU).cos(),
+                0.0,
+            );
+            assert!(moved.truncate().extend(0.0).normalize().dot(heading) > 0.99);
+        }
+    }
+}

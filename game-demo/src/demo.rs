@@ -15,7 +15,16 @@ use modex_demo::scene::assets::{data_dir, Assets};
 use modex_demo::scene::world::STEP;
 use modex_demo::scene::{overlay, DrawPath, FrameStats, SceneRenderer, World};
 
+use modex::{AudioOutput, Mixer};
+use modex_cutscene::scene::{GameDir, Scene};
+use modex_cutscene::sequencer::{apply_sound_events, Timeline, TICKS_PER_SECOND};
+
 use crate::cli::DemoArgs;
+
+/// The project's own sample scene, played as the intro.
+const INTRO_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/cutscene");
+/// Its script number (ASCR001).
+const INTRO_SCRIPT: u32 = 1;
 
 /// Seed of the units' paths.
 const WORLD_SEED: u64 = 1994;
@@ -118,6 +127,11 @@ fn windowed(assets: &Assets, args: &DemoArgs) -> Result<()> {
     )
     .context("cannot open a window (use --headless on a machine without a display)")?;
     log::info!("keys: {KEYS_HELP}");
+    let mixer = Mixer::default();
+    let _audio = AudioOutput::open(&mixer);
+    if !args.no_intro && !intro(&mut window, &mixer)? {
+        return Ok(());
+    }
     let mut world = new_world(assets);
     let mut scene = SceneRenderer::new(assets, WIDTH, HEIGHT);
     let mut path = DrawPath::Indexed;
@@ -225,6 +239,51 @@ fn windowed(assets: &Assets, args: &DemoArgs) -> Result<()> {
             fps * 0.95 + 0.05 / frame_time
         };
     }
+}
+
+/// Play the intro cutscene (BLEND fade, fx sounds) in the demo's window until it ends or a key
+/// (Space, Enter) skips it. Returns whether the window is still open. A missing or broken intro is
+/// logged and skipped: the battlefield is the point of the demo.
+fn intro(window: &mut WindowPresenter, mixer: &Mixer) -> Result<bool> {
+    let dir = GameDir::new(INTRO_DIR);
+    let scene = match Scene::load_script(&dir, INTRO_SCRIPT) {
+        Ok(s) => s,
+        Err(e) => {
+            log::warn!("intro cutscene not played: {e}");
+            return Ok(true);
+        }
+    };
+    for w in &scene.warnings {
+        log::warn!("intro: {w}");
+    }
+    let timeline = std::sync::Arc::new(Timeline::new(&scene));
+    let mut seq = modex_cutscene::sequencer::Sequencer::new(timeline.clone());
+    let start = Instant::now();
+    let mut sounded = None;
+    loop {
+        let tick = (start.elapsed().as_secs_f64() * TICKS_PER_SECOND as f64) as u32;
+        if tick >= timeline.length() {
+            break;
+        }
+        for t in sounded.map_or(0, |s: u32| s + 1)..=tick {
+            apply_sound_events(mixer, &timeline.sound_events(t), &scene.assets.sounds);
+        }
+        sounded = Some(tick);
+        let palette = seq.palette_at(tick);
+        if !window.present_indexed(seq.frame_at(tick), &palette)? {
+            mixer.stop_all();
+            return Ok(false);
+        }
+        let w = window.window();
+        if w.is_key_pressed(Key::Space, KeyRepeat::No)
+            || w.is_key_pressed(Key::Enter, KeyRepeat::No)
+        {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    mixer.stop_all();
+    Ok(true)
 }
 
 fn stats_lines(fps: f32, sim_ms: f32, s: &FrameStats, path: DrawPath, paused: bool) -> Vec<String> {

@@ -55,7 +55,7 @@ impl Default for ViewControl {
             target: Vec3::new(0.0, 0.0, 20.0),
             yaw: 0.6,
             pitch: 0.62,
-            distance: 430.0,
+            distance: 340.0,
         }
     }
 }
@@ -92,9 +92,9 @@ pub struct SceneRenderer<'a> {
 }
 
 /// Palette index the 8-bit frame is cleared to (sky).
-const SKY_INDEX: u8 = 211;
+const SKY_INDEX: u8 = 213;
 /// Sky colour of the true-colour path.
-const SKY_RGB: [u8; 3] = [40, 40, 120];
+const SKY_RGB: [u8; 3] = [47, 47, 159];
 
 impl<'a> SceneRenderer<'a> {
     pub fn new(assets: &'a Assets, width: usize, height: usize) -> SceneRenderer<'a> {

@@ -1,0 +1,74 @@
+//! Golden frames of the demo scene: the fixed-step world drawn headless through the 8-bit path must
+//! match the checked-in indexed PNGs byte for byte (palette indices compared, not colours).
+//!
+//! After an intended change to the scene or a renderer, regenerate with
+//! `MODEX_BLESS=1 cargo test -p modex-demo --test demo_golden` and look at the new PNGs before
+//! committing them.
+
+use std::path::PathBuf;
+
+use modex::pngio;
+use modex_demo::scene::assets::{generate, Assets};
+use modex_demo::scene::{DrawPath, SceneRenderer, World};
+
+/// Scene steps (1/60 s each) at which frames are compared.
+const STEPS: [u64; 3] = [0, 150, 420];
+
+fn golden(step: u64) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/golden/demo_{step:04}.png"))
+}
+
+#[test]
+fn demo_frames_match_golden_images() {
+    let assets = Assets::from_files(&generate()).unwrap();
+    let mut world = World::new(1994, assets.terrain.model.frames[0].positions.clone());
+    let mut scene = SceneRenderer::new(&assets, 360, 240);
+    let bless = std::env::var_os("MODEX_BLESS").is_some();
+    let mut mismatches = Vec::new();
+    for &step in &STEPS {
+        while world.steps < step {
+            world.step();
+        }
+        scene.draw(&world, DrawPath::Indexed).unwrap();
+        let path = golden(step);
+        if bless {
+            pngio::save_indexed(&path, &scene.frame, &assets.palette).unwrap();
+            continue;
+        }
+        let bytes = std::fs::read(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (bless with MODEX_BLESS=1)", path.display()));
+        let (want, _) = pngio::decode_indexed(&bytes).unwrap();
+        if want != scene.frame {
+            let differing = want
+                .pixels()
+                .iter()
+                .zip(scene.frame.pixels())
+                .filter(|(a, b)| a != b)
+                .count();
+            let got = path.with_extension("actual.png");
+            pngio::save_indexed(&got, &scene.frame, &assets.palette).unwrap();
+            mismatches.push(format!(
+                "step {step}: {differing} pixels differ (actual frame written to {})",
+                got.display()
+            ));
+        }
+    }
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
+
+#[test]
+fn both_paths_draw_units_over_terrain() {
+    let assets = Assets::from_files(&generate()).unwrap();
+    let world = World::new(1994, assets.terrain.model.frames[0].positions.clone());
+    let mut scene = SceneRenderer::new(&assets, 360, 240);
+    let s8 = scene.draw(&world, DrawPath::Indexed).unwrap();
+    let s32 = scene.draw(&world, DrawPath::TrueColour).unwrap();
+    assert_eq!(s8.triangles, s32.triangles);
+    assert!(s8.triangles >= 2 * 32 * 32, "terrain and props submitted");
+    assert!(s8.voxels > 10_000, "a dozen units' voxels");
+    assert!(s8.rays > 0 && s32.rays > 0);
+    // The true-colour frame is not the sky colour everywhere.
+    let distinct: std::collections::HashSet<u32> =
+        scene.surface.pixels().iter().map(|p| p.0).collect();
+    assert!(distinct.len() > 50);
+}

@@ -172,13 +172,27 @@ fn decode_pixels(format: PixelFormat, data: &[u8]) -> SkinPixels {
 /// empty vector (nothing decoded).
 pub fn to_rgba(pixels: &SkinPixels, palette: &Palette) -> Vec<u8> {
     match pixels {
-        SkinPixels::Indexed(p) => p.iter().flat_map(|&i| palette.rgba(i)).collect(),
-        SkinPixels::Rgb565(p) => p.iter().flat_map(|&v| Rgb565(v).to_rgba()).collect(),
-        SkinPixels::Argb4444(p) => p.iter().flat_map(|&v| Argb4444(v).to_rgba()).collect(),
-        SkinPixels::Rgb888(p) => p.iter().flat_map(|&[r, g, b]| [r, g, b, 255]).collect(),
-        SkinPixels::Argb8888(p) => p.iter().flat_map(|&c| c).collect(),
+        SkinPixels::Indexed(p) => {
+            let table: Vec<[u8; 4]> = (0..=255u8).map(|i| palette.rgba(i)).collect();
+            expand(p, |&i| table[i as usize])
+        }
+        SkinPixels::Rgb565(p) => expand(p, |&v| Rgb565(v).to_rgba()),
+        SkinPixels::Argb4444(p) => expand(p, |&v| Argb4444(v).to_rgba()),
+        SkinPixels::Rgb888(p) => expand(p, |&[r, g, b]| [r, g, b, 255]),
+        SkinPixels::Argb8888(p) => expand(p, |&c| c),
         SkinPixels::Dds(_) | SkinPixels::External(_) => Vec::new(),
     }
+}
+
+/// Convert every pixel into an RGBA buffer allocated once at its final size (a collected
+/// `flat_map` cannot know its length and grows its vector repeatedly).
+#[inline]
+fn expand<T>(pixels: &[T], f: impl Fn(&T) -> [u8; 4]) -> Vec<u8> {
+    let mut out = vec![0u8; pixels.len() * 4];
+    for (o, p) in out.chunks_exact_mut(4).zip(pixels) {
+        o.copy_from_slice(&f(p));
+    }
+    out
 }
 
 impl Skin {

@@ -1,0 +1,683 @@
+//! Software rasterizer throughput, side by side with `euc` 0.5.3 and `retrofire-core` 0.4.
+//!
+//! Scenes are generated in code with fixed seeds (plus the real minigun model when the samples are
+//! present): full-screen textured quads (fill rate), a 10k-triangle lit sphere, 100k small
+//! triangles (setup-bound), 4x overdraw front-to-back and back-to-front, a grazing-angle floor, and
+//! the minigun. Every measured frame is a whole frame: clear colour and depth, then draw.
+//!
+//! Matrix (kept to a few minutes on a shared 2-core machine):
+//! - `raster/<scene>/<fmt>/<size>/<threads>`: every scene at 320x200, 640x480, 1920x1080 in 8-bit
+//!   with 1 thread; at 640x480 also 565 and 8888 with 1 thread and 8-bit with 2 threads; the fill
+//!   scene gets the full sizes x formats x threads product.
+//! - `peers/<scene>/<renderer>/640x480`: modex, euc and retrofire on the same triangles, 8888, one
+//!   thread.
+//! - `clear/<fmt>/<size>`: the full-frame clear alone, the denominator of "frame / clear".
+//!
+//! Throughput is reported in pixels (criterion's "elem/s"); the scene sizes printed at start give
+//! triangles per frame for Mtris/s. Run: `cargo bench -p modex-benches --bench raster`
+//! (`docs/benchmarks-raster.md` has the table and the exact command).
+
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use glam::{Mat4, Vec2, Vec3, Vec4};
+use modex::{Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Rgb565, Surface};
+use modex_raster::raster::{
+    framing_camera, Entity, Light, PreparedModel, Renderer, Target, Texture,
+};
+use modex_raster::{Frame, Model, Skin, SkinPixels, Triangle};
+
+const SIZES: [(usize, usize); 3] = [(320, 200), (640, 480), (1920, 1080)];
+const PEER_SIZE: (usize, usize) = (640, 480);
+
+/// xorshift64*, so scenes are identical on every run.
+struct Rng(u64);
+impl Rng {
+    fn next_u32(&mut self) -> u32 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 32) as u32
+    }
+    fn f(&mut self) -> f32 {
+        self.next_u32() as f32 / u32::MAX as f32
+    }
+}
+
+fn noise_skin(size: usize, seed: u64) -> Skin {
+    let mut rng = Rng(seed);
+    let pal = Palette::quake();
+    // Blocky noise so texels are visible but not one flat colour.
+    let cells: Vec<u8> = (0..64).map(|_| (rng.next_u32() % 200 + 16) as u8).collect();
+    let idx: Vec<u8> = (0..size * size)
+        .map(|i| {
+            let (x, y) = (i % size, i / size);
+            cells[(y * 8 / size) * 8 + x * 8 / size].wrapping_add((rng.next_u32() % 6) as u8)
+        })
+        .collect();
+    Skin {
+        kind: 0,
+        has_mipmaps: false,
+        width: size,
+        height: size,
+        rgba: idx.iter().flat_map(|&i| pal.rgba(i)).collect(),
+        pixels: SkinPixels::Indexed(idx),
+    }
+}
+
+fn model(
+    positions: Vec<Vec3>,
+    normals: Vec<Vec3>,
+    uvs: Vec<Vec2>,
+    triangles: Vec<Triangle>,
+    skin: Skin,
+) -> Model {
+    let (bbox_min, bbox_max) = Frame::compute_bbox(&positions);
+    Model {
+        frames: vec![Frame {
+            name: "bench".into(),
+            positions,
+            normals,
+            normal_indices: None,
+            bbox_min,
+            bbox_max,
+        }],
+        uvs,
+        triangles,
+        skins: vec![skin],
+    }
+}
+
+/// Quads facing a camera at the origin looking along +Y, at distance `y`, half extents `hx`, `hz`,
+/// UVs repeating `rep` times; appended in the given order.
+fn quads(list: &[(f32, f32, f32, f32)], skin: Skin) -> Model {
+    let (mut p, mut uv, mut t) = (Vec::new(), Vec::new(), Vec::new());
+    for &(y, hx, hz, rep) in list {
+        let b = p.len() as u32;
+        p.extend([
+            Vec3::new(-hx, y, hz),
+            Vec3::new(hx, y, hz),
+            Vec3::new(hx, y, -hz),
+            Vec3::new(-hx, y, -hz),
+        ]);
+        uv.extend([
+            Vec2::new(0.0, 0.0),
+            Vec2::new(rep, 0.0),
+            Vec2::new(rep, rep),
+            Vec2::new(0.0, rep),
+        ]);
+        for tri in [[3, 2, 1], [3, 1, 0]] {
+            let v = tri.map(|k| b + k);
+            t.push(Triangle {
+                vertices: v,
+                uvs: v,
+            });
+        }
+    }
+    let n = p.len();
+    model(p, vec![-Vec3::Y; n], uv, t, skin)
+}
+
+fn sphere(r: f32, rings: usize, segments: usize, skin: Skin) -> Model {
+    let (mut p, mut n, mut uv, mut t) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for i in 0..=rings {
+        let th = std::f32::consts::PI * i as f32 / rings as f32;
+        for j in 0..=segments {
+            let ph = std::f32::consts::TAU * j as f32 / segments as f32;
+            let d = Vec3::new(th.sin() * ph.cos(), th.sin() * ph.sin(), th.cos());
+            p.push(d * r);
+            n.push(d);
+            uv.push(Vec2::new(
+                j as f32 / segments as f32 * 4.0,
+                i as f32 / rings as f32 * 2.0,
+            ));
+        }
+    }
+    let id = |i: usize, j: usize| (i * (segments + 1) + j) as u32;
+    for i in 0..rings {
+        for j in 0..segments {
+            let (a, b, c, d) = (id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1));
+            t.push(Triangle {
+                vertices: [a, b, c],
+                uvs: [a, b, c],
+            });
+            t.push(Triangle {
+                vertices: [a, c, d],
+                uvs: [a, c, d],
+            });
+        }
+    }
+    model(p, n, uv, t, skin)
+}
+
+/// `count` small random triangles facing the camera, spread over the view at depths 9..11.
+fn small_triangles(count: usize, skin: Skin) -> Model {
+    let mut rng = Rng(0x5eed_0001);
+    let (mut p, mut uv, mut t) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..count {
+        let c = Vec3::new(
+            (rng.f() - 0.5) * 11.0,
+            9.0 + rng.f() * 2.0,
+            (rng.f() - 0.5) * 6.0,
+        );
+        let s = 0.03 + rng.f() * 0.03;
+        let b = p.len() as u32;
+        // Counter-clockwise as seen from -Y.
+        p.extend([c, c + Vec3::new(s, 0.0, 0.0), c + Vec3::new(0.0, 0.0, s)]);
+        let u0 = Vec2::new(rng.f(), rng.f());
+        uv.extend([u0, u0 + Vec2::new(0.05, 0.0), u0 + Vec2::new(0.0, -0.05)]);
+        t.push(Triangle {
+            vertices: [b, b + 1, b + 2],
+            uvs: [b, b + 1, b + 2],
+        });
+    }
+    let n = p.len();
+    model(p, vec![-Vec3::Y; n], uv, t, skin)
+}
+
+/// A 400 x 400 floor at z = 0 with the texture repeated 100 times each way.
+fn floor(skin: Skin) -> Model {
+    let h = 200.0;
+    let p = vec![
+        Vec3::new(-h, h, 0.0),
+        Vec3::new(h, h, 0.0),
+        Vec3::new(h, -h, 0.0),
+        Vec3::new(-h, -h, 0.0),
+    ];
+    let uv = vec![
+        Vec2::new(0.0, 0.0),
+        Vec2::new(100.0, 0.0),
+        Vec2::new(100.0, 100.0),
+        Vec2::new(0.0, 100.0),
+    ];
+    let t = vec![
+        Triangle {
+            vertices: [3, 2, 1],
+            uvs: [3, 2, 1],
+        },
+        Triangle {
+            vertices: [3, 1, 0],
+            uvs: [3, 1, 0],
+        },
+    ];
+    model(p, vec![Vec3::Z; 4], uv, t, skin)
+}
+
+struct Scene {
+    name: &'static str,
+    model: Model,
+    /// Camera for a given viewport size.
+    camera: fn(&Model, usize, usize) -> Camera,
+    /// Pixels processed per frame (for throughput): covered pixels, times the layers for overdraw.
+    layers: usize,
+}
+
+fn front_cam(_: &Model, w: usize, h: usize) -> Camera {
+    Camera::look_at(Vec3::ZERO, Vec3::Y, 60f32.to_radians(), w, h)
+}
+
+fn sphere_cam(_: &Model, w: usize, h: usize) -> Camera {
+    Camera::look_at(
+        Vec3::new(0.0, -3.2, 0.8),
+        Vec3::ZERO,
+        60f32.to_radians(),
+        w,
+        h,
+    )
+}
+
+fn floor_cam(_: &Model, w: usize, h: usize) -> Camera {
+    Camera::look_at(
+        Vec3::new(0.0, -150.0, 1.5),
+        Vec3::new(0.0, -120.0, 0.0),
+        70f32.to_radians(),
+        w,
+        h,
+    )
+}
+
+fn model_cam(m: &Model, w: usize, h: usize) -> Camera {
+    framing_camera(m, 0, 120.0, 20.0, w, h)
+}
+
+fn scenes() -> Vec<Scene> {
+    // At distance 10 a 60-degree view is 11.5 high and up to 20.5 wide (16:9): these quads cover it.
+    let full = |y: f32| (y, 12.0 * y / 10.0, 7.0 * y / 10.0, 8.0);
+    let mut s = vec![
+        Scene {
+            name: "fill",
+            model: quads(&[full(10.0)], noise_skin(256, 1)),
+            camera: front_cam,
+            layers: 1,
+        },
+        Scene {
+            name: "mesh10k",
+            model: sphere(1.5, 50, 100, noise_skin(128, 2)),
+            camera: sphere_cam,
+            layers: 1,
+        },
+        Scene {
+            name: "small100k",
+            model: small_triangles(100_000, noise_skin(64, 3)),
+            camera: front_cam,
+            layers: 1,
+        },
+        Scene {
+            name: "overdraw4_f2b",
+            model: quads(
+                &[full(10.0), full(11.0), full(12.0), full(13.0)],
+                noise_skin(256, 4),
+            ),
+            camera: front_cam,
+            layers: 4,
+        },
+        Scene {
+            name: "overdraw4_b2f",
+            model: quads(
+                &[full(13.0), full(12.0), full(11.0), full(10.0)],
+                noise_skin(256, 4),
+            ),
+            camera: front_cam,
+            layers: 4,
+        },
+        Scene {
+            name: "floor",
+            model: floor(noise_skin(64, 5)),
+            camera: floor_cam,
+            layers: 1,
+        },
+    ];
+    match modex::samples::samples_dir("mdl") {
+        Some(dir) => {
+            let bytes = std::fs::read(dir.join("assimp/minigun.MDL")).expect("minigun.MDL");
+            let m = modex_raster::mdl::MdlFile::parse(&bytes)
+                .expect("minigun parses")
+                .model;
+            s.push(Scene {
+                name: "minigun",
+                model: m,
+                camera: model_cam,
+                layers: 1,
+            });
+        }
+        None => println!("NOTICE: samples not found, the minigun scene is skipped"),
+    }
+    s
+}
+
+fn renderer(cam: &Camera) -> Renderer {
+    let mut r = Renderer::new(&Palette::quake());
+    r.light = Light::over_shoulder(cam, 0.35, 1.3);
+    r
+}
+
+fn frame<T: Target>(r: &Renderer, t: &mut T, d: &mut DepthBuffer, cam: &Camera, m: &PreparedModel) {
+    t.pixels_mut().fill(T::color([0, 0, 0], &r.shades));
+    d.clear();
+    r.draw(t, d, cam, m, &Entity::default());
+}
+
+/// Pixels a scene covers (measured once with modex, 8-bit).
+fn covered(r: &Renderer, cam: &Camera, m: &PreparedModel, w: usize, h: usize) -> usize {
+    let mut f = IndexedFrame::new(w, h);
+    let mut d = DepthBuffer::new(w, h);
+    frame(r, &mut f, &mut d, cam, m);
+    d.values().iter().filter(|z| z.is_finite()).count()
+}
+
+fn pool(n: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build()
+        .unwrap()
+}
+
+fn bench_modex(c: &mut Criterion) {
+    let pools = [pool(1), pool(2)];
+    for scene in scenes() {
+        let mut g = c.benchmark_group(format!("raster/{}", scene.name));
+        for &(w, h) in &SIZES {
+            let cam = (scene.camera)(&scene.model, w, h);
+            let r = renderer(&cam);
+            let m = r.prepare(&scene.model);
+            let px = covered(&r, &cam, &m, w, h) * scene.layers;
+            println!(
+                "SCENE {} {w}x{h}: {} triangles, {px} pixels per frame",
+                scene.name,
+                scene.model.triangles.len()
+            );
+            g.throughput(Throughput::Elements(px as u64));
+            let full = scene.name == "fill";
+            for (fmt, threads) in [
+                ("8", 1),
+                ("565", 1),
+                ("8888", 1),
+                ("8", 2),
+                ("565", 2),
+                ("8888", 2),
+            ] {
+                let wanted = full
+                    || (fmt == "8" && threads == 1)
+                    || ((w, h) == PEER_SIZE && (threads == 1 || fmt == "8"));
+                if !wanted {
+                    continue;
+                }
+                let id = BenchmarkId::new(format!("{fmt}/{threads}t"), format!("{w}x{h}"));
+                let p = &pools[threads - 1];
+                let mut d = DepthBuffer::new(w, h);
+                match fmt {
+                    "8" => {
+                        let mut t = IndexedFrame::new(w, h);
+                        g.bench_function(id, |b| {
+                            b.iter(|| p.install(|| frame(&r, &mut t, &mut d, &cam, &m)))
+                        });
+                    }
+                    "565" => {
+                        let mut t = Surface::<Rgb565>::new(w, h);
+                        g.bench_function(id, |b| {
+                            b.iter(|| p.install(|| frame(&r, &mut t, &mut d, &cam, &m)))
+                        });
+                    }
+                    _ => {
+                        let mut t = Surface::<Argb8888>::new(w, h);
+                        g.bench_function(id, |b| {
+                            b.iter(|| p.install(|| frame(&r, &mut t, &mut d, &cam, &m)))
+                        });
+                    }
+                }
+            }
+        }
+        g.finish();
+    }
+}
+
+fn bench_clear(c: &mut Criterion) {
+    let mut g = c.benchmark_group("clear");
+    for &(w, h) in &SIZES {
+        g.throughput(Throughput::Elements((w * h) as u64));
+        let mut d = DepthBuffer::new(w, h);
+        let mut f = IndexedFrame::new(w, h);
+        g.bench_function(BenchmarkId::new("8", format!("{w}x{h}")), |b| {
+            b.iter(|| {
+                f.clear(0);
+                d.clear();
+            })
+        });
+        let mut s = Surface::<Rgb565>::new(w, h);
+        g.bench_function(BenchmarkId::new("565", format!("{w}x{h}")), |b| {
+            b.iter(|| {
+                s.clear(Rgb565(0));
+                d.clear();
+            })
+        });
+        let mut s = Surface::<Argb8888>::new(w, h);
+        g.bench_function(BenchmarkId::new("8888", format!("{w}x{h}")), |b| {
+            b.iter(|| {
+                s.clear(Argb8888(0xff00_0000));
+                d.clear();
+            })
+        });
+    }
+    g.finish();
+}
+
+/// A scene flattened for the peers: per corner the world position, texel coordinates and the same
+/// Gouraud intensity modex computes, so every renderer does the same work per pixel (perspective
+/// texture lookup with wrap, multiply by light, depth test).
+pub struct Soup {
+    corners: Vec<Corner>,
+    tex: Texture,
+    mvp: Mat4,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Corner {
+    pos: Vec3,
+    u: f32,
+    v: f32,
+    light: f32,
+}
+
+fn soup(scene: &Scene, r: &Renderer, cam: &Camera) -> Soup {
+    let m = &scene.model;
+    let tex = Texture::from_skin(&m.skins[0], &r.shades).unwrap();
+    let f = &m.frames[0];
+    let to_sun = r.light.towards_sun();
+    let mut corners = Vec::with_capacity(m.triangles.len() * 3);
+    for t in &m.triangles {
+        for k in 0..3 {
+            let vi = t.vertices[k] as usize;
+            let uv = m.uvs[t.uvs[k] as usize] * Vec2::new(tex.width as f32, tex.height as f32);
+            let n = match &f.normal_indices {
+                Some(idx) => Vec3::from(modex::normals::mdl_normal(idx[vi] as usize)),
+                None => f.normals[vi],
+            };
+            let light = r.light.intensity(n.dot(to_sun), 0.0, 50.0) / 256.0;
+            corners.push(Corner {
+                pos: f.positions[vi],
+                u: uv.x,
+                v: uv.y,
+                light,
+            });
+        }
+    }
+    Soup {
+        corners,
+        tex,
+        mvp: cam.view_projection(),
+    }
+}
+
+#[inline(always)]
+fn shade(tex: &Texture, u: f32, v: f32, light: f32) -> u32 {
+    let (w, h) = (tex.width as i32, tex.height as i32);
+    let (mut x, mut y) = (u as i32, v as i32);
+    if x < 0 || x >= w {
+        x = x.rem_euclid(w);
+    }
+    if y < 0 || y >= h {
+        y = y.rem_euclid(h);
+    }
+    let t = tex.rgba[(y * w + x) as usize];
+    let l = (light * 256.0) as u32;
+    let ch = |s: u32| ((((t >> s) & 255) * l) >> 8).min(255);
+    0xff00_0000 | ch(0) << 16 | ch(8) << 8 | ch(16)
+}
+
+mod peer_euc {
+    use super::*;
+    use euc::{buffer::Buffer2d, rasterizer, DepthStrategy, Pipeline, Target as _};
+
+    pub struct Pipe<'a>(pub &'a Soup);
+
+    impl Pipeline for Pipe<'_> {
+        type Vertex = Corner;
+        type VsOut = (f32, f32, f32);
+        type Pixel = u32;
+
+        #[inline]
+        fn vert(&self, c: &Corner) -> ([f32; 4], Self::VsOut) {
+            let p = self.0.mvp * Vec4::new(c.pos.x, c.pos.y, c.pos.z, 1.0);
+            (p.to_array(), (c.u, c.v, c.light))
+        }
+
+        #[inline]
+        fn frag(&self, &(u, v, l): &Self::VsOut) -> u32 {
+            shade(&self.0.tex, u, v, l)
+        }
+
+        fn get_depth_strategy(&self) -> DepthStrategy {
+            DepthStrategy::IfLessWrite
+        }
+    }
+
+    pub struct Buffers {
+        pub color: Buffer2d<u32>,
+        pub depth: Buffer2d<f32>,
+    }
+
+    impl Buffers {
+        pub fn new(w: usize, h: usize) -> Self {
+            Buffers {
+                color: Buffer2d::new([w, h], 0),
+                depth: Buffer2d::new([w, h], 1.0),
+            }
+        }
+    }
+
+    /// euc culls by its own winding rule; `cull` picks the variant that keeps modex's front faces
+    /// (checked at start-up against a known triangle).
+    pub fn draw(s: &Soup, b: &mut Buffers, cull: bool) {
+        b.color.clear(0xff00_0000);
+        b.depth.clear(1.0);
+        if cull {
+            Pipe(s).draw::<rasterizer::Triangles<_, rasterizer::BackfaceCullingEnabled>, _>(
+                &s.corners,
+                &mut b.color,
+                Some(&mut b.depth),
+            );
+        } else {
+            Pipe(s).draw::<rasterizer::Triangles<_, rasterizer::BackfaceCullingDisabled>, _>(
+                &s.corners,
+                &mut b.color,
+                Some(&mut b.depth),
+            );
+        }
+    }
+
+    pub fn drawn(b: &Buffers) -> usize {
+        b.color
+            .as_ref()
+            .iter()
+            .filter(|&&c| c != 0xff00_0000)
+            .count()
+    }
+}
+
+mod peer_retrofire {
+    use super::*;
+    use retrofire_core::geom::{vertex, Tri, Vertex};
+    use retrofire_core::math::{mat::viewport, pt2, rgba, Color4, ProjVec3};
+    use retrofire_core::render::raster::Frag;
+    use retrofire_core::render::{ctx::FaceCull, shader, Colorbuf, Context, Framebuf};
+    use retrofire_core::util::pixfmt::Argb8888 as RfArgb;
+    use retrofire_core::util::Buf2;
+
+    pub struct Buffers {
+        pub fb: Framebuf<Colorbuf<Buf2<u32>, RfArgb>, Buf2<f32>>,
+        pub tris: Vec<Tri<usize>>,
+        w: u32,
+        h: u32,
+    }
+
+    impl Buffers {
+        pub fn new(s: &Soup, w: usize, h: usize) -> Self {
+            let dims = retrofire_core::util::Dims(w as u32, h as u32);
+            Buffers {
+                fb: Framebuf {
+                    color_buf: Colorbuf::new(Buf2::new(dims)),
+                    depth_buf: Buf2::new(dims),
+                },
+                tris: (0..s.corners.len() / 3)
+                    .map(|i| Tri([3 * i, 3 * i + 1, 3 * i + 2]))
+                    .collect(),
+                w: w as u32,
+                h: h as u32,
+            }
+        }
+    }
+
+    pub fn draw(s: &Soup, b: &mut Buffers, cull: Option<FaceCull>) {
+        // retrofire's depth is 1/w, larger = nearer: clear to 0.
+        b.fb.color_buf.buf.fill(0xff00_0000);
+        b.fb.depth_buf.fill(0.0);
+        let ctx = Context {
+            face_cull: cull,
+            color_clear: None,
+            depth_clear: None,
+            ..Context::default()
+        };
+        let vs = |c: Corner, mvp: &Mat4| -> Vertex<ProjVec3, (f32, (f32, f32))> {
+            let p = *mvp * Vec4::new(c.pos.x, c.pos.y, c.pos.z, 1.0);
+            vertex(ProjVec3::new(p.to_array()), (c.light, (c.u, c.v)))
+        };
+        let fs = |f: Frag<(f32, (f32, f32))>, _: &Mat4| -> Color4 {
+            let (l, (u, v)) = f.var;
+            let c = shade(&s.tex, u, v, l);
+            rgba((c >> 16) as u8, (c >> 8) as u8, c as u8, 255)
+        };
+        let sh = shader::new(vs, fs);
+        // NDC y = +1 is the top row, as in glam's (and modex's) convention.
+        let vp = viewport(pt2(0, b.h)..pt2(b.w, 0));
+        retrofire_core::render::render(&b.tris, &s.corners, &sh, &s.mvp, vp, &mut b.fb, &ctx);
+    }
+
+    pub fn drawn(b: &Buffers) -> usize {
+        b.fb.color_buf
+            .buf
+            .data()
+            .iter()
+            .filter(|&&c| c != 0xff00_0000)
+            .count()
+    }
+}
+
+fn bench_peers(c: &mut Criterion) {
+    let (w, h) = PEER_SIZE;
+    for scene in scenes() {
+        let cam = (scene.camera)(&scene.model, w, h);
+        let r = renderer(&cam);
+        let m = r.prepare(&scene.model);
+        let px = covered(&r, &cam, &m, w, h);
+        let s = soup(&scene, &r, &cam);
+        // Each peer's back-face rule was matched to modex's on the single-sided fill quad (euc:
+        // its `BackfaceCullingEnabled`; retrofire: `FaceCull::Front` with our y-down viewport);
+        // the coverage printed below shows they draw the same faces.
+        let euc_cull = true;
+        let rf_cull = Some(retrofire_core::render::ctx::FaceCull::Front);
+        let mut eb = peer_euc::Buffers::new(w, h);
+        let mut rb = peer_retrofire::Buffers::new(&s, w, h);
+        peer_euc::draw(&s, &mut eb, euc_cull);
+        peer_retrofire::draw(&s, &mut rb, rf_cull);
+        println!(
+            "PEERS {} {w}x{h}: modex covers {px}, euc {} (cull {euc_cull}), retrofire {} ({rf_cull:?})",
+            scene.name,
+            peer_euc::drawn(&eb),
+            peer_retrofire::drawn(&rb)
+        );
+        let mut g = c.benchmark_group(format!("peers/{}", scene.name));
+        g.throughput(Throughput::Elements((px * scene.layers) as u64));
+        let size = format!("{w}x{h}");
+        let p1 = pool(1);
+        let mut t = Surface::<Argb8888>::new(w, h);
+        let mut d = DepthBuffer::new(w, h);
+        g.bench_function(BenchmarkId::new("modex-8888", &size), |b| {
+            b.iter(|| p1.install(|| frame(&r, &mut t, &mut d, &cam, &m)))
+        });
+        let mut f = IndexedFrame::new(w, h);
+        g.bench_function(BenchmarkId::new("modex-8", &size), |b| {
+            b.iter(|| p1.install(|| frame(&r, &mut f, &mut d, &cam, &m)))
+        });
+        g.bench_function(BenchmarkId::new("euc-8888", &size), |b| {
+            b.iter(|| peer_euc::draw(&s, &mut eb, euc_cull))
+        });
+        g.bench_function(BenchmarkId::new("retrofire-8888", &size), |b| {
+            b.iter(|| peer_retrofire::draw(&s, &mut rb, rf_cull))
+        });
+        g.finish();
+    }
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_millis(400))
+        .measurement_time(Duration::from_millis(1500))
+        .sample_size(10)
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = bench_clear, bench_modex, bench_peers
+}
+criterion_main!(benches);

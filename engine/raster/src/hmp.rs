@@ -405,7 +405,11 @@ fn read_skin(
             FormatError::out_of_range(
                 FORMAT,
                 format!("{field}.{f}"),
-                width_at,
+                if f == "height" {
+                    width_at + 4
+                } else {
+                    width_at
+                },
                 v as i64,
                 0,
                 i32::MAX as i64,
@@ -435,13 +439,8 @@ fn read_skin(
                     "external texture name of 0 bytes",
                 ));
             }
-            let name = r.fixed_str(
-                {
-                    r.check_count(n, 1, &format!("{field}.name"))?;
-                    n
-                },
-                &format!("{field}.name"),
-            )?;
+            r.check_count(n, 1, &format!("{field}.name"))?;
+            let name = r.fixed_str(n, &format!("{field}.name"))?;
             if name.is_empty() {
                 return Err(FormatError::invalid(
                     FORMAT,

@@ -50,7 +50,7 @@ use glam::{IVec2, Vec2, Vec3};
 use modex::normals::{mdl_normal, MDL_NORMAL_COUNT};
 use modex::{ByteReader, ErrorKind, FormatError, FormatResult, Palette};
 
-use crate::model::{Frame, Model, Skin, SkinPixels, Triangle};
+use crate::model::{Frame, Model, Skin, Triangle};
 use crate::skin::{self, MIPMAP_FLAG};
 
 /// Format name used in errors.
@@ -761,13 +761,4 @@ fn decode_vertex(c: &[u8], packing: VertexPacking, scale: Vec3, offset: Vec3) ->
         ),
     };
     (scale * raw + offset, n)
-}
-
-/// Skins of a parsed file that hold decoded pixels (not DDS or external references).
-pub fn decoded_skins(model: &Model) -> impl Iterator<Item = (usize, &Skin)> {
-    model
-        .skins
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| !matches!(s.pixels, SkinPixels::Dds(_) | SkinPixels::External(_)))
 }

@@ -252,29 +252,29 @@ mod tests {
         /// The DDA agrees with brute force: sample the ray finely and take the first filled cell.
         #[test]
         fn dda_matches_dense_sampling(
-            seed in proptest::collection::vec((0u8..4, 0u8..4, 0u8..4), 1..12),
-            o in (-3.0f32..7.0, -3.0f32..7.0, -3.0f32..7.0),
+            seed in proptest::collection::vec((0u8..9, 0u8..9, 0u8..9), 1..24),
+            o in (-3.0f32..12.0, -3.0f32..12.0, -3.0f32..12.0),
             d in (-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0),
             tall in any::<bool>(),
         ) {
-            // Tall limbs stretch z by 40 so columns span three occupancy words.
-            let zk: u8 = if tall { 40 } else { 1 };
+            // Tall limbs stretch z by 20 so columns span three occupancy words.
+            let zk: u8 = if tall { 20 } else { 1 };
             let zf = zk as f32;
             let dir = Vec3::new(d.0, d.1, d.2);
             prop_assume!(dir.length() > 0.2);
             let dir = dir.normalize();
-            let mut l = LimbSpec::empty([4, 4, 4 * zk]);
+            let mut l = LimbSpec::empty([9, 9, 9 * zk]);
             l.voxels = seed.iter().map(|&(x, y, z)| (x, y, z * zk, 1, 0)).collect();
             let v = volume(l);
             let origin = Vec3::new(o.0, o.1, o.2 * zf);
             let dir = (dir * Vec3::new(1.0, 1.0, zf)).normalize();
-            let t_max = 20.0 * zf;
+            let t_max = 30.0 * zf;
             let hit = v.march(origin, dir, 0.0, t_max);
             let mut brute = None;
-            for i in 0..(40_000 * zk as usize) {
-                let t = i as f32 * 0.0005;
+            for i in 0..(15_000 * zk as usize) {
+                let t = i as f32 * 0.002;
                 let p = origin + dir * t;
-                if p.min_element() < 0.0 || p.x >= 4.0 || p.y >= 4.0 || p.z >= 4.0 * zf {
+                if p.min_element() < 0.0 || p.x >= 9.0 || p.y >= 9.0 || p.z >= 9.0 * zf {
                     continue;
                 }
                 if v.occupied(p.x as usize, p.y as usize, p.z as usize) {
@@ -292,8 +292,14 @@ mod tests {
         }
     }
 
+    /// The point is near a cell edge: the entry point always lies on one face, so grazing means a
+    /// second coordinate is within tolerance of a cell boundary too.
     fn grazing(o: Vec3, d: Vec3, t: f32) -> bool {
         let p = o + d * t;
-        p.to_array().iter().any(|c| (c - c.round()).abs() < 0.01)
+        p.to_array()
+            .iter()
+            .filter(|c| (*c - c.round()).abs() < 0.01)
+            .count()
+            >= 2
     }
 }

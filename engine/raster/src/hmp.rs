@@ -34,8 +34,11 @@
 //! `(r,c) (r,c+1) (r+1,c+1)` and `(r,c) (r+1,c+1) (r+1,c)`.
 //!
 //! **UVs.** One skin covers the whole terrain: `u = col / (columns - 1)`, `v = row / (rows - 1)`, so
-//! grid row 0 meets the skin's top row (checked on `small.hmp`, whose skin shows the terrain's pits
-//! where the heights have them). Same corner convention as MDL (see [`crate::mdl`]).
+//! grid row 0 meets the skin's top row and column 0 its left column. Checked on two real terrains:
+//! in `small.hmp` the skin's dark patches sit on the height map's pits, and in `terrain.hmp` the
+//! embedded DXT1 skin's central clearing, path ring and rock patches sit on the central pit, ring
+//! valley and ridges of the heights; any flip or transpose breaks both. Same corner convention as
+//! MDL (see [`crate::mdl`]).
 
 use glam::{Vec2, Vec3};
 use modex::normals::{mdl_normal, MDL_NORMAL_COUNT};

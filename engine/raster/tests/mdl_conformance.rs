@@ -469,3 +469,20 @@ fn pcx_palette_decodes_8bit_skins_differently_only_where_palettes_differ() {
     let g = MdlFile::parse(&sample(&dir, "libgamestudio/mdl4-norc.mdl")).unwrap();
     assert_eq!(f.model.skins, g.model.skins);
 }
+
+#[test]
+fn embedded_dxt1_terrain_skin_decodes_on_request() {
+    let Some(dir) = modex::samples::samples_dir("mdl") else {
+        return;
+    };
+    let f = HmpFile::parse(&sample(&dir, "libgamestudio/terrain.hmp")).unwrap();
+    let SkinPixels::Dds(bytes) = &f.model.skins[0].pixels else {
+        panic!("skin 0 should be DDS")
+    };
+    assert!(f.model.skins[0].rgba.is_empty());
+    let (w, h, rgba) = modex_raster::dds::decode(bytes).unwrap();
+    assert_eq!((w, h, rgba.len()), (1024, 1024, 1024 * 1024 * 4));
+    // A terrain texture: opaque and not one flat colour.
+    assert!(rgba.chunks_exact(4).all(|p| p[3] == 255));
+    assert!(rgba.chunks_exact(4).any(|p| p[..3] != rgba[..3]));
+}

@@ -318,6 +318,11 @@ pub fn export(args: &ExportArgs, fmt: Format, bytes: &[u8]) -> Result<()> {
                 std::fs::write(&path, b)
                     .with_context(|| format!("cannot write {}", path.display()))?;
                 println!("{} (embedded DDS written as is)", path.display());
+                if let Some((w, h, rgba)) = modex_raster::dds::decode(b) {
+                    let path = out("png");
+                    modex::pngio::save_rgba(&path, w, h, &rgba)?;
+                    println!("{} (DDS top level decoded, RGBA)", path.display());
+                }
             }
             SkinPixels::External(name) => {
                 println!("skin {i}: refers to the external file \"{name}\", nothing to write");

@@ -5,6 +5,10 @@ use libfuzzer_sys::fuzz_target;
 use modex_raster::hmp::HmpFile;
 
 fuzz_target!(|data: &[u8]| {
+    // The DDS decoder on raw input too (the fuzzer learns the "DDS " magic from comparisons).
+    if let Some((w, h, rgba)) = modex_raster::dds::decode(data) {
+        assert_eq!(rgba.len(), w * h * 4);
+    }
     if let Ok(file) = HmpFile::parse(data) {
         let m = &file.model;
         let nv = m.vertex_count();
@@ -18,6 +22,11 @@ fuzz_target!(|data: &[u8]| {
         }
         for s in &m.skins {
             assert!(s.rgba.is_empty() || s.rgba.len() == s.width * s.height * 4);
+            if let modex_raster::SkinPixels::Dds(b) = &s.pixels {
+                if let Some((w, h, rgba)) = modex_raster::dds::decode(b) {
+                    assert_eq!(rgba.len(), w * h * 4);
+                }
+            }
         }
     }
 });

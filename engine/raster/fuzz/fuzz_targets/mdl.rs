@@ -22,6 +22,11 @@ fuzz_target!(|data: &[u8]| {
         }
         for s in &m.skins {
             assert!(s.rgba.is_empty() || s.rgba.len() == s.width * s.height * 4);
+            if let modex_raster::SkinPixels::Dds(b) = &s.pixels {
+                if let Some((w, h, rgba)) = modex_raster::dds::decode(b) {
+                    assert_eq!(rgba.len(), w * h * 4);
+                }
+            }
         }
     }
 });

@@ -668,6 +668,132 @@ fn bench_peers(c: &mut Criterion) {
     }
 }
 
+/// CPU time of the whole process (sum over its threads, from `/proc/self/task/*/schedstat`), so
+/// the single-thread numbers mean "per core" even on a loaded machine where wall time stretches with
+/// the load. Linux only; elsewhere it reads 0 and the wall-time groups are the ones to read.
+mod cpu_time {
+    use criterion::measurement::{Measurement, ValueFormatter};
+    use criterion::Throughput;
+
+    pub struct ProcessCpu;
+
+    fn now_ns() -> u64 {
+        let Ok(dir) = std::fs::read_dir("/proc/self/task") else {
+            return 0;
+        };
+        dir.flatten()
+            .filter_map(|e| std::fs::read_to_string(e.path().join("schedstat")).ok())
+            .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+            .sum()
+    }
+
+    impl Measurement for ProcessCpu {
+        type Intermediate = u64;
+        type Value = u64;
+        fn start(&self) -> u64 {
+            now_ns()
+        }
+        fn end(&self, i: u64) -> u64 {
+            now_ns().saturating_sub(i)
+        }
+        fn add(&self, a: &u64, b: &u64) -> u64 {
+            a + b
+        }
+        fn zero(&self) -> u64 {
+            0
+        }
+        fn to_f64(&self, v: &u64) -> f64 {
+            *v as f64
+        }
+        fn formatter(&self) -> &dyn ValueFormatter {
+            &CpuFormatter
+        }
+    }
+
+    struct CpuFormatter;
+
+    impl ValueFormatter for CpuFormatter {
+        fn scale_values(&self, typical: f64, values: &mut [f64]) -> &'static str {
+            let (div, unit) = if typical < 1e3 {
+                (1.0, "ns cpu")
+            } else if typical < 1e6 {
+                (1e3, "µs cpu")
+            } else if typical < 1e9 {
+                (1e6, "ms cpu")
+            } else {
+                (1e9, "s cpu")
+            };
+            values.iter_mut().for_each(|v| *v /= div);
+            unit
+        }
+        fn scale_throughputs(
+            &self,
+            _typical: f64,
+            t: &Throughput,
+            values: &mut [f64],
+        ) -> &'static str {
+            let n = match t {
+                Throughput::Elements(n) | Throughput::Bytes(n) | Throughput::BytesDecimal(n) => {
+                    *n as f64
+                }
+                Throughput::ElementsAndBytes { elements, .. } => *elements as f64,
+                Throughput::Bits(n) => *n as f64,
+            };
+            values.iter_mut().for_each(|v| *v = n / *v * 1e3);
+            "Melem/s per core"
+        }
+        fn scale_for_machines(&self, _values: &mut [f64]) -> &'static str {
+            "ns"
+        }
+    }
+}
+
+/// The fill scene and the peers again, timed in process CPU time (one thread each).
+fn bench_cpu(c: &mut Criterion<cpu_time::ProcessCpu>) {
+    let p1 = pool(1);
+    for scene in scenes() {
+        let (w, h) = PEER_SIZE;
+        let sizes: &[(usize, usize)] = if scene.name == "fill" {
+            &SIZES
+        } else {
+            &[PEER_SIZE]
+        };
+        let mut g = c.benchmark_group(format!("cpu/{}", scene.name));
+        for &(w, h) in sizes {
+            let cam = (scene.camera)(&scene.model, w, h);
+            let r = renderer(&cam);
+            let m = r.prepare(&scene.model);
+            g.throughput(Throughput::Elements(
+                (covered(&r, &cam, &m, w, h) * scene.layers) as u64,
+            ));
+            let size = format!("{w}x{h}");
+            let mut d = DepthBuffer::new(w, h);
+            let mut f = IndexedFrame::new(w, h);
+            g.bench_function(BenchmarkId::new("modex-8", &size), |b| {
+                b.iter(|| p1.install(|| frame(&r, &mut f, &mut d, &cam, &m)))
+            });
+            let mut t = Surface::<Argb8888>::new(w, h);
+            g.bench_function(BenchmarkId::new("modex-8888", &size), |b| {
+                b.iter(|| p1.install(|| frame(&r, &mut t, &mut d, &cam, &m)))
+            });
+        }
+        let cam = (scene.camera)(&scene.model, w, h);
+        let r = renderer(&cam);
+        let s = soup(&scene, &r, &cam);
+        let size = format!("{w}x{h}");
+        let mut eb = peer_euc::Buffers::new(w, h);
+        let mut rb = peer_retrofire::Buffers::new(&s, w, h);
+        let rf_cull = Some(retrofire_core::render::ctx::FaceCull::Front);
+        g.bench_function(BenchmarkId::new("euc-8888", &size), |b| {
+            b.iter(|| peer_euc::draw(&s, &mut eb, true))
+        });
+        g.bench_function(BenchmarkId::new("retrofire-8888", &size), |b| {
+            b.iter(|| peer_retrofire::draw(&s, &mut rb, rf_cull))
+        });
+        g.finish();
+    }
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_millis(400))
@@ -675,9 +801,18 @@ fn config() -> Criterion {
         .sample_size(10)
 }
 
+fn cpu_config() -> Criterion<cpu_time::ProcessCpu> {
+    config().with_measurement(cpu_time::ProcessCpu)
+}
+
 criterion_group! {
     name = benches;
     config = config();
     targets = bench_clear, bench_modex, bench_peers
 }
-criterion_main!(benches);
+criterion_group! {
+    name = cpu_benches;
+    config = cpu_config();
+    targets = bench_cpu
+}
+criterion_main!(benches, cpu_benches);

@@ -86,14 +86,38 @@ pub struct TriSetup {
     dady: Attrs,
 }
 
+/// `floor(a / b)` for `b > 0`, exactly. The hardware 64-bit integer divide is the slowest
+/// instruction in the setup; a float divide gets within one of the answer (|a| < 2^52 here) and
+/// two integer compares make it exact.
 #[inline]
 fn floor_div(a: i64, b: i64) -> i64 {
-    a.div_euclid(b)
+    debug_assert!(b > 0);
+    let mut q = (a as f64 / b as f64) as i64;
+    while q * b > a {
+        q -= 1;
+    }
+    while (q + 1) * b <= a {
+        q += 1;
+    }
+    q
 }
 
+/// `ceil(a / b)` for `b > 0`, exactly.
 #[inline]
 fn ceil_div(a: i64, b: i64) -> i64 {
-    -(-a).div_euclid(b)
+    -floor_div(-a, b)
+}
+
+/// `floor(a / ONE)` (arithmetic shift floors negative values too).
+#[inline]
+fn floor_px(a: i64) -> i64 {
+    a >> SUBPIXEL_BITS
+}
+
+/// `ceil(a / ONE)`.
+#[inline]
+fn ceil_px(a: i64) -> i64 {
+    -((-a) >> SUBPIXEL_BITS)
 }
 
 /// Snap a pixel coordinate to the sub-pixel grid (round half up without a libm call).
@@ -149,14 +173,14 @@ impl TriSetup {
 
         let ymin = ys[0].min(ys[1]).min(ys[2]);
         let ymax = ys[0].max(ys[1]).max(ys[2]);
-        let y_first = ceil_div(ymin - HALF, ONE).max(0);
-        let y_last = floor_div(ymax - HALF, ONE).min(height as i64 - 1);
+        let y_first = ceil_px(ymin - HALF).max(0);
+        let y_last = floor_px(ymax - HALF).min(height as i64 - 1);
         if y_first > y_last {
             return None;
         }
         let xmin = xs[0].min(xs[1]).min(xs[2]);
         let xmax = xs[0].max(xs[1]).max(xs[2]);
-        if ceil_div(xmin - HALF, ONE) > width as i64 - 1 || floor_div(xmax - HALF, ONE) < 0 {
+        if ceil_px(xmin - HALF) > width as i64 - 1 || floor_px(xmax - HALF) < 0 {
             return None;
         }
 
@@ -212,11 +236,11 @@ impl TriSetup {
             if e.dy < 0 {
                 // E grows with x: Px >= x0 + ceil((bias - c) / -dy).
                 let t = e.x0 + ceil_div(e.bias - c, -e.dy);
-                lo = lo.max(ceil_div(t - HALF, ONE));
+                lo = lo.max(ceil_px(t - HALF));
             } else if e.dy > 0 {
                 // E falls with x: Px <= x0 + floor((c - bias) / dy).
                 let t = e.x0 + floor_div(c - e.bias, e.dy);
-                hi = hi.min(floor_div(t - HALF, ONE));
+                hi = hi.min(floor_px(t - HALF));
             } else if c < e.bias {
                 return None;
             }
@@ -251,6 +275,32 @@ mod tests {
             clip: Vec4::new(x / size * 2.0 - 1.0, 1.0 - y / size * 2.0, 0.5, 1.0),
             depth: 1.0,
             ..Default::default()
+        }
+    }
+
+    #[test]
+    fn divisions_are_exact() {
+        let mut x = 0x1234_5678_9abc_def0u64;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let a = (x as i64) >> 16; // up to 2^47 either sign
+            let b = ((x >> 40) as i64 & 0xff_ffff) + 1;
+            assert_eq!(floor_div(a, b), a.div_euclid(b), "{a} / {b}");
+            assert_eq!(ceil_div(a, b), -(-a).div_euclid(b), "{a} / {b}");
+            assert_eq!(floor_px(a), a.div_euclid(ONE));
+            assert_eq!(ceil_px(a), -(-a).div_euclid(ONE));
+        }
+        for (a, b) in [
+            (0, 1),
+            (-1, 1),
+            (255, 256),
+            (-255, 256),
+            (1 << 47, 3),
+            (-(1 << 47), 7),
+        ] {
+            assert_eq!(floor_div(a, b), a.div_euclid(b));
         }
     }
 

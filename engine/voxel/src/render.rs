@@ -587,10 +587,10 @@ fn march_band<P: Copy>(
         for y in ys {
             for x in job.rect[0]..job.rect[2] {
                 rays += 1;
-                let (nx, ny) = screen.ndc(x, y);
                 let (origin, dir) = match &job.affine {
                     Some([o, dx, dy, d]) => (*o + *dx * x as f32 + *dy * y as f32, *d),
                     None => {
+                        let (nx, ny) = screen.ndc(x, y);
                         let a = job.ndc_to_grid * Vec4::new(nx, ny, 0.0, 1.0);
                         let b = job.ndc_to_grid * Vec4::new(nx, ny, 1.0, 1.0);
                         if a.w == 0.0 || b.w == 0.0 {
@@ -603,6 +603,7 @@ fn march_band<P: Copy>(
                 let Some(hit) = job.volume.march(origin, dir, 0.0, 1.0) else {
                     continue;
                 };
+                let (nx, ny) = screen.ndc(x, y);
                 let z = screen.depth(nx, ny, hit.t);
                 let i = (y - y0) * screen.width + x;
                 if z < depth[i] {

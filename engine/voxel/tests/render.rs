@@ -1,0 +1,236 @@
+//! Renderer behaviour on models built in code: depth mixing with other renderers, perspective,
+//! facing, turret and recoil, unlit layers, VPL pages.
+
+use glam::Vec3;
+use modex::{Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Projection, Surface};
+use modex_voxel::render::{draw_argb, draw_indexed, frame_scene, game_camera};
+use modex_voxel::write::{HvaSpec, LimbSpec, VxlSpec};
+use modex_voxel::{hva, vxl, Instance, Pose, RenderOptions, Shading, Unit, VoxelModel, Vpl};
+
+fn model(limb: LimbSpec) -> VoxelModel {
+    let v = vxl::decode(&VxlSpec::single(limb).encode()).unwrap();
+    let h = hva::decode(&HvaSpec::identity(1, 1).encode()).unwrap();
+    VoxelModel::new("m", v, Some(h)).unwrap()
+}
+
+fn draw(scene: &[Instance<'_>], cam: &Camera, vpl: &Vpl, depth: &mut DepthBuffer) -> IndexedFrame {
+    let mut f = IndexedFrame::new(cam.width, cam.height);
+    draw_indexed(scene, cam, vpl, &RenderOptions::default(), &mut f, depth).unwrap();
+    f
+}
+
+fn covered(f: &IndexedFrame) -> usize {
+    f.pixels().iter().filter(|&&p| p != 0).count()
+}
+
+#[test]
+fn voxels_depth_test_against_what_is_already_in_the_buffer() {
+    let m = model(LimbSpec::filled_box([8, 8, 8], 200, 0));
+    let scene = [Instance {
+        unit: Unit::single(&m),
+        pose: Pose::default(),
+    }];
+    let cam = frame_scene(&scene, &game_camera(Vec3::ZERO, 50.0, 64, 64)).unwrap();
+    let vpl = Vpl::identity(&Palette::grey_ramp());
+    let mut open = DepthBuffer::new(64, 64);
+    let full = draw(&scene, &cam, &vpl, &mut open);
+    assert!(covered(&full) > 500);
+    // Depths written are view distances, as the triangle rasterizer writes them.
+    let centre = cam.project(Vec3::new(0.0, 0.0, 4.0)).unwrap();
+    let d = open.get(centre.x as usize, centre.y as usize).unwrap();
+    assert!(
+        d.is_finite() && d > 0.0 && d < centre.z + 1.0,
+        "{d} vs {}",
+        centre.z
+    );
+
+    // Something nearer (an MDL model, say) already covers the left half: voxels stay behind it.
+    let mut depth = DepthBuffer::new(64, 64);
+    for y in 0..64 {
+        for x in 0..32 {
+            depth.test_and_set(x, y, 0.5);
+        }
+    }
+    let f = draw(&scene, &cam, &vpl, &mut depth);
+    for y in 0..64 {
+        for x in 0..64 {
+            let p = f.get(x, y).unwrap();
+            if x < 32 {
+                assert_eq!(p, 0, "({x},{y}) drawn over a nearer surface");
+            } else {
+                assert_eq!(p, full.get(x, y).unwrap());
+            }
+        }
+    }
+}
+
+#[test]
+fn perspective_and_orthographic_both_draw_the_unit() {
+    let m = model(LimbSpec::filled_box([10, 6, 4], 200, 0));
+    let scene = [Instance {
+        unit: Unit::single(&m),
+        pose: Pose::default(),
+    }];
+    let mut base = Camera::orbit(Vec3::ZERO, 50.0, 0.5, 0.5, 0.8, 80, 60);
+    base.projection = Projection::Perspective { fov_y: 0.8 };
+    let persp = frame_scene(&scene, &base).unwrap();
+    let ortho = frame_scene(&scene, &game_camera(Vec3::ZERO, 50.0, 80, 60)).unwrap();
+    let vpl = Vpl::identity(&Palette::grey_ramp());
+    for cam in [persp, ortho] {
+        let f = draw(&scene, &cam, &vpl, &mut DepthBuffer::new(80, 60));
+        let n = covered(&f);
+        assert!(n > 400, "{:?}: {n} pixels", cam.projection);
+        // The unit's centre pixel is covered.
+        let c = cam.project(Vec3::new(0.0, 0.0, 2.0)).unwrap();
+        assert_ne!(f.get(c.x as usize, c.y as usize), Some(0));
+    }
+    // A camera inside the unit's box still renders (the whole screen is marched), without panic.
+    let mut inside = persp;
+    inside.eye = Vec3::new(0.0, 0.0, 2.0);
+    inside.target = Vec3::new(1.0, 0.0, 2.0);
+    inside.near = 0.01;
+    draw(&scene, &inside, &vpl, &mut DepthBuffer::new(80, 60));
+}
+
+#[test]
+fn facing_turret_and_recoil_move_the_pieces() {
+    let body = model(LimbSpec::filled_box([12, 4, 2], 100, 0));
+    let barrel = model(LimbSpec::filled_box([10, 1, 1], 150, 0));
+    let unit = Unit {
+        body: Some(&body),
+        turret: None,
+        barrel: Some(&barrel),
+    };
+    let cam = game_camera(Vec3::ZERO, 40.0, 96, 96);
+    let vpl = Vpl::identity(&Palette::grey_ramp());
+    let render = |pose: Pose| {
+        let scene = [Instance { unit, pose }];
+        draw(&scene, &cam, &vpl, &mut DepthBuffer::new(96, 96))
+    };
+    let base = render(Pose::default());
+    let turned = render(Pose {
+        facing: 64.0,
+        ..Pose::default()
+    });
+    let turret = render(Pose {
+        turret_facing: 64.0,
+        ..Pose::default()
+    });
+    let recoil = render(Pose {
+        recoil: 3.0,
+        ..Pose::default()
+    });
+    assert_ne!(base, turned);
+    assert_ne!(base, turret);
+    assert_ne!(base, recoil);
+    // Turning the turret moves only the barrel: body pixels (colour 100) stay where they were
+    // unless the barrel now covers them.
+    for (a, b) in base.pixels().iter().zip(turret.pixels()) {
+        if *a == 100 {
+            assert!(*b == 100 || *b == 150);
+        }
+    }
+    // A full turn is the identity.
+    assert_eq!(
+        base,
+        render(Pose {
+            facing: 256.0,
+            ..Pose::default()
+        })
+    );
+}
+
+#[test]
+fn unlit_layers_and_shading_modes() {
+    let mut limb = LimbSpec::filled_box([6, 6, 6], 120, 3);
+    let lit = model(limb.clone());
+    limb.normals_mode = 0;
+    let unlit = model(limb);
+    let cam = frame_scene(
+        &[Instance {
+            unit: Unit::single(&lit),
+            pose: Pose::default(),
+        }],
+        &game_camera(Vec3::ZERO, 40.0, 48, 48),
+    )
+    .unwrap();
+    // Pages that add 1 per page: page p maps colour c to c + p - 8.
+    let pages: Vec<[u8; 256]> = (0..32u8)
+        .map(|p| std::array::from_fn(|c| (c as u8).wrapping_add(p).wrapping_sub(8)))
+        .collect();
+    let mut bytes = Vec::new();
+    for v in [16u32, 31, 32, 0] {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    bytes.extend_from_slice(&Palette::grey_ramp().to_rgb_bytes());
+    for p in &pages {
+        bytes.extend_from_slice(p);
+    }
+    let vpl = modex_voxel::vpl::decode(&bytes).unwrap();
+    let inst = |m| {
+        [Instance {
+            unit: Unit::single(m),
+            pose: Pose::default(),
+        }]
+    };
+    let f = draw(&inst(&unlit), &cam, &vpl, &mut DepthBuffer::new(48, 48));
+    assert!(
+        f.pixels().iter().all(|&p| p == 0 || p == 120),
+        "unlit = colour as stored"
+    );
+    let f = draw(&inst(&lit), &cam, &vpl, &mut DepthBuffer::new(48, 48));
+    assert!(
+        f.pixels().iter().any(|&p| p != 0 && p != 120),
+        "lit goes through the pages"
+    );
+    let mut f = IndexedFrame::new(48, 48);
+    let opts = RenderOptions {
+        shading: Shading::Unlit,
+        ..RenderOptions::default()
+    };
+    draw_indexed(
+        &inst(&lit),
+        &cam,
+        &vpl,
+        &opts,
+        &mut f,
+        &mut DepthBuffer::new(48, 48),
+    )
+    .unwrap();
+    assert!(f.pixels().iter().all(|&p| p == 0 || p == 120));
+    // True colour: lit pixels are the palette colour scaled by ambient + diffuse (0.6..1.0).
+    let mut s = Surface::<Argb8888>::new(48, 48);
+    draw_argb(
+        &inst(&lit),
+        &cam,
+        &Palette::grey_ramp(),
+        &RenderOptions::default(),
+        &mut s,
+        &mut DepthBuffer::new(48, 48),
+    )
+    .unwrap();
+    for p in s.pixels().iter().filter(|p| p.0 != 0) {
+        let r = (p.0 >> 16) & 0xff;
+        assert!((72..=120).contains(&r), "{r}");
+    }
+}
+
+#[test]
+fn mismatched_target_sizes_are_an_error_not_a_panic() {
+    let m = model(LimbSpec::filled_box([2, 2, 2], 1, 0));
+    let scene = [Instance {
+        unit: Unit::single(&m),
+        pose: Pose::default(),
+    }];
+    let cam = game_camera(Vec3::ZERO, 10.0, 32, 32);
+    let mut f = IndexedFrame::new(32, 32);
+    let e = draw_indexed(
+        &scene,
+        &cam,
+        &Vpl::identity(&Palette::grey_ramp()),
+        &RenderOptions::default(),
+        &mut f,
+        &mut DepthBuffer::new(16, 16),
+    );
+    assert!(e.is_err());
+}

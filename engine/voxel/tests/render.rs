@@ -234,3 +234,61 @@ fn mismatched_target_sizes_are_an_error_not_a_panic() {
     );
     assert!(e.is_err());
 }
+
+/// What is asserted is that nothing panics, loops or aborts on non-finite, huge or degenerate
+/// placements, bounds and poses (the renderer skips what it cannot place).
+#[test]
+fn hostile_transforms_and_bounds_never_panic() {
+    let specials = [
+        0.0,
+        -0.0,
+        1e-30,
+        1e30,
+        -1e38,
+        f32::MAX,
+        f32::INFINITY,
+        f32::NAN,
+        1.0,
+        -7.5,
+    ];
+    let vpl = Vpl::identity(&Palette::grey_ramp());
+    let mut k = 0usize;
+    for &a in &specials {
+        for &b in &specials {
+            k += 1;
+            let mut limb = LimbSpec::filled_box([3, 2, 4], 9, 200);
+            limb.min = [a, -1.0, 0.0];
+            limb.max = [b, 1.0, 4.0];
+            limb.scale = if k % 3 == 0 { a } else { 1.0 / 12.0 };
+            let v = vxl::decode(&VxlSpec::single(limb).encode()).unwrap();
+            let mut h = HvaSpec::identity(1, 1);
+            h.frames[0][0] = [a, b, 0.0, a, 0.0, 1.0, b, 0.0, 0.0, 0.0, 1.0, b];
+            let h = hva::decode(&h.encode()).unwrap();
+            let m = VoxelModel::new("hostile", v, Some(h)).unwrap();
+            let scene = [Instance {
+                unit: Unit::single(&m),
+                pose: Pose {
+                    facing: a,
+                    recoil: b,
+                    ..Pose::default()
+                },
+            }];
+            for cam in [
+                game_camera(Vec3::ZERO, 20.0, 24, 16),
+                Camera::look_at(Vec3::new(0.0, -20.0, 5.0), Vec3::ZERO, 0.9, 24, 16),
+            ] {
+                let _ = draw(&scene, &cam, &vpl, &mut DepthBuffer::new(24, 16));
+                let _ = frame_scene(&scene, &cam);
+                let mut s = Surface::<Argb8888>::new(24, 16);
+                let _ = draw_argb(
+                    &scene,
+                    &cam,
+                    &vpl.palette,
+                    &RenderOptions::default(),
+                    &mut s,
+                    &mut DepthBuffer::new(24, 16),
+                );
+            }
+        }
+    }
+}

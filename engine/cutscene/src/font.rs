@@ -222,13 +222,13 @@ pub fn draw_char(
         if bits == 0 {
             continue;
         }
-        let py = y + r as i32;
+        let py = y.saturating_add(r as i32);
         if py < clip.1 || py >= clip.3 || py < 0 {
             continue;
         }
         for c in 0..8 {
             if bits & (0x80 >> c) != 0 {
-                let px = x + c;
+                let px = x.saturating_add(c);
                 if px >= clip.0 && px < clip.2 && px >= 0 {
                     frame.set(px as usize, py as usize, colour);
                 }

@@ -129,8 +129,13 @@ pub fn layer_view(p: &Play, pictures: usize, t: i64) -> Option<LayerView> {
         let m = movement_for_step(p.pmo, k, pictures);
         LayerView {
             picture: pic,
-            x: (p.wil as i64 + p.stx as i64 + p.dtx as i64 * m).clamp(-1 << 30, 1 << 30) as i32,
-            y: (p.wit as i64 + p.sty as i64 + p.dty as i64 * m).clamp(-1 << 30, 1 << 30) as i32,
+            // Saturating: a script may hold any i32, and movement grows with the clock.
+            x: (p.wil as i64 + p.stx as i64)
+                .saturating_add((p.dtx as i64).saturating_mul(m))
+                .clamp(-1 << 30, 1 << 30) as i32,
+            y: (p.wit as i64 + p.sty as i64)
+                .saturating_add((p.dty as i64).saturating_mul(m))
+                .clamp(-1 << 30, 1 << 30) as i32,
         }
     };
     if rel < dur {
@@ -268,7 +273,7 @@ impl Timeline {
                     let width = if w.wiw > 0 {
                         w.wiw
                     } else {
-                        scene.width as i32 - w.wil
+                        (scene.width as i32).saturating_sub(w.wil)
                     };
                     let layout = text_layout::layout(
                         msg,
@@ -555,8 +560,8 @@ fn draw_text(frame: &mut IndexedFrame, w: &Write, layout: &TextLayout, t: i64) {
         font::draw_char(
             frame,
             g.byte,
-            w.wil + g.x,
-            w.wit + g.y,
+            w.wil.saturating_add(g.x),
+            w.wit.saturating_add(g.y),
             g.colour,
             g.bold,
             clip,
@@ -568,8 +573,8 @@ fn draw_text(frame: &mut IndexedFrame, w: &Write, layout: &TextLayout, t: i64) {
         font::draw_char(
             frame,
             font::CURSOR,
-            w.wil + next.x,
-            w.wit + next.y,
+            w.wil.saturating_add(next.x),
+            w.wit.saturating_add(next.y),
             colour,
             false,
             clip,

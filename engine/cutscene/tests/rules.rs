@@ -365,3 +365,30 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn extreme_script_values_do_not_panic() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/cutscene");
+    let (mn, mx) = (i32::MIN, i32::MAX);
+    let text = format!(
+        "initpal(0,0,0)\n\
+         play({mx},36,0,0,5,{mx},0,{mx},2,{mn},{mx},{mn},{mx},{mn},{mn},{mx},{mx},{mn})\n\
+         play(1,36,0,1,6,{mn},{mn},{mx},1,{mx},{mn},{mx},{mn},{mx},{mx},{mn},{mn},{mx})\n\
+         play(1,32,0,0,{mx},25,0,5,{mn},0,0,0,-3,-2,-100,-100,{mx},{mx})\n\
+         write(0,0,1,0,{mx},0,101,0,0,0,0,{mx},0,{mn},{mx},{mx},{mn})\n\
+         write(0,0,0,{mn},{mx},0,100,0,0,0,0,2,0,{mx},{mn},0,0)\n\
+         fx({mn},0,0,-1,{mx},{mn})\nfx({mx},0,1,-2,{mn},{mx})\nfxstop({mn},{mx})\n\
+         BLEND(0,0,0,0,0,1,{mx},{mn},{mn},{mx})\nBLEND(0,0,0,0,0,1,{mn},{mx},{mx},{mn})\n\
+         clear(3,{mx},{mn},{mn},{mx},{mx})\nclear(4,7,{mx},{mx},{mx},{mx})\nEnd(40)\n"
+    );
+    let script = ascr::parse_script(text.as_bytes()).unwrap();
+    let scene = Scene::load(script, &modex_cutscene::GameDir::new(dir));
+    let tl = Arc::new(Timeline::new(&scene));
+    let mut seq = Sequencer::new(tl.clone());
+    for t in 0..tl.length() {
+        seq.frame_at(t);
+        tl.palette_at(t);
+        tl.sound_events(t);
+    }
+    assert_eq!(tl.length(), 40);
+}

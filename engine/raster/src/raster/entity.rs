@@ -146,6 +146,11 @@ struct Lit {
     light: f32,
 }
 
+thread_local! {
+    /// Per-thread storage for the set-up triangles of a draw, reused across draws.
+    static SETUPS: std::cell::RefCell<Vec<TriSetup>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Work items per parallel chunk in the vertex and triangle stages.
 const CHUNK: usize = 2048;
 
@@ -244,12 +249,12 @@ impl Renderer {
         tex: &Texture,
         width: usize,
         height: usize,
-    ) -> Vec<TriSetup> {
+        out: &mut Vec<TriSetup>,
+    ) {
         let planes = ClipPlanes::new(width, height);
         let size = Vec2::new(tex.width as f32, tex.height as f32);
         let cull = self.cull;
-        let setup_chunk = |tris: &[crate::model::Triangle]| -> Vec<TriSetup> {
-            let mut out = Vec::with_capacity(tris.len());
+        let setup_into = |tris: &[crate::model::Triangle], out: &mut Vec<TriSetup>| {
             for tri in tris {
                 let mut cv = [ClipVertex::default(); 3];
                 let mut ok = true;
@@ -297,17 +302,23 @@ impl Renderer {
                     }
                 }
             }
-            out
         };
-        if model.triangles.len() > CHUNK {
-            model
+        out.clear();
+        if model.triangles.len() > CHUNK && rayon::current_num_threads() > 1 {
+            let chunks: Vec<Vec<TriSetup>> = model
                 .triangles
                 .par_chunks(CHUNK)
-                .map(setup_chunk)
-                .collect::<Vec<_>>()
-                .concat()
+                .map(|c| {
+                    let mut v = Vec::with_capacity(c.len());
+                    setup_into(c, &mut v);
+                    v
+                })
+                .collect();
+            for c in chunks {
+                out.extend_from_slice(&c);
+            }
         } else {
-            setup_chunk(&model.triangles)
+            setup_into(&model.triangles, out);
         }
     }
 
@@ -336,7 +347,9 @@ impl Renderer {
         }
         let lit = self.vertices(camera, model.model, entity);
         let tex = model.texture(entity.skin);
-        let setups = self.setups(model.model, &lit, tex, w, h);
+        // Reused from draw to draw on this thread: see `span::fill` for why.
+        let mut setups = SETUPS.with(|c| std::mem::take(&mut *c.borrow_mut()));
+        self.setups(model.model, &lit, tex, w, h, &mut setups);
         stats.rasterized = setups.len();
         target.fill_textured(
             depth.values_mut(),
@@ -346,6 +359,7 @@ impl Renderer {
             entity.overlay,
             self.depth_mode,
         );
+        SETUPS.with(|c| *c.borrow_mut() = setups);
         stats
     }
 

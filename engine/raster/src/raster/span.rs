@@ -113,6 +113,11 @@ fn fill_band_tri<P: Paint, const TEST: bool, const WRITE: bool>(
     }
 }
 
+thread_local! {
+    /// Per-thread bin storage reused by [`fill`].
+    static BINS: std::cell::RefCell<Vec<Vec<TriSetup>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Fill set-up triangles into a `width` x `height` frame (`px` and `depth` both row-major, same
 /// size) using the current rayon pool. Triangles are drawn in slice order within every pixel.
 pub fn fill<P: Paint>(
@@ -135,8 +140,14 @@ pub fn fill<P: Paint>(
     let bands = height.div_ceil(BAND_HEIGHT);
     // Bins hold copies, not indices: a band then reads its triangles sequentially instead of
     // gathering them from all over the setup array (measured: with 100k small triangles the
-    // gather's cache misses were a fifth of the frame).
-    let mut bins: Vec<Vec<TriSetup>> = vec![Vec::new(); bands];
+    // gather's cache misses were a fifth of the frame). The bin storage is kept per thread and
+    // reused from frame to frame: fresh multi-megabyte allocations cost more in page faults than
+    // the binning itself (perf: page faults and memmove were a third of the small-triangle frame).
+    let mut bins = BINS.with(|b| std::mem::take(&mut *b.borrow_mut()));
+    bins.resize_with(bands.max(bins.len()), Vec::new);
+    for bin in &mut bins {
+        bin.clear();
+    }
     for t in tris {
         let b0 = t.y_first.max(0) as usize / BAND_HEIGHT;
         let b1 = (t.y_last.max(0) as usize / BAND_HEIGHT).min(bands - 1);
@@ -148,7 +159,7 @@ pub fn fill<P: Paint>(
     px[..n]
         .par_chunks_mut(chunk)
         .zip(depth[..n].par_chunks_mut(chunk))
-        .zip(bins.par_iter())
+        .zip(bins[..bands].par_iter())
         .enumerate()
         .for_each(|(b, ((px, depth), bin))| {
             let y0 = b * BAND_HEIGHT;
@@ -167,4 +178,5 @@ pub fn fill<P: Paint>(
                 }
             }
         });
+    BINS.with(|b| *b.borrow_mut() = bins);
 }

@@ -150,10 +150,13 @@ impl LimbVolume {
         let mut t = t0;
         // Each step leaves one cell; a ray crosses at most x + y + z cells of the box.
         let max_steps = self.size[0] + self.size[1] + self.size[2] + 3;
+        // Index of the cell's column words, kept up to date as x and y step.
+        let col_stride = [self.words as i64, (self.size[0] * self.words) as i64, 0];
+        let mut col = cell[0] * col_stride[0] + cell[1] * col_stride[1];
         for _ in 0..max_steps {
             let (x, y, z) = (cell[0] as usize, cell[1] as usize, cell[2] as usize);
             // The cell is inside the box here: test its bit directly, rank only on a hit.
-            let bit = self.masks[(x + y * self.size[0]) * self.words + z / 64] >> (z % 64);
+            let bit = self.masks[col as usize + z / 64] >> (z % 64);
             if bit & 1 == 0 {
                 // empty: fall through to the next step
             } else if let Some([colour, normal]) = self.voxel(x, y, z) {
@@ -183,6 +186,7 @@ impl LimbVolume {
             if cell[a] < 0 || cell[a] >= self.size[a] as i64 {
                 return None;
             }
+            col += step[a] * col_stride[a];
             t_next[a] += t_delta[a];
         }
         None

@@ -33,6 +33,10 @@ pub const NUMBER_MASK: u16 = 0x3fff;
 /// 320x396). Bigger declared sizes are refused before anything is allocated.
 pub const MAX_PIXELS: usize = 1024 * 1024;
 
+/// Most bytes [`BbhdClip::decode_pictures`] returns. The largest shipped clips (640x200 and
+/// 320x396, about a hundred pictures) need under 16 MiB.
+pub const MAX_DECODED_BYTES: usize = 256 << 20;
+
 /// `playback_flags` bit 0: records may be changes to or repeats of the previous picture.
 pub const FLAG_DEPENDENT: u32 = 1;
 /// `playback_flags` bit 1: anchors at a fixed spacing (with bit 0), or "all records whole" alone.
@@ -212,8 +216,25 @@ impl<'a> BbhdClip<'a> {
         ClipDecoder::new(self)
     }
 
-    /// Every picture of forward play, decoded in order.
+    /// Every picture of forward play, decoded in order. Refused when they would take more than
+    /// [`MAX_DECODED_BYTES`] (a small hostile clip of many repeat records could otherwise ask for
+    /// gigabytes); walk such clips with a [`ClipDecoder`] instead.
     pub fn decode_pictures(&self) -> FormatResult<Vec<IndexedFrame>> {
+        let total = self
+            .pictures
+            .len()
+            .saturating_mul(self.width() * self.height());
+        if total > MAX_DECODED_BYTES {
+            return Err(FormatError::new(
+                FORMAT,
+                "record_count",
+                16,
+                ErrorKind::TooLarge {
+                    value: total as u64,
+                    limit: MAX_DECODED_BYTES as u64,
+                },
+            ));
+        }
         let mut dec = self.decoder();
         let mut out = Vec::with_capacity(self.pictures.len());
         for i in 0..self.records.len() {

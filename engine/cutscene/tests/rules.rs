@@ -392,3 +392,23 @@ fn extreme_script_values_do_not_panic() {
     }
     assert_eq!(tl.length(), 40);
 }
+
+#[test]
+fn many_repeats_of_a_big_picture_are_refused_not_allocated() {
+    // 1024x1024, one whole picture then 300 repeat records: 300 MiB of pictures from a tiny file.
+    let pic = vec![vec![0u8; 1024 * 1024]];
+    let mut pics = pic.clone();
+    pics.extend(std::iter::repeat_n(pic[0].clone(), 300));
+    let opts = EncodeOptions {
+        layout: Layout::Standalone,
+        ..Default::default()
+    };
+    let bytes = encode_clip(1024, 1024, &pics, &opts);
+    assert!(bytes.len() < 256 * 1024);
+    let clip = BbhdClip::parse(&bytes).unwrap();
+    let e = clip.decode_pictures().unwrap_err();
+    assert!(matches!(e.kind, modex::ErrorKind::TooLarge { .. }), "{e}");
+    // The decoder still walks it picture by picture.
+    let mut dec = clip.decoder();
+    dec.seek_picture(300).unwrap();
+}

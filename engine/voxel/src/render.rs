@@ -232,6 +232,9 @@ pub struct RenderOptions {
     pub shading: Shading,
     pub table: TableChoice,
     pub light: LightSource,
+    /// Direction towards a light in world space that replaces the game's fixed light (`light`):
+    /// scenes with a moving sun, like the demo's.
+    pub sun: Option<Vec3>,
     /// Draw row bands in parallel on the current rayon pool.
     pub parallel: bool,
 }
@@ -242,6 +245,7 @@ impl Default for RenderOptions {
             shading: Shading::Game,
             table: TableChoice::Declared,
             light: LightSource::Auto,
+            sun: None,
             parallel: true,
         }
     }
@@ -390,7 +394,10 @@ fn shade_tables(
     let Some(table) = table else {
         return (page, gain);
     };
-    let l = opts.light.direction(table.mode).normalize();
+    let l = opts
+        .sun
+        .unwrap_or_else(|| opts.light.direction(table.mode))
+        .normalize_or(Vec3::Z);
     let h = (l + Vec3::Z).normalize();
     // Normals transform by the inverse transpose; for the rotations real files use this is the
     // rotation itself.

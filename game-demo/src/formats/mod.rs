@@ -6,6 +6,7 @@ mod model;
 mod model_render;
 mod voxel;
 
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
@@ -121,19 +122,27 @@ fn describe(path: &Path) -> Result<Description> {
 /// `modex info`: every file is described; any failure makes the exit status non-zero.
 pub fn info(args: &InfoArgs) -> Result<()> {
     let mut failed = 0;
+    let mut out = std::io::stdout().lock();
     for path in &args.files {
-        match describe(path) {
-            Ok(d) if args.json => println!("{}", d.json),
+        let written = match describe(path) {
+            Ok(d) if args.json => writeln!(out, "{}", d.json),
             Ok(d) => {
-                println!("{}:", path.display());
+                let mut text = format!("{}:\n", path.display());
                 for line in d.text.lines() {
-                    println!("  {line}");
+                    text.push_str(&format!("  {line}\n"));
                 }
+                out.write_all(text.as_bytes())
             }
             Err(e) => {
                 eprintln!("error: {e:#}");
                 failed += 1;
+                Ok(())
             }
+        };
+        // A closed pipe (`modex info ... | head`) ends the listing quietly instead of panicking.
+        match written {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+            other => other?,
         }
     }
     if failed > 0 {

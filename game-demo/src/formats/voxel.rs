@@ -398,6 +398,7 @@ impl ViewState {
             shading: self.shading,
             table: self.table,
             light: self.light,
+            sun: None,
             parallel: true,
         };
         let mut depth = DepthBuffer::new(w, h);

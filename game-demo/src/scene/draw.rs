@@ -173,6 +173,7 @@ impl<'a> SceneRenderer<'a> {
         stats.voxels = instances.iter().map(|i| i.unit.voxel_count()).sum();
         let opts = RenderOptions {
             shading: Shading::Game,
+            sun: Some(world.sun()),
             ..RenderOptions::default()
         };
         let s = match path {

@@ -15,7 +15,7 @@
 //!
 //! Throughput is reported in pixels (criterion's "elem/s"); the scene sizes printed at start give
 //! triangles per frame for Mtris/s. Run: `cargo bench -p modex-benches --bench raster`
-//! (`docs/benchmarks-raster.md` has the table and the exact command).
+//! (`docs/benchmarks.md` has the table and the exact command).
 
 use std::time::Duration;
 

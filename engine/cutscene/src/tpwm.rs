@@ -96,7 +96,7 @@ pub fn decompress_stream(
         ));
     }
     // The output is sized once and written through an index: measured faster than pushing byte
-    // by byte (see docs/benchmarks-cutscene.md).
+    // by byte (see docs/benchmarks.md).
     out.resize(unpacked, 0);
     let dst = &mut out[..];
     let truncated = |pos: usize, needed: usize, done: usize| {

@@ -4,7 +4,7 @@
 //! implementation here: a shade-table lookup for 8-bit, a channel multiply and pack for true colour,
 //! plus a read-modify-write blend by the texel's alpha for 4444. Keeping the format code this small
 //! and monomorphised means each target's inner loop is as tight as a hand-written one (the bench
-//! table in `docs/benchmarks-raster.md` has the per-format throughput).
+//! table in `docs/benchmarks.md` has the per-format throughput).
 
 use std::marker::PhantomData;
 

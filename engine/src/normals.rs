@@ -20,6 +20,19 @@ pub fn mdl_normals() -> &'static [[f32; 3]; MDL_NORMAL_COUNT] {
     &data::MDL_NORMALS
 }
 
+/// Index of the entry of `table` nearest in direction to `n` (largest dot product; the lowest index
+/// wins ties). Tools that write MDL or VXL files bake normals with it.
+pub fn nearest_index(table: &[[f32; 3]], n: [f32; 3]) -> usize {
+    let mut best = (0, f32::NEG_INFINITY);
+    for (i, t) in table.iter().enumerate() {
+        let d = t[0] * n[0] + t[1] * n[1] + t[2] * n[2];
+        if d > best.1 {
+            best = (i, d);
+        }
+    }
+    best.0
+}
+
 /// A VXL normal table: its real entries and a 256-entry padded copy.
 #[derive(Debug, Clone, Copy)]
 pub struct VxlNormalTable {
@@ -78,6 +91,16 @@ mod tests {
         }
         assert_eq!(mdl_normal(0), [-0.525731, 0.0, 0.850651]);
         assert_eq!(mdl_normal(161), mdl_normal(255));
+    }
+
+    #[test]
+    fn nearest_index_finds_each_entry() {
+        for (i, n) in mdl_normals().iter().enumerate() {
+            assert_eq!(nearest_index(mdl_normals(), *n), i);
+        }
+        let t = VxlNormalTable::for_mode(4).unwrap();
+        assert_eq!(nearest_index(t.entries, t.entries[100]), 100);
+        assert_eq!(nearest_index(&[], [0.0, 0.0, 1.0]), 0);
     }
 
     #[test]

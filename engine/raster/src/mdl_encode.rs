@@ -7,7 +7,7 @@
 //! 16 bits over the bounding box of all frames, so a round trip is exact to `extent / 65535`.
 
 use glam::Vec3;
-use modex::normals::mdl_normals;
+use modex::normals::{mdl_normals, nearest_index};
 
 /// A skin to write.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,16 +45,9 @@ pub struct MdlSpec {
     pub frames: Vec<FrameSpec>,
 }
 
-/// Index of the table normal nearest to `n` (largest dot product; the lowest index wins ties).
+/// Index of the table normal nearest to `n`.
 pub fn nearest_normal_index(n: Vec3) -> u8 {
-    let mut best = (0usize, f32::NEG_INFINITY);
-    for (i, t) in mdl_normals().iter().enumerate() {
-        let d = n.dot(Vec3::from_array(*t));
-        if d > best.1 {
-            best = (i, d);
-        }
-    }
-    best.0 as u8
+    nearest_index(mdl_normals(), n.to_array()) as u8
 }
 
 fn put_i32(out: &mut Vec<u8>, v: i32) {

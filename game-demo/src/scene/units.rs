@@ -6,7 +6,7 @@
 //! its filled neighbourhood, snapped to the nearest entry of the Red Alert 2 table (mode 4).
 
 use glam::Vec3;
-use modex::normals::VxlNormalTable;
+use modex::normals::{nearest_index, VxlNormalTable};
 use modex_voxel::write::{HvaSpec, LimbSpec, VxlSpec};
 
 /// Normals mode written into every limb: Red Alert 2's 244-entry table.
@@ -77,7 +77,13 @@ impl Grid {
                         }
                     }
                     let n = n.normalize_or(Vec3::Z);
-                    out.push((x as u8, y as u8, z as u8, c, nearest(table, n)));
+                    out.push((
+                        x as u8,
+                        y as u8,
+                        z as u8,
+                        c,
+                        nearest_index(table.entries, n.to_array()) as u8,
+                    ));
                 }
             }
         }
@@ -109,17 +115,6 @@ impl Grid {
             Vec3::new(s.x / 2.0, s.y / 2.0, s.z),
         )
     }
-}
-
-fn nearest(table: &VxlNormalTable, n: Vec3) -> u8 {
-    let mut best = (0usize, f32::NEG_INFINITY);
-    for (i, t) in table.entries.iter().enumerate() {
-        let d = n.dot(Vec3::from_array(*t));
-        if d > best.1 {
-            best = (i, d);
-        }
-    }
-    best.0 as u8
 }
 
 /// Row-major 3x4 transform: rotation about Z by `angle`, then translation `t`.

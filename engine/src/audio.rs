@@ -31,7 +31,10 @@ impl Sound {
 
     /// From 8-bit unsigned PCM (the format of Creative Voice files): 128 is silence.
     pub fn from_u8_pcm(rate: u32, pcm: &[u8]) -> Self {
-        Sound::new(rate, pcm.iter().map(|&b| (b as f32 - 128.0) / 128.0).collect())
+        Sound::new(
+            rate,
+            pcm.iter().map(|&b| (b as f32 - 128.0) / 128.0).collect(),
+        )
     }
 
     /// Duration in seconds.
@@ -362,7 +365,12 @@ mod tests {
     fn resamples_with_interpolation() {
         // 50 Hz sound on a 100 Hz mixer: every other output sample is a midpoint.
         let m = Mixer::new(100);
-        m.play(0, &Sound::new(50, vec![0.0, 1.0, 0.0]), 1.0, Repeat::Times(1));
+        m.play(
+            0,
+            &Sound::new(50, vec![0.0, 1.0, 0.0]),
+            1.0,
+            Repeat::Times(1),
+        );
         let out = m.render(7);
         assert_eq!(out, vec![0.0, 0.5, 1.0, 0.5, 0.0, 0.0, 0.0]);
     }

@@ -101,7 +101,12 @@ impl FormatError {
         min: i64,
         max: i64,
     ) -> Self {
-        Self::new(format, field, offset, ErrorKind::OutOfRange { value, min, max })
+        Self::new(
+            format,
+            field,
+            offset,
+            ErrorKind::OutOfRange { value, min, max },
+        )
     }
 }
 

@@ -61,7 +61,9 @@ impl Fixed {
         if rhs.0 == 0 {
             return None;
         }
-        Some(Fixed((((self.0 as i64) << FRAC_BITS) / rhs.0 as i64) as i32))
+        Some(Fixed(
+            (((self.0 as i64) << FRAC_BITS) / rhs.0 as i64) as i32,
+        ))
     }
 }
 

@@ -182,7 +182,13 @@ impl Palette {
     }
 
     /// Fade entries of `self` in `range` toward `to`, `step / steps` of the way (see [`Palette::fade`]).
-    pub fn fade_in_place(&mut self, to: &Palette, range: RangeInclusive<u8>, step: u32, steps: u32) {
+    pub fn fade_in_place(
+        &mut self,
+        to: &Palette,
+        range: RangeInclusive<u8>,
+        step: u32,
+        steps: u32,
+    ) {
         let (num, den) = if steps == 0 || step >= steps {
             (1i64, 1i64)
         } else {
@@ -236,7 +242,13 @@ mod tests {
     #[test]
     fn short_palette_is_an_error() {
         let e = Palette::from_rgb_bytes(&[0u8; 100]).unwrap_err();
-        assert!(matches!(e.kind, ErrorKind::Truncated { needed: 768, available: 100 }));
+        assert!(matches!(
+            e.kind,
+            ErrorKind::Truncated {
+                needed: 768,
+                available: 100
+            }
+        ));
     }
 
     #[test]

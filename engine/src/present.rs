@@ -47,11 +47,13 @@ pub fn scale_nearest(src: &[u32], sw: usize, sh: usize, dst: &mut Vec<u32>, dw: 
 /// What a presenter is told each frame.
 pub trait Present {
     /// Show an 8-bit frame through a palette. Returns `false` once the user asked to quit.
-    fn present_indexed(&mut self, frame: &IndexedFrame, palette: &Palette)
-        -> Result<bool, PngError>;
+    fn present_indexed(
+        &mut self,
+        frame: &IndexedFrame,
+        palette: &Palette,
+    ) -> Result<bool, PngError>;
     /// Show RGBA8 pixels. Returns `false` once the user asked to quit.
-    fn present_rgba(&mut self, width: usize, height: usize, rgba: &[u8])
-        -> Result<bool, PngError>;
+    fn present_rgba(&mut self, width: usize, height: usize, rgba: &[u8]) -> Result<bool, PngError>;
 }
 
 /// Writes each presented frame to `DIR/NNNNN.png` (indexed PNG for 8-bit frames).
@@ -95,12 +97,7 @@ impl Present for HeadlessPresenter {
         Ok(true)
     }
 
-    fn present_rgba(
-        &mut self,
-        width: usize,
-        height: usize,
-        rgba: &[u8],
-    ) -> Result<bool, PngError> {
+    fn present_rgba(&mut self, width: usize, height: usize, rgba: &[u8]) -> Result<bool, PngError> {
         let p = self.next_path();
         pngio::save_rgba(&p, width, height, rgba)?;
         Ok(true)

@@ -1,8 +1,7 @@
 //! Decoding of the DDS files that GameStudio embeds as skin type 6 (DXT1, DXT3, DXT5).
 //!
-//! Loaders keep a DDS skin as bytes ([`crate::SkinPixels::Dds`]) and leave its RGBA empty, as the
-//! renderer contract says; this module turns those bytes into RGBA8 on request, for export and for
-//! renderers that want the texture. Only the top mipmap level of the three block-compressed formats
+//! Loaders keep a DDS skin's bytes ([`crate::SkinPixels::Dds`]) and fill its RGBA with this
+//! decoder, so renderers draw it and export can write it. Only the top mipmap level of the three block-compressed formats
 //! of the A6 era is decoded; anything else (uncompressed DDS, DX10 headers, cube maps) is `None`.
 
 /// Width, height and RGBA8 pixels (top row first) of the top level of a DXT1/3/5 DDS file.

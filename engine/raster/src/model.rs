@@ -72,7 +72,8 @@ pub struct Skin {
     pub width: usize,
     pub height: usize,
     pub pixels: SkinPixels,
-    /// `width * height * 4` bytes, top row first; empty for DDS and external skins.
+    /// `width * height * 4` bytes, top row first; empty for external skins and for DDS skins of a kind
+    /// the decoder does not read (DXT1/3/5 are decoded).
     pub rgba: Vec<u8>,
 }
 

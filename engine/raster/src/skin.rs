@@ -218,14 +218,22 @@ impl Skin {
 /// A DDS skin kept as bytes. Its width and height are read from the DDS header when it is one
 /// (`"DDS "`, then a 124-byte header with height at +12 and width at +16); otherwise both are 0.
 pub fn dds_skin(kind: u32, mipmaps: bool, bytes: &[u8]) -> Skin {
-    let (width, height) = dds_size(bytes).unwrap_or((0, 0));
+    // DXT1/3/5 are decoded so renderers can draw the skin as the engine did; other DDS kinds keep
+    // their bytes with an empty RGBA (and are drawn with a blank stand-in).
+    let (width, height, rgba) = match crate::dds::decode(bytes) {
+        Some((w, h, rgba)) => (w, h, rgba),
+        None => {
+            let (w, h) = dds_size(bytes).unwrap_or((0, 0));
+            (w, h, Vec::new())
+        }
+    };
     Skin {
         kind,
         has_mipmaps: mipmaps,
         width,
         height,
         pixels: SkinPixels::Dds(bytes.to_vec()),
-        rgba: Vec::new(),
+        rgba,
     }
 }
 

@@ -210,7 +210,12 @@ fn check_model(name: &str, m: &Model) {
     }
     for s in &m.skins {
         match s.pixels {
-            SkinPixels::Dds(_) | SkinPixels::External(_) => assert!(s.rgba.is_empty()),
+            SkinPixels::External(_) => assert!(s.rgba.is_empty()),
+            // DXT skins are decoded; any other DDS kind keeps an empty RGBA.
+            SkinPixels::Dds(_) => assert!(
+                s.rgba.is_empty() || s.rgba.len() == s.width * s.height * 4,
+                "{name}"
+            ),
             _ => assert_eq!(s.rgba.len(), s.width * s.height * 4, "{name}"),
         }
     }
@@ -471,7 +476,7 @@ fn pcx_palette_decodes_8bit_skins_differently_only_where_palettes_differ() {
 }
 
 #[test]
-fn embedded_dxt1_terrain_skin_decodes_on_request() {
+fn embedded_dxt1_terrain_skin_is_decoded() {
     let Some(dir) = modex::samples::samples_dir("mdl") else {
         return;
     };
@@ -479,9 +484,12 @@ fn embedded_dxt1_terrain_skin_decodes_on_request() {
     let SkinPixels::Dds(bytes) = &f.model.skins[0].pixels else {
         panic!("skin 0 should be DDS")
     };
-    assert!(f.model.skins[0].rgba.is_empty());
     let (w, h, rgba) = modex_raster::dds::decode(bytes).unwrap();
     assert_eq!((w, h, rgba.len()), (1024, 1024, 1024 * 1024 * 4));
+    // The loader fills the skin with the same decoding, so renderers draw it.
+    let skin = &f.model.skins[0];
+    assert_eq!((skin.width, skin.height), (w, h));
+    assert!(skin.rgba == rgba);
     // A terrain texture: opaque and not one flat colour.
     assert!(rgba.chunks_exact(4).all(|p| p[3] == 255));
     assert!(rgba.chunks_exact(4).any(|p| p[..3] != rgba[..3]));

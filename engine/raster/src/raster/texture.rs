@@ -49,7 +49,7 @@ impl Texture {
                 let rgba = idx.iter().map(|&i| pack(pal.rgba(i))).collect();
                 (idx.clone(), idx.iter().map(|&i| i == 0).collect(), rgba)
             }
-            SkinPixels::Dds(_) | SkinPixels::External(_) => return None,
+            SkinPixels::External(_) => return None,
             other => {
                 if skin.rgba.len() != n * 4 {
                     return None;
@@ -64,6 +64,8 @@ impl Texture {
                     SkinPixels::Argb8888(v) if v.len() == n => {
                         v.iter().map(|p| *p == [0; 4]).collect()
                     }
+                    // No overlay key is defined for DDS skins: every texel is drawn.
+                    SkinPixels::Dds(_) => vec![false; n],
                     _ => return None,
                 };
                 let rgba: Vec<u32> = skin

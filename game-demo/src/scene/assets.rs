@@ -52,6 +52,28 @@ pub fn write_all(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Read every file below `dir` into `files`, keyed by its path relative to the top folder with `/`
+/// separators (the names [`generate`] uses). Missing assets are reported by [`Assets::from_files`].
+fn read_tree(dir: &Path, prefix: &str, files: &mut BTreeMap<String, Vec<u8>>) -> Result<()> {
+    let entries =
+        std::fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))?;
+    for entry in entries {
+        let path = entry?.path();
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        let key = format!("{prefix}{name}");
+        if path.is_dir() {
+            read_tree(&path, &format!("{key}/"), files)?;
+        } else {
+            let bytes =
+                std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            files.insert(key, bytes);
+        }
+    }
+    Ok(())
+}
+
 /// The decoded assets of the scene.
 pub struct Assets {
     pub palette: Palette,
@@ -64,16 +86,12 @@ pub struct Assets {
 }
 
 impl Assets {
-    /// Load from `dir` (normally [`DEMO_DATA_DIR`]); generate in memory when it is missing.
+    /// Load from `dir` (normally [`DEMO_DATA_DIR`]); generate in memory only when it is missing, so a
+    /// normal start does no generator work.
     pub fn load(dir: &Path) -> Result<Assets> {
         let files = if dir.join("terrain.hmp").is_file() {
             let mut files = BTreeMap::new();
-            for name in generate().into_keys() {
-                let path = dir.join(&name);
-                let bytes = std::fs::read(&path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
-                files.insert(name, bytes);
-            }
+            read_tree(dir, "", &mut files)?;
             files
         } else {
             log::info!(
@@ -133,6 +151,17 @@ mod tests {
         assert_eq!(a.terrain.columns, terrain::GRID);
         assert_eq!(a.windmill.model.frames.len(), props::PROP_FRAMES);
         assert!(a.tank.turret.is_some());
+    }
+
+    #[test]
+    fn loading_the_data_folder_reads_what_the_generator_names() {
+        let dir = std::env::temp_dir().join(format!("modex-demo-assets-{}", std::process::id()));
+        write_all(&dir).unwrap();
+        let mut files = BTreeMap::new();
+        read_tree(&dir, "", &mut files).unwrap();
+        assert_eq!(files, generate());
+        assert!(Assets::load(&dir).is_ok());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -86,6 +86,74 @@ pub struct TriSetup {
     dady: Attrs,
 }
 
+/// Which side of the span an edge bounds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum EdgeKind {
+    /// E grows with x: the edge bounds the span's first column.
+    #[default]
+    Left,
+    /// E falls with x: the edge bounds the span's last column.
+    Right,
+    /// E does not depend on x: the whole row is in or out.
+    Horizontal,
+}
+
+/// One edge's crossing of the current row, `x0 + floor(num / den)` kept as quotient `q` and
+/// remainder `r` (`0 <= r < den`) and advanced by `step / den` per row. For horizontal edges `q`
+/// holds the numerator itself (inside when `q >= 0`).
+#[derive(Debug, Clone, Copy, Default)]
+struct EdgeWalk {
+    kind: EdgeKind,
+    x0: i64,
+    q: i64,
+    r: i64,
+    den: i64,
+    qs: i64,
+    rs: i64,
+    step: i64,
+}
+
+/// The spans of a triangle row after row, from [`TriSetup::walk`].
+#[derive(Debug, Clone, Copy)]
+pub struct SpanWalk {
+    edges: [EdgeWalk; 3],
+    width: i64,
+}
+
+impl SpanWalk {
+    /// The current row's inclusive column range clamped to the frame (`None` if empty), then move to
+    /// the next row.
+    #[inline]
+    pub fn next_row(&mut self) -> Option<(i32, i32)> {
+        let mut lo: i64 = 0;
+        let mut hi: i64 = self.width - 1;
+        let mut inside = true;
+        for e in &mut self.edges {
+            match e.kind {
+                EdgeKind::Left => {
+                    // Px >= x0 + ceil(-num / den) = x0 - floor(num / den).
+                    lo = lo.max(ceil_px(e.x0 - e.q - HALF));
+                }
+                EdgeKind::Right => {
+                    hi = hi.min(floor_px(e.x0 + e.q - HALF));
+                }
+                EdgeKind::Horizontal => {
+                    inside &= e.q >= 0;
+                    e.q += e.step;
+                    continue;
+                }
+            }
+            e.q += e.qs;
+            e.r += e.rs;
+            if e.r >= e.den {
+                e.q += 1;
+                e.r -= e.den;
+            }
+        }
+        (inside && lo <= hi).then_some((lo as i32, hi as i32))
+    }
+}
+
 /// `floor(a / b)` for `b > 0`, exactly. The hardware 64-bit integer divide is the slowest
 /// instruction in the setup; a float divide gets within one of the answer (|a| < 2^52 here) and
 /// two integer compares make it exact.
@@ -248,6 +316,51 @@ impl TriSetup {
         (lo <= hi).then_some((lo as i32, hi as i32))
     }
 
+    /// Walk the spans of rows `y..` one row at a time: the same columns as [`TriSetup::span`], but
+    /// each edge's crossing is stepped exactly in integers (quotient and remainder, as a Bresenham
+    /// line does) instead of divided anew on every row: three divisions per triangle and band rather
+    /// than per row, which was a fifth of the time of small-triangle scenes.
+    #[inline]
+    pub fn walk(&self, y: i32, width: usize) -> SpanWalk {
+        let py = y as i64 * ONE + HALF;
+        let mut walk = SpanWalk {
+            edges: [EdgeWalk::default(); 3],
+            width: width as i64,
+        };
+        for (w, e) in walk.edges.iter_mut().zip(&self.edges) {
+            let num = e.dx * (py - e.y0) - e.bias;
+            let step = e.dx * ONE;
+            *w = if e.dy == 0 {
+                // Horizontal: inside on rows where E = num + bias >= bias, i.e. num >= 0.
+                EdgeWalk {
+                    kind: EdgeKind::Horizontal,
+                    q: num,
+                    step,
+                    ..EdgeWalk::default()
+                }
+            } else {
+                let den = e.dy.abs();
+                let q = floor_div(num, den);
+                let qs = floor_div(step, den);
+                EdgeWalk {
+                    kind: if e.dy < 0 {
+                        EdgeKind::Left
+                    } else {
+                        EdgeKind::Right
+                    },
+                    x0: e.x0,
+                    q,
+                    r: num - q * den,
+                    den,
+                    qs,
+                    rs: step - qs * den,
+                    step,
+                }
+            };
+        }
+        walk
+    }
+
     /// The interpolated values at the centre of pixel (x, y).
     #[inline]
     pub fn attrs_at(&self, x: i32, y: i32) -> Attrs {
@@ -330,6 +443,37 @@ mod tests {
             }
         }
         assert_eq!(count, [[1; 4]; 4]);
+    }
+
+    #[test]
+    fn walked_spans_equal_divided_spans() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = |range: f32| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 40) as f32 / (1u64 << 24) as f32 * range - range * 0.25
+        };
+        let s = 64.0;
+        let mut tested = 0;
+        for _ in 0..3000 {
+            let big = rnd(1.0) > 0.5;
+            let r = if big { 400.0 } else { 80.0 };
+            let v = [
+                px(rnd(r), rnd(r), s),
+                px(rnd(r), rnd(r), s),
+                px(rnd(r), rnd(r), s),
+            ];
+            let Some(t) = TriSetup::new([&v[0], &v[1], &v[2]], 64, 64, Cull::None) else {
+                continue;
+            };
+            let mut walk = t.walk(t.y_first, 64);
+            for y in t.y_first..=t.y_last {
+                assert_eq!(walk.next_row(), t.span(y, 64), "row {y}");
+            }
+            tested += 1;
+        }
+        assert!(tested > 1000, "only {tested} triangles set up");
     }
 
     #[test]

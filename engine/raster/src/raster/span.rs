@@ -50,32 +50,150 @@ fn wrap(t: i32, size: u32) -> u32 {
     }
 }
 
-/// Fill one span: `px` and `depth` are the span's pixels and depths, `a` the attributes at its first
-/// pixel centre, `d` their step per pixel.
+/// Pixels per perspective-correct segment of a span. The exact (divided) values are computed at
+/// segment ends only and stepped linearly in between, as Quake's renderer did: one division per 16
+/// pixels instead of one per pixel. The error is at most a fraction of a texel on the steepest
+/// floors (the segment is short next to the distance over which 1/w curves); it lifted the 8-bit
+/// fill from ~130 to the figure in `docs/benchmarks.md`.
+pub const SEGMENT: usize = 16;
+
+/// Fixed-point fraction bits of the stepped texture coordinates and light.
+const FRAC: u32 = 16;
+const FIX_ONE: f32 = (1u32 << FRAC) as f32;
+/// Texture coordinates stepped in fixed point must stay below this many texels (the rest of an
+/// `i32` is headroom for 16 steps); a segment whose ends go further is drawn with exact per-pixel
+/// division instead.
+const FIX_LIMIT: f32 = (1u32 << 14) as f32;
+
+/// The divided-out values at one pixel: texel coordinates, light and depth.
+#[derive(Debug, Clone, Copy)]
+struct Sample {
+    u: f32,
+    v: f32,
+    light: f32,
+    z: f32,
+}
+
+impl Sample {
+    #[inline(always)]
+    fn of(a: &Attrs) -> Sample {
+        let w = 1.0 / a.inv_w;
+        Sample {
+            u: a.u_w * w,
+            v: a.v_w * w,
+            light: a.light_w * w,
+            z: a.depth_w * w,
+        }
+    }
+}
+
+/// The attributes `k` pixels after `a` (multiplied out, so segment ends never accumulate drift).
 #[inline(always)]
-fn fill_span<P: Paint, const TEST: bool, const WRITE: bool>(
+fn attrs_after(a: &Attrs, d: &Attrs, k: f32) -> Attrs {
+    Attrs {
+        inv_w: a.inv_w + d.inv_w * k,
+        depth_w: a.depth_w + d.depth_w * k,
+        u_w: a.u_w + d.u_w * k,
+        v_w: a.v_w + d.v_w * k,
+        light_w: a.light_w + d.light_w * k,
+    }
+}
+
+/// Texel index of integer texel coordinates: a mask for power-of-two sizes (two's complement makes
+/// it wrap negatives too), the general wrap otherwise.
+#[inline(always)]
+fn texel<const POW2: bool>(u: i32, v: i32, tw: u32, th: u32) -> usize {
+    if POW2 {
+        (((v as u32) & (th - 1)) * tw + ((u as u32) & (tw - 1))) as usize
+    } else {
+        (wrap(v, th) * tw + wrap(u, tw)) as usize
+    }
+}
+
+/// Fill one span: `px` and `depth` are the span's pixels and depths, `a` the attributes at its first
+/// pixel centre, `d` their step per pixel. Split into [`SEGMENT`]-pixel pieces, exact at each end.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn fill_span<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
     painter: &P,
     px: &mut [P::Px],
     depth: &mut [f32],
-    mut a: Attrs,
+    a: Attrs,
     d: &Attrs,
     tw: u32,
     th: u32,
 ) {
-    for (p, z_buf) in px.iter_mut().zip(depth.iter_mut()) {
-        let w = 1.0 / a.inv_w;
-        let z = a.depth_w * w;
-        // `z < buffer` is false for NaN, so a degenerate value never draws.
-        if !TEST || z < *z_buf {
-            let u = wrap((a.u_w * w) as i32, tw);
-            let v = wrap((a.v_w * w) as i32, th);
-            // Rounded, so an exactly-unlit 1.0 stays the identity row after interpolation noise.
-            let light = (a.light_w * w + 0.5) as i32;
-            if painter.paint((v * tw + u) as usize, light, p) && WRITE {
-                *z_buf = z;
+    let n = px.len();
+    let mut start = 0;
+    let mut s0 = Sample::of(&a);
+    while start < n {
+        let left = n - start;
+        // A full segment ends on the next segment's first pixel; the last one on the span's last
+        // pixel (never extrapolated past the triangle, where 1/w may reach zero).
+        let (len, steps) = if left > SEGMENT {
+            (SEGMENT, SEGMENT)
+        } else {
+            (left, left - 1)
+        };
+        let s1 = if steps == 0 {
+            s0
+        } else {
+            Sample::of(&attrs_after(&a, d, (start + steps) as f32))
+        };
+        let px = &mut px[start..start + len];
+        let depth = &mut depth[start..start + len];
+        let fit = |a: f32, b: f32, c: f32, d: f32| {
+            a.abs().max(b.abs()).max(c.abs()).max(d.abs()) < FIX_LIMIT
+        };
+        let (mut u0, mut u1, mut v0, mut v1) = (s0.u, s1.u, s0.v, s1.v);
+        let mut fits = fit(u0, u1, v0, v1);
+        if !fits {
+            // Bring u and v near zero (whole texture periods change nothing) so they fit fixed
+            // point. Rare: setup already moves each triangle's coordinates near the first period.
+            let pu = (s0.u / tw as f32).floor() * tw as f32;
+            let pv = (s0.v / th as f32).floor() * th as f32;
+            (u0, u1, v0, v1) = (s0.u - pu, s1.u - pu, s0.v - pv, s1.v - pv);
+            fits = fit(u0, u1, v0, v1);
+        }
+        if fits && s0.light.is_finite() && s1.light.is_finite() {
+            let k = if steps == 0 { 0.0 } else { 1.0 / steps as f32 };
+            let mut u = (u0 * FIX_ONE) as i32;
+            let mut v = (v0 * FIX_ONE) as i32;
+            // Rounded, so an exactly-unlit 1.0 stays the identity row.
+            let mut l = ((s0.light + 0.5) * FIX_ONE) as i32;
+            let du = ((u1 - u0) * k * FIX_ONE) as i32;
+            let dv = ((v1 - v0) * k * FIX_ONE) as i32;
+            let dl = ((s1.light - s0.light) * k * FIX_ONE) as i32;
+            let mut z = s0.z;
+            let dz = (s1.z - s0.z) * k;
+            for (p, z_buf) in px.iter_mut().zip(depth.iter_mut()) {
+                // `z < buffer` is false for NaN, so a degenerate value never draws.
+                if !TEST || z < *z_buf {
+                    let i = texel::<POW2>(u >> FRAC, v >> FRAC, tw, th);
+                    if painter.paint(i, l >> FRAC, p) && WRITE {
+                        *z_buf = z;
+                    }
+                }
+                u = u.wrapping_add(du);
+                v = v.wrapping_add(dv);
+                l = l.wrapping_add(dl);
+                z += dz;
+            }
+        } else {
+            // Exact per-pixel division: texture coordinates too large for fixed point.
+            for (k, (p, z_buf)) in px.iter_mut().zip(depth.iter_mut()).enumerate() {
+                let s = Sample::of(&attrs_after(&a, d, (start + k) as f32));
+                if !TEST || s.z < *z_buf {
+                    let i = texel::<false>(s.u.floor() as i32, s.v.floor() as i32, tw, th);
+                    let light = (s.light + 0.5) as i32;
+                    if painter.paint(i, light, p) && WRITE {
+                        *z_buf = s.z;
+                    }
+                }
             }
         }
-        a.add(d);
+        s0 = s1;
+        start += len;
     }
 }
 
@@ -92,24 +210,29 @@ fn fill_band_tri<P: Paint, const TEST: bool, const WRITE: bool>(
     rows: usize,
 ) {
     let (tw, th) = painter.texture_size();
+    let pow2 = tw.is_power_of_two() && th.is_power_of_two();
     let first = (tri.y_first.max(band_y0 as i32)) as usize;
     let last = (tri.y_last as usize).min(band_y0 + rows - 1);
+    if first > last {
+        return;
+    }
+    let mut walk = tri.walk(first as i32, width);
     for y in first..=last {
-        let Some((x0, x1)) = tri.span(y as i32, width) else {
+        let Some((x0, x1)) = walk.next_row() else {
             continue;
         };
         let row = (y - band_y0) * width;
         let (x0, x1) = (x0 as usize, x1 as usize);
         let a = tri.attrs_at(x0 as i32, y as i32);
-        fill_span::<P, TEST, WRITE>(
-            painter,
+        let (px, depth) = (
             &mut px[row + x0..=row + x1],
             &mut depth[row + x0..=row + x1],
-            a,
-            &tri.dadx,
-            tw,
-            th,
         );
+        if pow2 {
+            fill_span::<P, TEST, WRITE, true>(painter, px, depth, a, &tri.dadx, tw, th);
+        } else {
+            fill_span::<P, TEST, WRITE, false>(painter, px, depth, a, &tri.dadx, tw, th);
+        }
     }
 }
 
@@ -137,6 +260,29 @@ pub fn fill<P: Paint>(
     if tw == 0 || th == 0 {
         return;
     }
+    let band = |px: &mut [P::Px], depth: &mut [f32], y0: usize, tris: &[TriSetup]| {
+        let rows = px.len() / width;
+        for t in tris {
+            match mode {
+                DepthMode::TestAndWrite => {
+                    fill_band_tri::<P, true, true>(painter, t, px, depth, width, y0, rows)
+                }
+                DepthMode::TestOnly => {
+                    fill_band_tri::<P, true, false>(painter, t, px, depth, width, y0, rows)
+                }
+                DepthMode::Off => {
+                    fill_band_tri::<P, false, false>(painter, t, px, depth, width, y0, rows)
+                }
+            }
+        }
+    };
+    if rayon::current_num_threads() == 1 {
+        // One thread: the whole frame is one band, so there is nothing to bin (copying every
+        // set-up triangle into bins was a sixth of the small-triangle frame). Every pixel still
+        // sees the triangles in slice order, so the pixels equal the banded fill's.
+        band(&mut px[..n], &mut depth[..n], 0, tris);
+        return;
+    }
     let bands = height.div_ceil(BAND_HEIGHT);
     // Bins hold copies, not indices: a band then reads its triangles sequentially instead of
     // gathering them from all over the setup array (measured: with 100k small triangles the
@@ -161,22 +307,6 @@ pub fn fill<P: Paint>(
         .zip(depth[..n].par_chunks_mut(chunk))
         .zip(bins[..bands].par_iter())
         .enumerate()
-        .for_each(|(b, ((px, depth), bin))| {
-            let y0 = b * BAND_HEIGHT;
-            let rows = px.len() / width;
-            for t in bin {
-                match mode {
-                    DepthMode::TestAndWrite => {
-                        fill_band_tri::<P, true, true>(painter, t, px, depth, width, y0, rows)
-                    }
-                    DepthMode::TestOnly => {
-                        fill_band_tri::<P, true, false>(painter, t, px, depth, width, y0, rows)
-                    }
-                    DepthMode::Off => {
-                        fill_band_tri::<P, false, false>(painter, t, px, depth, width, y0, rows)
-                    }
-                }
-            }
-        });
+        .for_each(|(b, ((px, depth), bin))| band(px, depth, b * BAND_HEIGHT, bin));
     BINS.with(|b| *b.borrow_mut() = bins);
 }

@@ -19,7 +19,18 @@ pub struct LimbVolume {
     base: Vec<u32>,
     /// (colour, normal) per voxel, column by column.
     data: Vec<[u8; 2]>,
+    /// Occupied bounds (see [`LimbVolume::bounds`]).
+    lo: [usize; 3],
+    hi: [usize; 3],
+    /// Chebyshev distance in cells from each cell of the occupied box to the nearest filled cell
+    /// (0 = filled), capped at 255, indexed by [`LimbVolume::dist_index`]. Empty when the box holds
+    /// more than [`DIST_MAX_CELLS`] cells: those limbs march cell by cell.
+    dist: Vec<u8>,
 }
+
+/// Largest occupied box (in cells) that gets a distance field: 4 MB of `u8`. Real units are far
+/// below it (hmec's largest limb has a few ten thousand cells); a hostile 255^3 file is not.
+const DIST_MAX_CELLS: usize = 1 << 22;
 
 /// A ray's first filled cell.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -40,6 +51,7 @@ impl LimbVolume {
         let mut masks = vec![0u64; columns * words];
         let mut base = Vec::with_capacity(columns);
         let mut data = Vec::with_capacity(limb.voxels.len());
+        let (mut lo, mut hi) = ([usize::MAX; 3], [0usize; 3]);
         for c in 0..columns {
             base.push(data.len() as u32);
             let col =
@@ -52,16 +64,110 @@ impl LimbVolume {
                 if *m & (1 << (z % 64)) == 0 {
                     *m |= 1 << (z % 64);
                     data.push([v.colour, v.normal]);
+                    for (a, p) in [c % size[0], c / size[0], z].into_iter().enumerate() {
+                        lo[a] = lo[a].min(p);
+                        hi[a] = hi[a].max(p + 1);
+                    }
                 }
             }
         }
-        LimbVolume {
+        if data.is_empty() {
+            lo = [0; 3];
+        }
+        let mut v = LimbVolume {
             size,
             words,
             masks,
             base,
             data,
+            lo,
+            hi,
+            dist: Vec::new(),
+        };
+        v.dist = v.distance_field();
+        v
+    }
+
+    /// Extent of the occupied box in cells.
+    fn box_size(&self) -> [usize; 3] {
+        std::array::from_fn(|a| self.hi[a] - self.lo[a])
+    }
+
+    /// Index of cell (x, y, z) of the occupied box in [`LimbVolume::dist`]: z fastest, then x,
+    /// then y.
+    #[inline]
+    fn dist_index(&self, x: usize, y: usize, z: usize) -> usize {
+        let b = self.box_size();
+        ((x - self.lo[0]) + (y - self.lo[1]) * b[0]) * b[2] + (z - self.lo[2])
+    }
+
+    /// Chebyshev distance transform of the occupied box: two raster passes of the 3x3x3 chamfer
+    /// with unit weights (forward over the 13 neighbours already visited, backward over the other
+    /// 13), which is exact for the chessboard metric.
+    fn distance_field(&self) -> Vec<u8> {
+        let b = self.box_size();
+        let n = b[0] * b[1] * b[2];
+        if n == 0 || n > DIST_MAX_CELLS {
+            return Vec::new();
         }
+        let mut f = vec![u8::MAX; n];
+        for y in self.lo[1]..self.hi[1] {
+            for x in self.lo[0]..self.hi[0] {
+                for z in self.lo[2]..self.hi[2] {
+                    if self.occupied(x, y, z) {
+                        f[self.dist_index(x, y, z)] = 0;
+                    }
+                }
+            }
+        }
+        let (bx, by, bz) = (b[0] as isize, b[1] as isize, b[2] as isize);
+        // Neighbours before a cell in index order (y, then x, then z ascending).
+        let mut before = Vec::with_capacity(13);
+        for dy in -1..=1isize {
+            for dx in -1..=1isize {
+                for dz in -1..=1isize {
+                    if (dy, dx, dz) < (0, 0, 0) {
+                        before.push((dx, dy, dz));
+                    }
+                }
+            }
+        }
+        let mut relax = |x: isize, y: isize, z: isize, sign: isize| {
+            let i = ((x + y * bx) * bz + z) as usize;
+            let mut m = f[i];
+            for &(dx, dy, dz) in &before {
+                let (nx, ny, nz) = (x + sign * dx, y + sign * dy, z + sign * dz);
+                if (0..bx).contains(&nx) && (0..by).contains(&ny) && (0..bz).contains(&nz) {
+                    m = m.min(f[((nx + ny * bx) * bz + nz) as usize].saturating_add(1));
+                }
+            }
+            f[i] = m;
+        };
+        for y in 0..by {
+            for x in 0..bx {
+                for z in 0..bz {
+                    relax(x, y, z, 1);
+                }
+            }
+        }
+        for y in (0..by).rev() {
+            for x in (0..bx).rev() {
+                for z in (0..bz).rev() {
+                    relax(x, y, z, -1);
+                }
+            }
+        }
+        f
+    }
+
+    /// Distance from cell (x, y, z) of the occupied box to the nearest filled cell, in cells
+    /// (Chebyshev), capped at 255; `None` for limbs without a distance field.
+    pub fn distance(&self, x: usize, y: usize, z: usize) -> Option<u8> {
+        let p = [x, y, z];
+        if self.dist.is_empty() || (0..3).any(|a| p[a] < self.lo[a] || p[a] >= self.hi[a]) {
+            return None;
+        }
+        Some(self.dist[self.dist_index(x, y, z)])
     }
 
     /// Size in cells.
@@ -98,28 +204,135 @@ impl LimbVolume {
         self.data.get((self.base[c] + below) as usize).copied()
     }
 
+    /// Occupied bounds: the smallest box of cells holding every filled voxel, as `(lo, hi)` with
+    /// `hi` exclusive (`([0; 3], [0; 3])` for an empty limb). Files pad their boxes; rays and screen
+    /// footprints only need this part.
+    pub fn bounds(&self) -> ([usize; 3], [usize; 3]) {
+        (self.lo, self.hi)
+    }
+
     /// March a grid-space ray `origin + t * dir` for `t` in `[t_min, t_max]` with a 3D DDA
     /// (Amanatides & Woo) and return the first filled cell. Non-finite input misses.
+    ///
+    /// Empty space is skipped with the distance field: in a cell at distance `D > 1` from anything
+    /// filled, every cell within `D - 1` of it is empty, so the ray jumps to where it leaves that
+    /// cube and the DDA resumes in the cell it enters there ([`Dda::skip`]), which is the cell, and
+    /// the entry time, the cell-by-cell march ([`LimbVolume::march_plain`]) reaches.
     pub fn march(&self, origin: Vec3, dir: Vec3, t_min: f32, t_max: f32) -> Option<Hit> {
-        if !(origin.is_finite() && dir.is_finite()) || self.data.is_empty() {
+        if self.dist.is_empty() {
+            return self.march_plain(origin, dir, t_min, t_max);
+        }
+        let mut r = Dda::start(self, origin, dir, t_min, t_max)?;
+        let b = self.box_size();
+        // Index steps of the distance field per axis, signed by the ray's direction.
+        let stride = [b[2] as isize, (b[0] * b[2]) as isize, 1];
+        let stride = std::array::from_fn::<isize, 3, _>(|a| stride[a] * r.step[a] as isize);
+        let index = |r: &Dda| {
+            let [x, y, z] = r.cell.map(|c| c as usize);
+            self.dist_index(x, y, z) as isize
+        };
+        let mut i = index(&r);
+        for _ in 0..self.max_steps() {
+            match self.dist[i as usize] {
+                0 => {
+                    let [x, y, z] = r.cell.map(|c| c as usize);
+                    return self.hit(r.t, x, y, z);
+                }
+                1 => {
+                    let a = r.step()?;
+                    i += stride[a];
+                }
+                d => {
+                    r.skip(d as i32 - 1)?;
+                    i = index(&r);
+                }
+            }
+        }
+        None
+    }
+
+    /// [`LimbVolume::march`] one cell at a time, without empty-space skipping: the reference the
+    /// skipping marcher must agree with bit for bit.
+    pub fn march_plain(&self, origin: Vec3, dir: Vec3, t_min: f32, t_max: f32) -> Option<Hit> {
+        let mut r = Dda::start(self, origin, dir, t_min, t_max)?;
+        // Each step leaves one cell; a ray crosses at most x + y + z cells of the box.
+        for _ in 0..self.max_steps() {
+            let [x, y, z] = r.cell.map(|c| c as usize);
+            let c = x + y * self.size[0];
+            // The cell is inside the box here: test its bit directly, rank only on a hit.
+            if (self.masks[c * self.words + z / 64] >> (z % 64)) & 1 != 0 {
+                return self.hit(r.t, x, y, z);
+            }
+            r.step()?;
+        }
+        None
+    }
+
+    fn max_steps(&self) -> usize {
+        (0..3).map(|a| self.hi[a] - self.lo[a]).sum::<usize>() + 3
+    }
+
+    fn hit(&self, t: f32, x: usize, y: usize, z: usize) -> Option<Hit> {
+        let [colour, normal] = self.voxel(x, y, z)?;
+        Some(Hit {
+            t,
+            cell: [x, y, z],
+            colour,
+            normal,
+        })
+    }
+}
+
+/// `x.floor() as i32` without a libm call (the baseline x86-64 target has no rounding instruction,
+/// and the marcher floors a few times per ray); same result for every input, NaN giving 0.
+#[inline(always)]
+fn floor_i32(x: f32) -> i32 {
+    let t = x as i32;
+    t.saturating_sub((x < t as f32) as i32)
+}
+
+/// State of one ray's DDA through the occupied box.
+///
+/// Boundary crossing times are computed in closed form, `t = (boundary - o) / d` with the
+/// boundary's integer coordinate, rather than accumulated step by step: the time of every crossing
+/// is then a function of the cell alone, so a marcher that jumps over empty cells resumes on exactly
+/// the path (and the hit `t`) the cell-by-cell march takes.
+struct Dda {
+    o: [f32; 3],
+    d: [f32; 3],
+    step: [i32; 3],
+    /// 1 when stepping up (the next boundary is the cell's upper face), 0 when stepping down.
+    up: [i32; 3],
+    cell: [i32; 3],
+    /// Time of the next boundary crossing per axis (infinite on axes the ray does not move along).
+    t_next: [f32; 3],
+    /// Time the ray entered the current cell.
+    t: f32,
+    t1: f32,
+    lo: [i32; 3],
+    hi: [i32; 3],
+}
+
+impl Dda {
+    /// Clip the ray to the occupied box and find its first cell; `None` when it misses the box.
+    #[inline(always)]
+    fn start(v: &LimbVolume, origin: Vec3, dir: Vec3, t_min: f32, t_max: f32) -> Option<Dda> {
+        if !(origin.is_finite() && dir.is_finite()) || v.data.is_empty() {
             return None;
         }
-        let size = [
-            self.size[0] as f32,
-            self.size[1] as f32,
-            self.size[2] as f32,
-        ];
         let (o, d) = (origin.to_array(), dir.to_array());
-        // Slab clip against the grid box.
+        let lo = v.lo.map(|c| c as i32);
+        let hi = v.hi.map(|c| c as i32);
+        // Slab clip against the occupied box.
         let (mut t0, mut t1) = (t_min, t_max);
         for a in 0..3 {
             if d[a] == 0.0 {
-                if o[a] < 0.0 || o[a] >= size[a] {
+                if o[a] < lo[a] as f32 || o[a] >= hi[a] as f32 {
                     return None;
                 }
             } else {
                 let inv = 1.0 / d[a];
-                let (mut ta, mut tb) = ((0.0 - o[a]) * inv, (size[a] - o[a]) * inv);
+                let (mut ta, mut tb) = ((lo[a] as f32 - o[a]) * inv, (hi[a] as f32 - o[a]) * inv);
                 if ta > tb {
                     std::mem::swap(&mut ta, &mut tb);
                 }
@@ -130,66 +343,124 @@ impl LimbVolume {
         if t0 > t1 || t0.is_nan() || t1.is_nan() {
             return None;
         }
-        let mut cell = [0i64; 3];
-        let mut step = [0i64; 3];
-        let mut t_next = [f32::INFINITY; 3];
-        let mut t_delta = [f32::INFINITY; 3];
+        let mut r = Dda {
+            o,
+            d,
+            step: [0; 3],
+            up: [0; 3],
+            cell: [0; 3],
+            t_next: [f32::INFINITY; 3],
+            t: t0,
+            t1,
+            lo,
+            hi,
+        };
         for a in 0..3 {
             let p = o[a] + d[a] * t0;
-            cell[a] = (p.floor() as i64).clamp(0, self.size[a] as i64 - 1);
-            if d[a] > 0.0 {
-                step[a] = 1;
-                t_delta[a] = 1.0 / d[a];
-                t_next[a] = ((cell[a] + 1) as f32 - o[a]) / d[a];
-            } else if d[a] < 0.0 {
-                step[a] = -1;
-                t_delta[a] = -1.0 / d[a];
-                t_next[a] = (cell[a] as f32 - o[a]) / d[a];
+            r.cell[a] = floor_i32(p).clamp(lo[a], hi[a] - 1);
+            if d[a] != 0.0 {
+                r.step[a] = if d[a] > 0.0 { 1 } else { -1 };
+                r.up[a] = (d[a] > 0.0) as i32;
+                r.t_next[a] = r.crossing(a, r.cell[a]);
             }
         }
-        let mut t = t0;
-        // Each step leaves one cell; a ray crosses at most x + y + z cells of the box.
-        let max_steps = self.size[0] + self.size[1] + self.size[2] + 3;
-        // Index of the cell's column words, kept up to date as x and y step.
-        let col_stride = [self.words as i64, (self.size[0] * self.words) as i64, 0];
-        let mut col = cell[0] * col_stride[0] + cell[1] * col_stride[1];
-        for _ in 0..max_steps {
-            let (x, y, z) = (cell[0] as usize, cell[1] as usize, cell[2] as usize);
-            // The cell is inside the box here: test its bit directly, rank only on a hit.
-            let bit = self.masks[col as usize + z / 64] >> (z % 64);
-            if bit & 1 == 0 {
-                // empty: fall through to the next step
-            } else if let Some([colour, normal]) = self.voxel(x, y, z) {
-                return Some(Hit {
-                    t,
-                    cell: [x, y, z],
-                    colour,
-                    normal,
-                });
-            }
-            let a = if t_next[0] < t_next[1] {
-                if t_next[0] < t_next[2] {
-                    0
-                } else {
-                    2
-                }
-            } else if t_next[1] < t_next[2] {
-                1
+        Some(r)
+    }
+
+    /// Time the ray leaves cell coordinate `c` along axis `a` (only for axes it moves along).
+    #[inline(always)]
+    fn crossing(&self, a: usize, c: i32) -> f32 {
+        ((c + self.up[a]) as f32 - self.o[a]) / self.d[a]
+    }
+
+    /// The axis whose boundary comes first; ties go to the higher axis (as they always have).
+    #[inline(always)]
+    fn first(t: [f32; 3]) -> usize {
+        if t[0] < t[1] {
+            if t[0] < t[2] {
+                0
             } else {
                 2
-            };
-            t = t_next[a];
-            if t > t1 {
-                return None;
             }
-            cell[a] += step[a];
-            if cell[a] < 0 || cell[a] >= self.size[a] as i64 {
-                return None;
-            }
-            col += step[a] * col_stride[a];
-            t_next[a] += t_delta[a];
+        } else if t[1] < t[2] {
+            1
+        } else {
+            2
         }
-        None
+    }
+
+    /// Jump over the cube of cells within `r` of the current one (all empty) along the axes the ray
+    /// moves forward on, clipped to the box, into the first cell past it; `None` when the ray leaves
+    /// the box or runs past `t1` on the way.
+    ///
+    /// The cell-by-cell march visits boundary crossings in order of time, ties going to the higher
+    /// axis. The exit from the cube is the first crossing out of it in that order, at time `t`
+    /// along axis `a`; along every other axis the ray has by then made exactly the crossings that
+    /// come before `(t, a)` in that order, which fixes its cell there. A guess from the exit point
+    /// is corrected against the same closed-form crossing times, so the result is the very cell
+    /// (and entry time) the plain march gets to.
+    #[inline(always)]
+    fn skip(&mut self, r: i32) -> Option<()> {
+        let mut last = self.cell;
+        let mut exit = [f32::INFINITY; 3];
+        for a in 0..3 {
+            if self.step[a] > 0 {
+                last[a] = (self.cell[a] + r).min(self.hi[a] - 1);
+            } else if self.step[a] < 0 {
+                last[a] = (self.cell[a] - r).max(self.lo[a]);
+            } else {
+                continue;
+            }
+            exit[a] = self.crossing(a, last[a]);
+        }
+        let a = Self::first(exit);
+        let t = exit[a];
+        if t > self.t1 {
+            return None;
+        }
+        let next = last[a] + self.step[a];
+        if next < self.lo[a] || next >= self.hi[a] {
+            return None;
+        }
+        #[allow(clippy::needless_range_loop)] // `b` indexes six per-axis arrays
+        for b in 0..3 {
+            if b == a || self.step[b] == 0 {
+                continue;
+            }
+            let precedes = |tb: f32| tb < t || (tb == t && b > a);
+            let s = self.step[b];
+            let (from, to) = (self.cell[b], last[b]);
+            let guess = floor_i32(self.o[b] + self.d[b] * t);
+            let mut x = guess.clamp(from.min(to), from.max(to));
+            while x != to && precedes(self.crossing(b, x)) {
+                x += s;
+            }
+            while x != from && !precedes(self.crossing(b, x - s)) {
+                x -= s;
+            }
+            self.cell[b] = x;
+            self.t_next[b] = self.crossing(b, x);
+        }
+        self.cell[a] = next;
+        self.t_next[a] = self.crossing(a, next);
+        self.t = t;
+        Some(())
+    }
+
+    /// Step into the next cell; `None` when the ray leaves the box or runs past `t1`.
+    #[inline(always)]
+    fn step(&mut self) -> Option<usize> {
+        let a = Self::first(self.t_next);
+        self.t = self.t_next[a];
+        if self.t > self.t1 {
+            return None;
+        }
+        self.cell[a] += self.step[a];
+        if self.cell[a] < self.lo[a] || self.cell[a] >= self.hi[a] {
+            return None;
+        }
+        self.t_next[a] = self.crossing(a, self.cell[a]);
+        Some(a)
     }
 }
 
@@ -294,6 +565,89 @@ mod tests {
                 (None, Some(b)) => prop_assert!(grazing(origin, dir, b)),
             }
         }
+    }
+
+    proptest! {
+        /// Skipping empty space lands on the cell-by-cell march's path: the same first hit, `t` bit
+        /// for bit, or the same miss. Origins and directions are drawn from small grids of values
+        /// as well, so rays along axes, through cell corners and tied crossings are common.
+        #[test]
+        fn skipping_matches_the_plain_dda(
+            dims in (1usize..14, 1usize..14, 1usize..80),
+            seed in proptest::collection::vec(proptest::array::uniform3(0.0f32..1.0), 0..300),
+            o in proptest::array::uniform3(-0.6f32..1.6),
+            snap in any::<bool>(),
+            aim in proptest::option::of(proptest::array::uniform3(0.0f32..1.0)),
+            d in proptest::array::uniform3(prop_oneof![-1.0f32..1.0, (-2i32..=2).prop_map(|v| v as f32 * 0.5)]),
+            scale in prop_oneof![Just(1.0f32), 0.01f32..300.0],
+            t_range in (-1.0f32..0.5, 0.0f32..400.0),
+        ) {
+            let dims = [dims.0, dims.1, dims.2];
+            let mut l = LimbSpec::empty(dims.map(|v| v as u8));
+            l.voxels = seed
+                .iter()
+                .map(|p| {
+                    let [x, y, z] = std::array::from_fn(|a| (p[a] * dims[a] as f32) as u8);
+                    (x, y, z, x ^ z, y)
+                })
+                .collect();
+            l.voxels.sort_by_key(|v| (v.1, v.0, v.2));
+            l.voxels.dedup_by_key(|v| (v.1, v.0, v.2));
+            let v = volume(l);
+            // Origins around the box, on half cells when `snap` (corners and faces).
+            let origin = Vec3::from(std::array::from_fn(|a| {
+                let c = o[a] * dims[a] as f32;
+                if snap { (c * 2.0).round() * 0.5 } else { c }
+            }));
+            // Rays aimed into the box hit more often.
+            let dir = match aim {
+                Some(p) => Vec3::from(std::array::from_fn(|a| p[a] * dims[a] as f32)) - origin,
+                None => Vec3::from(d),
+            } * scale;
+            let (t0, t1) = (t_range.0, t_range.0 + t_range.1 / scale);
+            let hit = v.march(origin, dir, t0, t1);
+            prop_assert_eq!(hit, v.march_plain(origin, dir, t0, t1));
+        }
+
+        /// The distance field is the Chebyshev distance to the nearest filled cell, by brute force.
+        #[test]
+        fn distance_field_is_exact(
+            seed in proptest::collection::vec((0u8..7, 0u8..6, 0u8..9), 1..12),
+        ) {
+            let mut l = LimbSpec::empty([7, 6, 9]);
+            l.voxels = seed.iter().map(|&(x, y, z)| (x, y, z, 1, 0)).collect();
+            let v = volume(l);
+            let (lo, hi) = v.bounds();
+            for x in lo[0]..hi[0] {
+                for y in lo[1]..hi[1] {
+                    for z in lo[2]..hi[2] {
+                        let want = seed
+                            .iter()
+                            .map(|&(a, b, c)| {
+                                (a as usize).abs_diff(x).max((b as usize).abs_diff(y)).max((c as usize).abs_diff(z))
+                            })
+                            .min()
+                            .unwrap();
+                        prop_assert_eq!(v.distance(x, y, z), Some(want as u8));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bounds_are_those_of_the_filled_cells() {
+        let mut l = LimbSpec::empty([10, 12, 70]);
+        l.voxels = vec![(2, 3, 65, 1, 0), (7, 5, 4, 1, 0)];
+        let v = volume(l);
+        assert_eq!(v.bounds(), ([2, 3, 4], [8, 6, 66]));
+        assert_eq!(v.distance(2, 3, 65), Some(0));
+        assert_eq!(v.distance(2, 3, 64), Some(1));
+        assert_eq!(v.distance(0, 0, 0), None);
+        assert_eq!(
+            volume(LimbSpec::empty([3, 3, 3])).bounds(),
+            ([0; 3], [0; 3])
+        );
     }
 
     /// The point is near a cell edge: the entry point always lies on one face, so grazing means a

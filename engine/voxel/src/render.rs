@@ -274,6 +274,11 @@ struct Job<'a> {
     ndc_to_grid: Mat4,
     /// Screen rectangle: x0, y0, x1, y1 (exclusive).
     rect: [usize; 4],
+    /// The 12 edges of the projected box as (y, x) at both ends, upper end first, when the whole
+    /// box is in front of the eye. The box's screen footprint is the convex hull of its projected
+    /// corners, whose outline is made of these edges: each row marches only the x-interval between
+    /// them instead of the whole rectangle ([`Job::row_span`]).
+    edges: Option<[[f32; 4]; 12]>,
     lit: bool,
     /// VPL page per normal index (8-bit path).
     page: [u8; 256],
@@ -284,15 +289,54 @@ struct Job<'a> {
     affine: Option<[Vec3; 4]>,
 }
 
+impl Job<'_> {
+    /// Pixels `x0..x1` of row `y` whose rays may meet the limb's occupied box.
+    ///
+    /// Conservative by one pixel on every side: the interval is the hull's extent over the strip of
+    /// rows `y - 1 ..= y + 1` (pixel centres), widened by one pixel, so rounding differences between
+    /// this projection and the per-pixel rays never lose a hit.
+    #[inline]
+    fn row_span(&self, y: usize) -> (usize, usize) {
+        let Some(edges) = &self.edges else {
+            return (self.rect[0], self.rect[2]);
+        };
+        let yc = y as f32 + 0.5;
+        let (s0, s1) = (yc - 1.0, yc + 1.0);
+        let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+        for &[ya, xa, yb, xb] in edges {
+            if yb < s0 || ya > s1 {
+                continue;
+            }
+            let (xc, xd) = if yb > ya {
+                let k = (xb - xa) / (yb - ya);
+                (xa + (ya.max(s0) - ya) * k, xa + (yb.min(s1) - ya) * k)
+            } else {
+                (xa, xb)
+            };
+            lo = lo.min(xc.min(xd));
+            hi = hi.max(xc.max(xd));
+        }
+        if lo > hi {
+            return (0, 0);
+        }
+        // Pixel x's ray passes through x + 0.5.
+        let x0 = (lo - 1.5).floor().max(self.rect[0] as f32) as usize;
+        let x1 = ((hi + 0.5).floor() + 1.0).min(self.rect[2] as f32) as usize;
+        (x0, x1)
+    }
+}
+
 /// Grid-space box corners of a limb.
 fn grid_corners(size: [usize; 3]) -> [Vec3; 8] {
-    let s = Vec3::new(size[0] as f32, size[1] as f32, size[2] as f32);
+    box_corners([0; 3], size)
+}
+
+/// Grid-space corners of the cell box `lo..hi`; corner `i` takes `hi` on the axes of its set bits.
+fn box_corners(lo: [usize; 3], hi: [usize; 3]) -> [Vec3; 8] {
     std::array::from_fn(|i| {
-        Vec3::new(
-            if i & 1 != 0 { s.x } else { 0.0 },
-            if i & 2 != 0 { s.y } else { 0.0 },
-            if i & 4 != 0 { s.z } else { 0.0 },
-        )
+        Vec3::from(std::array::from_fn(|a| {
+            (if i & (1 << a) != 0 { hi[a] } else { lo[a] }) as f32
+        }))
     })
 }
 
@@ -457,12 +501,15 @@ fn prepare<'a>(
         if !world_to_grid.is_finite() || m.determinant().abs() < 1e-20 {
             return None;
         }
-        // Screen rectangle of the projected box; the whole screen when a corner is behind the eye.
+        // Screen rectangle of the projected box of the filled cells (files pad their boxes); the
+        // whole screen when a corner is behind the eye.
         let mut lo = Vec2::splat(f32::INFINITY);
         let mut hi = Vec2::splat(f32::NEG_INFINITY);
         let mut behind = false;
+        let (cell_lo, cell_hi) = volume.bounds();
+        let mut screen = [Vec2::ZERO; 8];
         // Camera::project, with the camera's matrices built once per draw instead of per corner.
-        for c in grid_corners(volume.size()) {
+        for (k, c) in box_corners(cell_lo, cell_hi).into_iter().enumerate() {
             let p = m.transform_point3(c);
             let clip = vp * p.extend(1.0);
             if clip.w <= 0.0 || -(view.transform_point3(p).z) < camera.near {
@@ -476,7 +523,25 @@ fn prepare<'a>(
             );
             lo = lo.min(s);
             hi = hi.max(s);
+            screen[k] = s;
         }
+        let edges = (!behind).then(|| {
+            let mut e = [[0f32; 4]; 12];
+            let mut k = 0;
+            for i in 0..8usize {
+                for bit in [1usize, 2, 4] {
+                    if i & bit == 0 {
+                        let (mut a, mut b) = (screen[i], screen[i | bit]);
+                        if a.y > b.y {
+                            std::mem::swap(&mut a, &mut b);
+                        }
+                        e[k] = [a.y, a.x, b.y, b.x];
+                        k += 1;
+                    }
+                }
+            }
+            e
+        });
         let rect = if behind {
             [0, 0, w, h]
         } else {
@@ -529,6 +594,7 @@ fn prepare<'a>(
             affine,
             ndc_to_grid,
             rect,
+            edges,
             lit,
             page,
             gain,
@@ -592,7 +658,8 @@ fn march_band<P: Copy>(
     for job in jobs {
         let ys = job.rect[1].max(y0)..job.rect[3].min(y1);
         for y in ys {
-            for x in job.rect[0]..job.rect[2] {
+            let (x0, x1) = job.row_span(y);
+            for x in x0..x1 {
                 rays += 1;
                 let (origin, dir) = match &job.affine {
                     Some([o, dx, dy, d]) => (*o + *dx * x as f32 + *dy * y as f32, *d),

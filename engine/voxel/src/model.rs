@@ -128,6 +128,9 @@ pub struct VoxelModel {
     quirks: Vec<Quirk>,
     /// The scale of the first layer: multiplies every HVA translation.
     translation_scale: f32,
+    /// Highest normal index of the lit layers, found once at load: [`VoxelModel::normal_table`]
+    /// runs for every limb of every draw and would otherwise scan all voxels each time.
+    max_lit_normal: u8,
 }
 
 impl VoxelModel {
@@ -162,7 +165,9 @@ impl VoxelModel {
             volumes,
             quirks: Vec::new(),
             translation_scale,
+            max_lit_normal: 0,
         };
+        m.max_lit_normal = m.max_lit_normal_index();
         m.quirks = m.find_quirks();
         Ok(m)
     }
@@ -266,12 +271,11 @@ impl VoxelModel {
         if !self.vxl.limbs.iter().any(|l| l.normals_mode != 0) {
             return None;
         }
-        let max = self.max_lit_normal_index();
         let mode = match choice {
             TableChoice::Force(m) => m,
             TableChoice::Declared if first != 0 => first,
             // First layer unlit (declared choice) or an explicit request: fit the indices.
-            _ => table_for_indices(first, max),
+            _ => table_for_indices(first, self.max_lit_normal),
         };
         VxlNormalTable::for_mode(mode)
     }

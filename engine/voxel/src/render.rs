@@ -25,7 +25,7 @@ use modex::{Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Surface};
 use rayon::prelude::*;
 
 use crate::model::{DrawError, TableChoice, VoxelModel};
-use crate::volume::LimbVolume;
+use crate::volume::{LimbVolume, RayDir};
 use crate::vpl::Vpl;
 
 /// The pieces of one unit to draw.
@@ -287,6 +287,8 @@ struct Job<'a> {
     /// Orthographic cameras: grid-space ray origin at pixel (0, 0), its change per pixel in x and
     /// in y, and the (constant) direction. Saves two matrix products and divisions per ray.
     affine: Option<[Vec3; 4]>,
+    /// The constants of the affine rays' common direction.
+    ray_dir: RayDir,
 }
 
 impl Job<'_> {
@@ -589,9 +591,11 @@ fn prepare<'a>(
                 })
             })
             .flatten();
+        let ray_dir = RayDir::new(affine.map_or(Vec3::ZERO, |a| a[3]));
         Some(Job {
             volume,
             affine,
+            ray_dir,
             ndc_to_grid,
             rect,
             edges,
@@ -661,8 +665,11 @@ fn march_band<P: Copy>(
             let (x0, x1) = job.row_span(y);
             for x in x0..x1 {
                 rays += 1;
-                let (origin, dir) = match &job.affine {
-                    Some([o, dx, dy, d]) => (*o + *dx * x as f32 + *dy * y as f32, *d),
+                let hit = match &job.affine {
+                    Some([o, dx, dy, _]) => {
+                        let origin = *o + *dx * x as f32 + *dy * y as f32;
+                        job.volume.march_dir(origin, &job.ray_dir, 0.0, 1.0)
+                    }
                     None => {
                         let (nx, ny) = screen.ndc(x, y);
                         let a = job.ndc_to_grid * Vec4::new(nx, ny, 0.0, 1.0);
@@ -671,10 +678,10 @@ fn march_band<P: Copy>(
                             continue;
                         }
                         let (oa, ob) = (a.truncate() / a.w, b.truncate() / b.w);
-                        (oa, ob - oa)
+                        job.volume.march(oa, ob - oa, 0.0, 1.0)
                     }
                 };
-                let Some(hit) = job.volume.march(origin, dir, 0.0, 1.0) else {
+                let Some(hit) = hit else {
                     continue;
                 };
                 let (nx, ny) = screen.ndc(x, y);

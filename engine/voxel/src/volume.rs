@@ -219,33 +219,22 @@ impl LimbVolume {
     /// cube and the DDA resumes in the cell it enters there ([`Dda::skip`]), which is the cell, and
     /// the entry time, the cell-by-cell march ([`LimbVolume::march_plain`]) reaches.
     pub fn march(&self, origin: Vec3, dir: Vec3, t_min: f32, t_max: f32) -> Option<Hit> {
+        self.march_dir(origin, &RayDir::new(dir), t_min, t_max)
+    }
+
+    /// [`LimbVolume::march`] with the direction's constants prepared once, for the many parallel
+    /// rays of an orthographic view.
+    #[inline]
+    pub fn march_dir(&self, origin: Vec3, dir: &RayDir, t_min: f32, t_max: f32) -> Option<Hit> {
         if self.dist.is_empty() {
-            return self.march_plain(origin, dir, t_min, t_max);
+            return self.march_plain_dir(origin, dir, t_min, t_max);
         }
         let mut r = Dda::start(self, origin, dir, t_min, t_max)?;
-        let b = self.box_size();
-        // Index steps of the distance field per axis, signed by the ray's direction.
-        let stride = [b[2] as isize, (b[0] * b[2]) as isize, 1];
-        let stride = std::array::from_fn::<isize, 3, _>(|a| stride[a] * r.step[a] as isize);
-        let index = |r: &Dda| {
-            let [x, y, z] = r.cell.map(|c| c as usize);
-            self.dist_index(x, y, z) as isize
-        };
-        let mut i = index(&r);
         for _ in 0..self.max_steps() {
-            match self.dist[i as usize] {
-                0 => {
-                    let [x, y, z] = r.cell.map(|c| c as usize);
-                    return self.hit(r.t, x, y, z);
-                }
-                1 => {
-                    let a = r.step()?;
-                    i += stride[a];
-                }
-                d => {
-                    r.skip(d as i32 - 1)?;
-                    i = index(&r);
-                }
+            match self.dist[r.i] {
+                0 => return self.hit(&r),
+                1 => r.step()?,
+                d => r.skip(d as i32 - 1)?,
             }
         }
         None
@@ -254,6 +243,10 @@ impl LimbVolume {
     /// [`LimbVolume::march`] one cell at a time, without empty-space skipping: the reference the
     /// skipping marcher must agree with bit for bit.
     pub fn march_plain(&self, origin: Vec3, dir: Vec3, t_min: f32, t_max: f32) -> Option<Hit> {
+        self.march_plain_dir(origin, &RayDir::new(dir), t_min, t_max)
+    }
+
+    fn march_plain_dir(&self, origin: Vec3, dir: &RayDir, t_min: f32, t_max: f32) -> Option<Hit> {
         let mut r = Dda::start(self, origin, dir, t_min, t_max)?;
         // Each step leaves one cell; a ray crosses at most x + y + z cells of the box.
         for _ in 0..self.max_steps() {
@@ -261,7 +254,7 @@ impl LimbVolume {
             let c = x + y * self.size[0];
             // The cell is inside the box here: test its bit directly, rank only on a hit.
             if (self.masks[c * self.words + z / 64] >> (z % 64)) & 1 != 0 {
-                return self.hit(r.t, x, y, z);
+                return self.hit(&r);
             }
             r.step()?;
         }
@@ -272,14 +265,41 @@ impl LimbVolume {
         (0..3).map(|a| self.hi[a] - self.lo[a]).sum::<usize>() + 3
     }
 
-    fn hit(&self, t: f32, x: usize, y: usize, z: usize) -> Option<Hit> {
+    #[inline]
+    fn hit(&self, r: &Dda) -> Option<Hit> {
+        let [x, y, z] = r.cell.map(|c| c as usize);
         let [colour, normal] = self.voxel(x, y, z)?;
         Some(Hit {
-            t,
+            t: r.t,
             cell: [x, y, z],
             colour,
             normal,
         })
+    }
+}
+
+/// The constants of a ray direction: the same for every ray of an orthographic view of a limb.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RayDir {
+    d: [f32; 3],
+    /// `1 / d` (for the slab clip).
+    inv: [f32; 3],
+    step: [i32; 3],
+    /// 1 when stepping up (the next boundary is the cell's upper face), 0 when stepping down.
+    up: [i32; 3],
+    finite: bool,
+}
+
+impl RayDir {
+    pub fn new(dir: Vec3) -> RayDir {
+        let d = dir.to_array();
+        RayDir {
+            d,
+            inv: d.map(|v| if v != 0.0 { 1.0 / v } else { 0.0 }),
+            step: d.map(|v| (v > 0.0) as i32 - (v < 0.0) as i32),
+            up: d.map(|v| (v > 0.0) as i32),
+            finite: dir.is_finite(),
+        }
     }
 }
 
@@ -297,11 +317,13 @@ fn floor_i32(x: f32) -> i32 {
 /// boundary's integer coordinate, rather than accumulated step by step: the time of every crossing
 /// is then a function of the cell alone, so a marcher that jumps over empty cells resumes on exactly
 /// the path (and the hit `t`) the cell-by-cell march takes.
+///
+/// Per-axis work is dispatched to code specialised for a constant axis (`advance::<A>`,
+/// `jump::<A>`), so the arrays never need indexing by a run-time axis and stay in registers.
 struct Dda {
     o: [f32; 3],
     d: [f32; 3],
     step: [i32; 3],
-    /// 1 when stepping up (the next boundary is the cell's upper face), 0 when stepping down.
     up: [i32; 3],
     cell: [i32; 3],
     /// Time of the next boundary crossing per axis (infinite on axes the ray does not move along).
@@ -311,16 +333,19 @@ struct Dda {
     t1: f32,
     lo: [i32; 3],
     hi: [i32; 3],
+    /// Index of the cell in the distance field, and its change per step along each axis.
+    i: usize,
+    stride: [isize; 3],
 }
 
 impl Dda {
     /// Clip the ray to the occupied box and find its first cell; `None` when it misses the box.
     #[inline(always)]
-    fn start(v: &LimbVolume, origin: Vec3, dir: Vec3, t_min: f32, t_max: f32) -> Option<Dda> {
-        if !(origin.is_finite() && dir.is_finite()) || v.data.is_empty() {
+    fn start(v: &LimbVolume, origin: Vec3, dir: &RayDir, t_min: f32, t_max: f32) -> Option<Dda> {
+        if !(origin.is_finite() && dir.finite) || v.data.is_empty() {
             return None;
         }
-        let (o, d) = (origin.to_array(), dir.to_array());
+        let (o, d) = (origin.to_array(), dir.d);
         let lo = v.lo.map(|c| c as i32);
         let hi = v.hi.map(|c| c as i32);
         // Slab clip against the occupied box.
@@ -331,7 +356,7 @@ impl Dda {
                     return None;
                 }
             } else {
-                let inv = 1.0 / d[a];
+                let inv = dir.inv[a];
                 let (mut ta, mut tb) = ((lo[a] as f32 - o[a]) * inv, (hi[a] as f32 - o[a]) * inv);
                 if ta > tb {
                     std::mem::swap(&mut ta, &mut tb);
@@ -343,28 +368,36 @@ impl Dda {
         if t0 > t1 || t0.is_nan() || t1.is_nan() {
             return None;
         }
+        let b = v.box_size();
+        let stride = [b[2] as isize, (b[0] * b[2]) as isize, 1];
         let mut r = Dda {
             o,
             d,
-            step: [0; 3],
-            up: [0; 3],
+            step: dir.step,
+            up: dir.up,
             cell: [0; 3],
             t_next: [f32::INFINITY; 3],
             t: t0,
             t1,
             lo,
             hi,
+            i: 0,
+            stride: std::array::from_fn(|a| stride[a] * dir.step[a] as isize),
         };
         for a in 0..3 {
-            let p = o[a] + d[a] * t0;
-            r.cell[a] = floor_i32(p).clamp(lo[a], hi[a] - 1);
+            r.cell[a] = floor_i32(o[a] + d[a] * t0).clamp(lo[a], hi[a] - 1);
             if d[a] != 0.0 {
-                r.step[a] = if d[a] > 0.0 { 1 } else { -1 };
-                r.up[a] = (d[a] > 0.0) as i32;
                 r.t_next[a] = r.crossing(a, r.cell[a]);
             }
         }
+        r.i = r.index(b);
         Some(r)
+    }
+
+    #[inline(always)]
+    fn index(&self, b: [usize; 3]) -> usize {
+        let c: [usize; 3] = std::array::from_fn(|a| (self.cell[a] - self.lo[a]) as usize);
+        (c[0] + c[1] * b[0]) * b[2] + c[2]
     }
 
     /// Time the ray leaves cell coordinate `c` along axis `a` (only for axes it moves along).
@@ -387,6 +420,31 @@ impl Dda {
         } else {
             2
         }
+    }
+
+    /// Step into the next cell; `None` when the ray leaves the box or runs past `t1`.
+    #[inline(always)]
+    fn step(&mut self) -> Option<()> {
+        match Self::first(self.t_next) {
+            0 => self.advance::<0>(),
+            1 => self.advance::<1>(),
+            _ => self.advance::<2>(),
+        }
+    }
+
+    #[inline(always)]
+    fn advance<const A: usize>(&mut self) -> Option<()> {
+        self.t = self.t_next[A];
+        if self.t > self.t1 {
+            return None;
+        }
+        self.cell[A] += self.step[A];
+        if self.cell[A] < self.lo[A] || self.cell[A] >= self.hi[A] {
+            return None;
+        }
+        self.i = self.i.wrapping_add_signed(self.stride[A]);
+        self.t_next[A] = self.crossing(A, self.cell[A]);
+        Some(())
     }
 
     /// Jump over the cube of cells within `r` of the current one (all empty) along the axes the ray
@@ -413,54 +471,64 @@ impl Dda {
             }
             exit[a] = self.crossing(a, last[a]);
         }
-        let a = Self::first(exit);
-        let t = exit[a];
+        match Self::first(exit) {
+            0 => self.jump::<0>(last, exit[0]),
+            1 => self.jump::<1>(last, exit[1]),
+            _ => self.jump::<2>(last, exit[2]),
+        }
+    }
+
+    /// Leave the cube across its face on axis `A` at time `t` (see [`Dda::skip`]).
+    #[inline(always)]
+    fn jump<const A: usize>(&mut self, last: [i32; 3], t: f32) -> Option<()> {
         if t > self.t1 {
             return None;
         }
-        let next = last[a] + self.step[a];
-        if next < self.lo[a] || next >= self.hi[a] {
+        let next = last[A] + self.step[A];
+        if next < self.lo[A] || next >= self.hi[A] {
             return None;
         }
-        #[allow(clippy::needless_range_loop)] // `b` indexes six per-axis arrays
-        for b in 0..3 {
-            if b == a || self.step[b] == 0 {
-                continue;
-            }
-            let precedes = |tb: f32| tb < t || (tb == t && b > a);
-            let s = self.step[b];
-            let (from, to) = (self.cell[b], last[b]);
-            let guess = floor_i32(self.o[b] + self.d[b] * t);
-            let mut x = guess.clamp(from.min(to), from.max(to));
-            while x != to && precedes(self.crossing(b, x)) {
-                x += s;
-            }
-            while x != from && !precedes(self.crossing(b, x - s)) {
-                x -= s;
-            }
-            self.cell[b] = x;
-            self.t_next[b] = self.crossing(b, x);
+        if A != 0 {
+            self.settle::<0>(A, last[0], t);
         }
-        self.cell[a] = next;
-        self.t_next[a] = self.crossing(a, next);
+        if A != 1 {
+            self.settle::<1>(A, last[1], t);
+        }
+        if A != 2 {
+            self.settle::<2>(A, last[2], t);
+        }
+        self.cell[A] = next;
+        self.t_next[A] = self.crossing(A, next);
         self.t = t;
+        let b = [
+            (self.hi[0] - self.lo[0]) as usize,
+            (self.hi[1] - self.lo[1]) as usize,
+            (self.hi[2] - self.lo[2]) as usize,
+        ];
+        self.i = self.index(b);
         Some(())
     }
 
-    /// Step into the next cell; `None` when the ray leaves the box or runs past `t1`.
+    /// The cell along axis `B` once the crossing `(t, a)` is made: the one entered by the last
+    /// crossing of `B` that comes before it, between the current cell and `last`.
     #[inline(always)]
-    fn step(&mut self) -> Option<usize> {
-        let a = Self::first(self.t_next);
-        self.t = self.t_next[a];
-        if self.t > self.t1 {
-            return None;
+    fn settle<const B: usize>(&mut self, a: usize, last: i32, t: f32) {
+        let s = self.step[B];
+        if s == 0 {
+            return;
         }
-        self.cell[a] += self.step[a];
-        if self.cell[a] < self.lo[a] || self.cell[a] >= self.hi[a] {
-            return None;
+        let precedes = |tb: f32| tb < t || (tb == t && B > a);
+        let from = self.cell[B];
+        let guess = floor_i32(self.o[B] + self.d[B] * t);
+        let mut x = guess.clamp(from.min(last), from.max(last));
+        while x != last && precedes(self.crossing(B, x)) {
+            x += s;
         }
-        self.t_next[a] = self.crossing(a, self.cell[a]);
-        Some(a)
+        while x != from && !precedes(self.crossing(B, x - s)) {
+            x -= s;
+        }
+        self.cell[B] = x;
+        self.t_next[B] = self.crossing(B, x);
     }
 }
 

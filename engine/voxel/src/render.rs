@@ -639,10 +639,42 @@ impl Screen {
     /// View depth at NDC (x, y) and ray parameter t between the near (t = 0) and far (t = 1) planes.
     #[inline]
     fn depth(&self, nx: f32, ny: f32, t: f32) -> f32 {
+        let (za, zb) = self.depth_ends(nx, ny);
+        za + t * (zb - za)
+    }
+
+    /// View depth at NDC (x, y) on the near and the far plane.
+    #[inline]
+    fn depth_ends(&self, nx: f32, ny: f32) -> (f32, f32) {
         let a = self.ndc_to_view * Vec4::new(nx, ny, 0.0, 1.0);
         let b = self.ndc_to_view * Vec4::new(nx, ny, 1.0, 1.0);
-        let (za, zb) = (-a.z / a.w, -b.z / b.w);
-        za + t * (zb - za)
+        (-a.z / a.w, -b.z / b.w)
+    }
+
+    /// The ray parameter past which every hit at pixel NDC (x, y) fails the depth test against
+    /// `depth` (1 when the pixel is empty): rays over pixels already covered by something nearer
+    /// stop there instead of marching the rest of the limb.
+    ///
+    /// A hit at `t` is drawn only if `za + t (zb - za) < depth`, which is increasing in `t`. The
+    /// margin, far above the rounding of both sides, keeps this exact: a hit beyond the returned
+    /// `t` would have been rejected, and hits before it are found and tested as before.
+    #[inline]
+    fn t_limit(&self, nx: f32, ny: f32, depth: f32) -> f32 {
+        if !depth.is_finite() {
+            return 1.0;
+        }
+        let (za, zb) = self.depth_ends(nx, ny);
+        let range = zb - za;
+        if range.is_nan() || range <= 0.0 {
+            return 1.0;
+        }
+        let margin = 1e-5 + 1e-5 * (za.abs() + zb.abs() + depth.abs()) / range;
+        let t = (depth - za) / range + margin;
+        if t.is_nan() {
+            1.0
+        } else {
+            t.min(1.0)
+        }
     }
 }
 
@@ -665,10 +697,15 @@ fn march_band<P: Copy>(
             let (x0, x1) = job.row_span(y);
             for x in x0..x1 {
                 rays += 1;
+                let i = (y - y0) * screen.width + x;
+                let t_max = {
+                    let (nx, ny) = screen.ndc(x, y);
+                    screen.t_limit(nx, ny, depth[i])
+                };
                 let hit = match &job.affine {
                     Some([o, dx, dy, _]) => {
                         let origin = *o + *dx * x as f32 + *dy * y as f32;
-                        job.volume.march_dir(origin, &job.ray_dir, 0.0, 1.0)
+                        job.volume.march_dir(origin, &job.ray_dir, 0.0, t_max)
                     }
                     None => {
                         let (nx, ny) = screen.ndc(x, y);
@@ -678,7 +715,7 @@ fn march_band<P: Copy>(
                             continue;
                         }
                         let (oa, ob) = (a.truncate() / a.w, b.truncate() / b.w);
-                        job.volume.march(oa, ob - oa, 0.0, 1.0)
+                        job.volume.march(oa, ob - oa, 0.0, t_max)
                     }
                 };
                 let Some(hit) = hit else {
@@ -686,7 +723,6 @@ fn march_band<P: Copy>(
                 };
                 let (nx, ny) = screen.ndc(x, y);
                 let z = screen.depth(nx, ny, hit.t);
-                let i = (y - y0) * screen.width + x;
                 if z < depth[i] {
                     depth[i] = z;
                     pixels[i] = shade(job, hit.colour, hit.normal);

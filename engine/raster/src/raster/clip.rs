@@ -102,6 +102,14 @@ impl Polygon {
     }
 }
 
+/// Whether a triangle needs no clipping at all: finite and inside every plane (the common case,
+/// which then skips building a polygon).
+#[inline]
+pub fn inside(tri: &[ClipVertex; 3], planes: &ClipPlanes) -> bool {
+    tri.iter()
+        .all(|v| v.is_finite() && planes.outcode(v.clip) == 0)
+}
+
 /// Clip a triangle. Returns `None` when nothing of it is in front of the near plane and inside the
 /// guard band, or when any of its numbers is not finite (which would poison the setup).
 pub fn clip_triangle(tri: &[ClipVertex; 3], planes: &ClipPlanes) -> Option<Polygon> {

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use crate::model::Model;
 
-use super::clip::{clip_triangle, ClipPlanes, ClipVertex};
+use super::clip::{clip_triangle, inside, ClipPlanes, ClipVertex};
 use super::light::{normal_table_dots, Light, ShadeTable};
 use super::setup::{Cull, TriSetup};
 use super::span::DepthMode;
@@ -147,6 +147,8 @@ struct Lit {
 }
 
 thread_local! {
+    /// Per-thread storage for the transformed vertices of a draw, reused across draws.
+    static LIT: std::cell::RefCell<Vec<Lit>> = const { std::cell::RefCell::new(Vec::new()) };
     /// Per-thread storage for the set-up triangles of a draw, reused across draws.
     static SETUPS: std::cell::RefCell<Vec<TriSetup>> = const { std::cell::RefCell::new(Vec::new()) };
 }
@@ -190,10 +192,11 @@ impl Renderer {
     }
 
     /// Vertex stage: clip position, view depth and intensity per model vertex.
-    fn vertices(&self, camera: &Camera, model: &Model, entity: &Entity) -> Vec<Lit> {
+    fn vertices(&self, camera: &Camera, model: &Model, entity: &Entity, out: &mut Vec<Lit>) {
+        out.clear();
         let (i0, i1, t) = entity.frames(model.frames.len());
         let (Some(f0), Some(f1)) = (model.frames.get(i0), model.frames.get(i1)) else {
-            return Vec::new();
+            return;
         };
         let n = f0.positions.len();
         let model_m = entity.matrix();
@@ -230,14 +233,10 @@ impl Renderer {
                 light: l,
             }
         };
-        if n > CHUNK {
-            (0..n)
-                .into_par_iter()
-                .with_min_len(CHUNK)
-                .map(lit)
-                .collect()
+        if n > CHUNK && rayon::current_num_threads() > 1 {
+            out.par_extend((0..n).into_par_iter().with_min_len(CHUNK).map(lit));
         } else {
-            (0..n).map(lit).collect()
+            out.extend((0..n).map(lit));
         }
     }
 
@@ -284,13 +283,19 @@ impl Renderer {
                 // invisible (they wrap) and it keeps the span loop on its fast in-range path.
                 let umin = cv[0].u.min(cv[1].u).min(cv[2].u);
                 let vmin = cv[0].v.min(cv[1].v).min(cv[2].v);
-                let du = (umin / size.x).floor() * size.x;
-                let dv = (vmin / size.y).floor() * size.y;
+                let du = fast_floor(umin / size.x) * size.x;
+                let dv = fast_floor(vmin / size.y) * size.y;
                 if du.is_finite() && dv.is_finite() {
                     for c in &mut cv {
                         c.u -= du;
                         c.v -= dv;
                     }
+                }
+                if inside(&cv, &planes) {
+                    if let Some(s) = TriSetup::new([&cv[0], &cv[1], &cv[2]], width, height, cull) {
+                        out.push(s);
+                    }
+                    continue;
                 }
                 let Some(poly) = clip_triangle(&cv, &planes) else {
                     continue;
@@ -345,9 +350,11 @@ impl Renderer {
             );
             return stats;
         }
-        let lit = self.vertices(camera, model.model, entity);
+        // Both reused from draw to draw on this thread: fresh multi-megabyte buffers every frame
+        // cost more in page faults than filling them (see `span::fill`).
+        let mut lit = LIT.with(|c| std::mem::take(&mut *c.borrow_mut()));
+        self.vertices(camera, model.model, entity, &mut lit);
         let tex = model.texture(entity.skin);
-        // Reused from draw to draw on this thread: see `span::fill` for why.
         let mut setups = SETUPS.with(|c| std::mem::take(&mut *c.borrow_mut()));
         self.setups(model.model, &lit, tex, w, h, &mut setups);
         stats.rasterized = setups.len();
@@ -360,6 +367,7 @@ impl Renderer {
             self.depth_mode,
         );
         SETUPS.with(|c| *c.borrow_mut() = setups);
+        LIT.with(|c| *c.borrow_mut() = lit);
         stats
     }
 
@@ -375,7 +383,8 @@ impl Renderer {
     ) {
         let (w, h) = target.size();
         let color = T::color(rgb, &self.shades);
-        let lit = self.vertices(camera, model.model, entity);
+        let mut lit = Vec::new();
+        self.vertices(camera, model.model, entity, &mut lit);
         let screen: Vec<Option<Vec2>> = lit
             .iter()
             .map(|v| {
@@ -409,6 +418,22 @@ impl Renderer {
 }
 
 /// A line by DDA, clipped per pixel, at most a few screen sizes long.
+/// `x.floor()` without the libm call this target makes for it (no SSE4.1): exact for |x| < 2^31,
+/// and `x` itself (already whole, or not finite) beyond. Called twice per triangle.
+#[inline]
+fn fast_floor(x: f32) -> f32 {
+    if x.abs() < 2147483648.0 {
+        let t = x as i32 as f32;
+        if t > x {
+            t - 1.0
+        } else {
+            t
+        }
+    } else {
+        x
+    }
+}
+
 fn line<P: Copy>(px: &mut [P], w: usize, h: usize, a: Vec2, b: Vec2, color: P) {
     let d = b - a;
     let steps = d.x.abs().max(d.y.abs()).ceil();

@@ -14,7 +14,9 @@ pub const SUBPIXEL_BITS: u32 = 8;
 const ONE: i64 = 1 << SUBPIXEL_BITS;
 const HALF: i64 = ONE / 2;
 /// Anything beyond this (in fixed point) cannot come out of the clipper; refuse it defensively.
-const COORD_LIMIT: f32 = (1u32 << 26) as f32;
+/// Pixel coordinates beyond this cannot come out of the clipper (its guard band is a few thousand
+/// pixels); refusing them keeps snapped values below 2^29 and edge deltas within `i32`.
+const COORD_LIMIT: f32 = (1u32 << 21) as f32;
 
 /// Which faces are drawn. Front faces are counter-clockwise as seen by the camera (MDL convention).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -61,14 +63,30 @@ impl Attrs {
 }
 
 /// One edge function `E(P) = dx * (Py - y0) - dy * (Px - x0)`, positive inside.
+///
+/// Stored in `i32` (snapped coordinates stay below 2^29, see [`COORD_LIMIT`]) and widened to `i64`
+/// for the products: a set-up triangle is copied into bins and read back per band, and halving the
+/// edges took a quarter off its size.
 #[derive(Debug, Clone, Copy)]
 struct Edge {
-    x0: i64,
-    y0: i64,
-    dx: i64,
-    dy: i64,
+    x0: i32,
+    y0: i32,
+    dx: i32,
+    dy: i32,
     /// 0 on top and left edges (a centre exactly on them is inside), 1 elsewhere.
-    bias: i64,
+    bias: i32,
+}
+
+/// An edge's numbers widened for exact products: (x0, y0, dx, dy, bias).
+#[inline(always)]
+fn wide(e: &Edge) -> (i64, i64, i64, i64, i64) {
+    (
+        e.x0 as i64,
+        e.y0 as i64,
+        e.dx as i64,
+        e.dy as i64,
+        e.bias as i64,
+    )
 }
 
 /// A triangle ready for span filling.
@@ -84,6 +102,9 @@ pub struct TriSetup {
     a0: Attrs,
     pub dadx: Attrs,
     dady: Attrs,
+    /// The attribute planes hold the values themselves, not values divided by w (`inv_w` is 1):
+    /// spans need no division.
+    pub affine: bool,
 }
 
 /// Which side of the span an edge bounds.
@@ -202,7 +223,7 @@ impl TriSetup {
         let (w, h) = (width as f32, height as f32);
         let mut xs = [0i64; 3];
         let mut ys = [0i64; 3];
-        let mut attrs = [[0f32; 5]; 3];
+        let mut inv_ws = [0f32; 3];
         for (k, v) in tri.iter().enumerate() {
             let inv_w = 1.0 / v.clip.w;
             let sx = (v.clip.x * inv_w + 1.0) * 0.5 * w;
@@ -212,13 +233,7 @@ impl TriSetup {
             }
             xs[k] = snap(sx);
             ys[k] = snap(sy);
-            attrs[k] = [
-                inv_w,
-                v.depth * inv_w,
-                v.u * inv_w,
-                v.v * inv_w,
-                v.light * inv_w,
-            ];
+            inv_ws[k] = inv_w;
         }
         // Twice the signed area in fixed point; negative = counter-clockwise on screen (y down) =
         // front face.
@@ -236,7 +251,6 @@ impl TriSetup {
         let order = if area < 0 { [0, 2, 1] } else { [0, 1, 2] };
         let xs = order.map(|k| xs[k]);
         let ys = order.map(|k| ys[k]);
-        let attrs = order.map(|k| attrs[k]);
         let area = area.abs();
 
         let ymin = ys[0].min(ys[1]).min(ys[2]);
@@ -252,15 +266,38 @@ impl TriSetup {
             return None;
         }
 
+        // The interpolated values per vertex (in the positive-area order), culled triangles never
+        // get here.
+        let inv_ws = order.map(|k| inv_ws[k]);
+        let raw = order.map(|k| [1.0, tri[k].depth, tri[k].u, tri[k].v, tri[k].light]);
+        // Affine when perspective would change nothing visible: interpolating a value linearly in
+        // screen space instead of through 1/w is off by at most about (relative spread of w) / 4
+        // times the value's range across the triangle. Below an eighth of a texel (and of a light
+        // step) the triangle is drawn affine, which saves the span filler both of its divisions per
+        // span: most of a small triangle's fill time. Orthographic cameras (w = 1) are always affine.
+        let (lo, hi) = (
+            inv_ws[0].min(inv_ws[1]).min(inv_ws[2]),
+            inv_ws[0].max(inv_ws[1]).max(inv_ws[2]),
+        );
+        let range = |i: usize| {
+            raw[0][i].max(raw[1][i]).max(raw[2][i]) - raw[0][i].min(raw[1][i]).min(raw[2][i])
+        };
+        let spread = (hi - lo) / lo;
+        let affine = spread * range(2).max(range(3)).max(range(4) / 8.0).max(1.0) < 0.5;
+        let attrs = if affine {
+            raw
+        } else {
+            std::array::from_fn(|k| raw[k].map(|a| a * inv_ws[k]))
+        };
         let edge = |i: usize, j: usize| {
             let dx = xs[j] - xs[i];
             let dy = ys[j] - ys[i];
             let top_left = dy < 0 || (dy == 0 && dx > 0);
             Edge {
-                x0: xs[i],
-                y0: ys[i],
-                dx,
-                dy,
+                x0: xs[i] as i32,
+                y0: ys[i] as i32,
+                dx: dx as i32,
+                dy: dy as i32,
                 bias: if top_left { 0 } else { 1 },
             }
         };
@@ -270,15 +307,15 @@ impl TriSetup {
         let (x0, y0) = (f(xs[0]), f(ys[0]));
         let (e1x, e1y) = (f(xs[1]) - x0, f(ys[1]) - y0);
         let (e2x, e2y) = (f(xs[2]) - x0, f(ys[2]) - y0);
-        let det = area as f64 / (ONE * ONE) as f64;
+        let inv_det = (ONE * ONE) as f64 / area as f64;
         let mut dadx = [0f64; 5];
         let mut dady = [0f64; 5];
         for k in 0..5 {
             let a0 = attrs[0][k] as f64;
             let d1 = attrs[1][k] as f64 - a0;
             let d2 = attrs[2][k] as f64 - a0;
-            dadx[k] = (d1 * e2y - d2 * e1y) / det;
-            dady[k] = (d2 * e1x - d1 * e2x) / det;
+            dadx[k] = (d1 * e2y - d2 * e1y) * inv_det;
+            dady[k] = (d2 * e1x - d1 * e2x) * inv_det;
         }
         Some(TriSetup {
             edges: [edge(0, 1), edge(1, 2), edge(2, 0)],
@@ -289,6 +326,7 @@ impl TriSetup {
             a0: Attrs::from_array(attrs[0].map(f64::from)),
             dadx: Attrs::from_array(dadx),
             dady: Attrs::from_array(dady),
+            affine,
         })
     }
 
@@ -300,16 +338,17 @@ impl TriSetup {
         let mut lo: i64 = 0;
         let mut hi: i64 = width as i64 - 1;
         for e in &self.edges {
-            let c = e.dx * (py - e.y0);
-            if e.dy < 0 {
+            let (x0, y0, dx, dy, bias) = wide(e);
+            let c = dx * (py - y0);
+            if dy < 0 {
                 // E grows with x: Px >= x0 + ceil((bias - c) / -dy).
-                let t = e.x0 + ceil_div(e.bias - c, -e.dy);
+                let t = x0 + ceil_div(bias - c, -dy);
                 lo = lo.max(ceil_px(t - HALF));
-            } else if e.dy > 0 {
+            } else if dy > 0 {
                 // E falls with x: Px <= x0 + floor((c - bias) / dy).
-                let t = e.x0 + floor_div(c - e.bias, e.dy);
+                let t = x0 + floor_div(c - bias, dy);
                 hi = hi.min(floor_px(t - HALF));
-            } else if c < e.bias {
+            } else if c < bias {
                 return None;
             }
         }
@@ -328,9 +367,10 @@ impl TriSetup {
             width: width as i64,
         };
         for (w, e) in walk.edges.iter_mut().zip(&self.edges) {
-            let num = e.dx * (py - e.y0) - e.bias;
-            let step = e.dx * ONE;
-            *w = if e.dy == 0 {
+            let (x0, y0, dx, dy, bias) = wide(e);
+            let num = dx * (py - y0) - bias;
+            let step = dx * ONE;
+            *w = if dy == 0 {
                 // Horizontal: inside on rows where E = num + bias >= bias, i.e. num >= 0.
                 EdgeWalk {
                     kind: EdgeKind::Horizontal,
@@ -339,16 +379,16 @@ impl TriSetup {
                     ..EdgeWalk::default()
                 }
             } else {
-                let den = e.dy.abs();
+                let den = dy.abs();
                 let q = floor_div(num, den);
                 let qs = floor_div(step, den);
                 EdgeWalk {
-                    kind: if e.dy < 0 {
+                    kind: if dy < 0 {
                         EdgeKind::Left
                     } else {
                         EdgeKind::Right
                     },
-                    x0: e.x0,
+                    x0,
                     q,
                     r: num - q * den,
                     den,

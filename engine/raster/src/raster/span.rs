@@ -76,7 +76,15 @@ struct Sample {
 
 impl Sample {
     #[inline(always)]
-    fn of(a: &Attrs) -> Sample {
+    fn of<const AFFINE: bool>(a: &Attrs) -> Sample {
+        if AFFINE {
+            return Sample {
+                u: a.u_w,
+                v: a.v_w,
+                light: a.light_w,
+                z: a.depth_w,
+            };
+        }
         let w = 1.0 / a.inv_w;
         Sample {
             u: a.u_w * w,
@@ -114,7 +122,13 @@ fn texel<const POW2: bool>(u: i32, v: i32, tw: u32, th: u32) -> usize {
 /// pixel centre, `d` their step per pixel. Split into [`SEGMENT`]-pixel pieces, exact at each end.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn fill_span<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
+fn fill_span<
+    P: Paint,
+    const TEST: bool,
+    const WRITE: bool,
+    const POW2: bool,
+    const AFFINE: bool,
+>(
     painter: &P,
     px: &mut [P::Px],
     depth: &mut [f32],
@@ -125,7 +139,7 @@ fn fill_span<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
 ) {
     let n = px.len();
     let mut start = 0;
-    let mut s0 = Sample::of(&a);
+    let mut s0 = Sample::of::<AFFINE>(&a);
     while start < n {
         let left = n - start;
         // A full segment ends on the next segment's first pixel; the last one on the span's last
@@ -138,7 +152,7 @@ fn fill_span<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
         let s1 = if steps == 0 {
             s0
         } else {
-            Sample::of(&attrs_after(&a, d, (start + steps) as f32))
+            Sample::of::<AFFINE>(&attrs_after(&a, d, (start + steps) as f32))
         };
         let px = &mut px[start..start + len];
         let depth = &mut depth[start..start + len];
@@ -182,7 +196,7 @@ fn fill_span<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
         } else {
             // Exact per-pixel division: texture coordinates too large for fixed point.
             for (k, (p, z_buf)) in px.iter_mut().zip(depth.iter_mut()).enumerate() {
-                let s = Sample::of(&attrs_after(&a, d, (start + k) as f32));
+                let s = Sample::of::<AFFINE>(&attrs_after(&a, d, (start + k) as f32));
                 if !TEST || s.z < *z_buf {
                     let i = texel::<false>(s.u.floor() as i32, s.v.floor() as i32, tw, th);
                     let light = (s.light + 0.5) as i32;
@@ -228,10 +242,20 @@ fn fill_band_tri<P: Paint, const TEST: bool, const WRITE: bool>(
             &mut px[row + x0..=row + x1],
             &mut depth[row + x0..=row + x1],
         );
-        if pow2 {
-            fill_span::<P, TEST, WRITE, true>(painter, px, depth, a, &tri.dadx, tw, th);
-        } else {
-            fill_span::<P, TEST, WRITE, false>(painter, px, depth, a, &tri.dadx, tw, th);
+        let d = &tri.dadx;
+        match (pow2, tri.affine) {
+            (true, false) => {
+                fill_span::<P, TEST, WRITE, true, false>(painter, px, depth, a, d, tw, th)
+            }
+            (false, false) => {
+                fill_span::<P, TEST, WRITE, false, false>(painter, px, depth, a, d, tw, th)
+            }
+            (true, true) => {
+                fill_span::<P, TEST, WRITE, true, true>(painter, px, depth, a, d, tw, th)
+            }
+            (false, true) => {
+                fill_span::<P, TEST, WRITE, false, true>(painter, px, depth, a, d, tw, th)
+            }
         }
     }
 }

@@ -626,7 +626,12 @@ mod tests {
                 }
             }
             match (hit, brute) {
-                (Some(h), Some(b)) => prop_assert!((h.t - b).abs() < 0.01, "{h:?} vs {b}"),
+                // Sampling every 0.002 can step over a sliver of a cell the ray only grazes, and then
+                // finds a later hit.
+                (Some(h), Some(b)) => prop_assert!(
+                    (h.t - b).abs() < 0.01 || (h.t < b && grazing(origin, dir, h.t)),
+                    "{h:?} vs {b}"
+                ),
                 (None, None) => {}
                 // A ray grazing an edge may be caught by one method and not the other.
                 (Some(h), None) => prop_assert!(h.t > t_max - 0.01 || grazing(origin, dir, h.t)),

@@ -249,8 +249,11 @@ impl TriSetup {
         // Order the vertices so that the area is positive and every edge function is positive
         // inside.
         let order = if area < 0 { [0, 2, 1] } else { [0, 1, 2] };
-        let xs = order.map(|k| xs[k]);
-        let ys = order.map(|k| ys[k]);
+        // Indexed by hand: `array::map` over a closure was not inlined here (perf: a tenth of the
+        // setup went to its calls and copies).
+        let [o0, o1, o2] = order;
+        let xs = [xs[o0], xs[o1], xs[o2]];
+        let ys = [ys[o0], ys[o1], ys[o2]];
         let area = area.abs();
 
         let ymin = ys[0].min(ys[1]).min(ys[2]);
@@ -268,8 +271,9 @@ impl TriSetup {
 
         // The interpolated values per vertex (in the positive-area order), culled triangles never
         // get here.
-        let inv_ws = order.map(|k| inv_ws[k]);
-        let raw = order.map(|k| [1.0, tri[k].depth, tri[k].u, tri[k].v, tri[k].light]);
+        let inv_ws = [inv_ws[o0], inv_ws[o1], inv_ws[o2]];
+        let r = |v: &ClipVertex| [1.0, v.depth, v.u, v.v, v.light];
+        let raw = [r(tri[o0]), r(tri[o1]), r(tri[o2])];
         // Affine when perspective would change nothing visible: interpolating a value linearly in
         // screen space instead of through 1/w is off by at most about (relative spread of w) / 4
         // times the value's range across the triangle. Below an eighth of a texel (and of a light
@@ -287,7 +291,13 @@ impl TriSetup {
         let attrs = if affine {
             raw
         } else {
-            std::array::from_fn(|k| raw[k].map(|a| a * inv_ws[k]))
+            let div =
+                |r: &[f32; 5], iw: f32| [r[0] * iw, r[1] * iw, r[2] * iw, r[3] * iw, r[4] * iw];
+            [
+                div(&raw[0], inv_ws[0]),
+                div(&raw[1], inv_ws[1]),
+                div(&raw[2], inv_ws[2]),
+            ]
         };
         let edge = |i: usize, j: usize| {
             let dx = xs[j] - xs[i];
@@ -323,7 +333,13 @@ impl TriSetup {
             y_last: y_last as i32,
             ox: x0 as f32,
             oy: y0 as f32,
-            a0: Attrs::from_array(attrs[0].map(f64::from)),
+            a0: Attrs {
+                inv_w: attrs[0][0],
+                depth_w: attrs[0][1],
+                u_w: attrs[0][2],
+                v_w: attrs[0][3],
+                light_w: attrs[0][4],
+            },
             dadx: Attrs::from_array(dadx),
             dady: Attrs::from_array(dady),
             affine,

@@ -118,6 +118,100 @@ fn texel<const POW2: bool>(u: i32, v: i32, tw: u32, th: u32) -> usize {
     }
 }
 
+/// Whether texture coordinates fit the fixed-point stepping.
+#[inline(always)]
+fn fit(a: f32, b: f32, c: f32, d: f32) -> bool {
+    a.abs().max(b.abs()).max(c.abs()).max(d.abs()) < FIX_LIMIT
+}
+
+/// Texture coordinates and light in 16.16 fixed point with their steps per pixel.
+struct Run {
+    u: i32,
+    v: i32,
+    l: i32,
+    du: i32,
+    dv: i32,
+    dl: i32,
+}
+
+impl Run {
+    /// Paint `px` stepping the run, with depth `z` stepped by `dz`. The inner loop of every fill.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn paint<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
+        &mut self,
+        painter: &P,
+        px: &mut [P::Px],
+        depth: &mut [f32],
+        mut z: f32,
+        dz: f32,
+        tw: u32,
+        th: u32,
+    ) {
+        let Run {
+            mut u,
+            mut v,
+            mut l,
+            du,
+            dv,
+            dl,
+        } = *self;
+        for (p, z_buf) in px.iter_mut().zip(depth.iter_mut()) {
+            // `z < buffer` is false for NaN, so a degenerate value never draws.
+            if !TEST || z < *z_buf {
+                let i = texel::<POW2>(u >> FRAC, v >> FRAC, tw, th);
+                if painter.paint(i, l >> FRAC, p) && WRITE {
+                    *z_buf = z;
+                }
+            }
+            u = u.wrapping_add(du);
+            v = v.wrapping_add(dv);
+            l = l.wrapping_add(dl);
+            z += dz;
+        }
+        (self.u, self.v, self.l) = (u, v, l);
+    }
+}
+
+/// Fill a span of an affine triangle: the steps are the triangle's own gradients, so nothing is
+/// divided; depth is re-anchored every [`SEGMENT`] pixels so float drift never builds up. `false`
+/// when the coordinates do not fit fixed point (the caller then takes the general path).
+#[inline(always)]
+fn fill_affine<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
+    painter: &P,
+    px: &mut [P::Px],
+    depth: &mut [f32],
+    a: &Attrs,
+    d: &Attrs,
+    tw: u32,
+    th: u32,
+) -> bool {
+    let last = px.len().saturating_sub(1) as f32;
+    let (u1, v1) = (a.u_w + d.u_w * last, a.v_w + d.v_w * last);
+    let light_ok = (a.light_w + d.light_w * last).abs() < FIX_LIMIT && a.light_w.abs() < FIX_LIMIT;
+    if !(fit(a.u_w, u1, a.v_w, v1) && light_ok) {
+        return false;
+    }
+    let mut run = Run {
+        u: (a.u_w * FIX_ONE) as i32,
+        v: (a.v_w * FIX_ONE) as i32,
+        // Rounded, so an exactly-unlit 1.0 stays the identity row.
+        l: ((a.light_w + 0.5) * FIX_ONE) as i32,
+        du: (d.u_w * FIX_ONE) as i32,
+        dv: (d.v_w * FIX_ONE) as i32,
+        dl: (d.light_w * FIX_ONE) as i32,
+    };
+    for (k, (px, depth)) in px
+        .chunks_mut(SEGMENT)
+        .zip(depth.chunks_mut(SEGMENT))
+        .enumerate()
+    {
+        let z = a.depth_w + d.depth_w * (k * SEGMENT) as f32;
+        run.paint::<P, TEST, WRITE, POW2>(painter, px, depth, z, d.depth_w, tw, th);
+    }
+    true
+}
+
 /// Fill one span: `px` and `depth` are the span's pixels and depths, `a` the attributes at its first
 /// pixel centre, `d` their step per pixel. Split into [`SEGMENT`]-pixel pieces, exact at each end.
 #[inline(always)]
@@ -137,6 +231,9 @@ fn fill_span<
     tw: u32,
     th: u32,
 ) {
+    if AFFINE && fill_affine::<P, TEST, WRITE, POW2>(painter, px, depth, &a, d, tw, th) {
+        return;
+    }
     let n = px.len();
     let mut start = 0;
     let mut s0 = Sample::of::<AFFINE>(&a);
@@ -156,9 +253,6 @@ fn fill_span<
         };
         let px = &mut px[start..start + len];
         let depth = &mut depth[start..start + len];
-        let fit = |a: f32, b: f32, c: f32, d: f32| {
-            a.abs().max(b.abs()).max(c.abs()).max(d.abs()) < FIX_LIMIT
-        };
         let (mut u0, mut u1, mut v0, mut v1) = (s0.u, s1.u, s0.v, s1.v);
         let mut fits = fit(u0, u1, v0, v1);
         if !fits {
@@ -171,28 +265,22 @@ fn fill_span<
         }
         if fits && s0.light.is_finite() && s1.light.is_finite() {
             let k = if steps == 0 { 0.0 } else { 1.0 / steps as f32 };
-            let mut u = (u0 * FIX_ONE) as i32;
-            let mut v = (v0 * FIX_ONE) as i32;
+            let u = (u0 * FIX_ONE) as i32;
+            let v = (v0 * FIX_ONE) as i32;
             // Rounded, so an exactly-unlit 1.0 stays the identity row.
-            let mut l = ((s0.light + 0.5) * FIX_ONE) as i32;
+            let l = ((s0.light + 0.5) * FIX_ONE) as i32;
             let du = ((u1 - u0) * k * FIX_ONE) as i32;
             let dv = ((v1 - v0) * k * FIX_ONE) as i32;
             let dl = ((s1.light - s0.light) * k * FIX_ONE) as i32;
-            let mut z = s0.z;
-            let dz = (s1.z - s0.z) * k;
-            for (p, z_buf) in px.iter_mut().zip(depth.iter_mut()) {
-                // `z < buffer` is false for NaN, so a degenerate value never draws.
-                if !TEST || z < *z_buf {
-                    let i = texel::<POW2>(u >> FRAC, v >> FRAC, tw, th);
-                    if painter.paint(i, l >> FRAC, p) && WRITE {
-                        *z_buf = z;
-                    }
-                }
-                u = u.wrapping_add(du);
-                v = v.wrapping_add(dv);
-                l = l.wrapping_add(dl);
-                z += dz;
-            }
+            let mut run = Run {
+                u,
+                v,
+                l,
+                du,
+                dv,
+                dl,
+            };
+            run.paint::<P, TEST, WRITE, POW2>(painter, px, depth, s0.z, (s1.z - s0.z) * k, tw, th);
         } else {
             // Exact per-pixel division: texture coordinates too large for fixed point.
             for (k, (p, z_buf)) in px.iter_mut().zip(depth.iter_mut()).enumerate() {

@@ -2,12 +2,13 @@
 //!
 //! For every limb of every unit in the scene it builds a job: the limb's grid-to-world matrix (HVA
 //! frame, first-layer translation scale, turret and barrel placement, unit facing and position),
-//! the screen rectangle its box covers, and a 256-entry shading table (one entry per normal index,
-//! computed once per limb per draw: lighting costs a table lookup per pixel). Then for each pixel
-//! of a job's rectangle the camera ray is taken into the limb's grid space and marched through the
-//! occupancy masks with a 3D DDA ([`LimbVolume::march`]); the first filled cell is shaded and depth
-//! tested against the shared [`DepthBuffer`], so MDL models drawn by the triangle rasterizer with
-//! the same [`Camera`] mix into the same scene.
+//! the screen outline of the box of its filled cells, and a 256-entry shading table (one entry per
+//! normal index, computed once per limb per draw: lighting costs a table lookup per pixel). Then
+//! for each pixel under a job's outline the camera ray is taken into the limb's grid space and
+//! marched through the occupancy with a 3D DDA that skips empty space ([`LimbVolume::march`]),
+//! stopping where the depth already in the buffer would reject any hit; the first filled cell is
+//! shaded and depth tested against the shared [`DepthBuffer`], so MDL models drawn by the triangle
+//! rasterizer with the same [`Camera`] mix into the same scene.
 //!
 //! Rows are split into bands drawn in parallel with rayon; every pixel is computed by the same
 //! operations in the same limb order whatever the banding, so 1 and N threads give identical frames.
@@ -263,7 +264,7 @@ pub struct Instance<'a> {
 pub struct DrawStats {
     /// Limbs that had something on screen.
     pub limbs: usize,
-    /// Rays marched (pixels of limb rectangles).
+    /// Rays marched (pixels under the outlines of the limbs' occupied boxes, with a 1-pixel margin).
     pub rays: usize,
 }
 

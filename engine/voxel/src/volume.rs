@@ -3,7 +3,11 @@
 //! Occupancy is dense and tiny: one bit per cell, stored as `ceil(zsize / 64)` `u64` words per
 //! (x, y) column, so a 255^3 limb costs at most 2 MB whatever the file claims. Colours and normals
 //! stay sparse: a column's voxels sit in file order (ascending z) and the voxel of a filled cell is
-//! found in O(1) as `column_base + popcount(bits below z)`. The 3D DDA tests one bit per step.
+//! found in O(1) as `column_base + popcount(bits below z)`.
+//!
+//! Rays only march the occupied box (the bounds of the filled cells; files pad their boxes), and
+//! skip empty space with a Chebyshev distance field over that box (one byte per cell, built at
+//! load, left out for boxes above 4 M cells, which march cell by cell testing one bit per step).
 
 use glam::Vec3;
 
@@ -216,7 +220,7 @@ impl LimbVolume {
     ///
     /// Empty space is skipped with the distance field: in a cell at distance `D > 1` from anything
     /// filled, every cell within `D - 1` of it is empty, so the ray jumps to where it leaves that
-    /// cube and the DDA resumes in the cell it enters there ([`Dda::skip`]), which is the cell, and
+    /// cube and the DDA resumes in the cell it enters there (`Dda::skip`), which is the cell, and
     /// the entry time, the cell-by-cell march ([`LimbVolume::march_plain`]) reaches.
     pub fn march(&self, origin: Vec3, dir: Vec3, t_min: f32, t_max: f32) -> Option<Hit> {
         self.march_dir(origin, &RayDir::new(dir), t_min, t_max)

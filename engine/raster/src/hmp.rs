@@ -51,7 +51,7 @@ use crate::skin::{self, MIPMAP_FLAG};
 pub const FORMAT: &str = "HMP";
 /// Size of the header.
 pub const HEADER_SIZE: usize = 84;
-/// Size of a frame header: type, two 8-byte boxes, name[16].
+/// Size of a frame header: type, two 8-byte boxes, `name[16]`.
 pub const FRAME_HEADER_SIZE: usize = 36;
 /// Size of a material record after a skin with the 0x10 flag.
 pub const MATERIAL_SIZE: usize = 68;

@@ -1,6 +1,6 @@
 //! The HVA motion decoder: one 3x4 transform per layer ("section") per frame.
 //!
-//! Layout: name[16] (often junk, e.g. a 3ds Max path), u32 frame count, u32 section count, 16-byte
+//! Layout: `name[16]` (often junk, e.g. a 3ds Max path), u32 frame count, u32 section count, 16-byte
 //! section names (skipped by the game; they may repeat, so layers are matched by position, never by
 //! name), then frame-major `f32[12]` row-major transforms `[r00 r01 r02 tx; r10 r11 r12 ty; r20 r21
 //! r22 tz]`.

@@ -7,7 +7,7 @@
 //! [`modex::Surface`], depth-tested against the shared [`modex::DepthBuffer`].
 //!
 //! Decoders never render; every decoder takes `&[u8]` and answers with a [`modex::FormatResult`].
-//! [`write`] is a small VXL/HVA writer used by tests, fuzz seeds and benches to build models in code.
+//! [`mod@write`] is a small VXL/HVA writer used by tests, fuzz seeds and benches to build models in code.
 
 pub mod hva;
 pub mod model;

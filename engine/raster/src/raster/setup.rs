@@ -9,6 +9,10 @@
 
 use super::clip::ClipVertex;
 
+/// Largest texture coordinate or light value (in either sign) an affine triangle may have at a
+/// corner: half the span filler's fixed-point range, leaving room for rounding at pixel centres.
+const AFFINE_LIMIT: f32 = (1u32 << 13) as f32;
+
 /// Sub-pixel precision of snapped vertices: 8 bits (1/256 pixel).
 pub const SUBPIXEL_BITS: u32 = 8;
 const ONE: i64 = 1 << SUBPIXEL_BITS;
@@ -149,29 +153,39 @@ impl SpanWalk {
         let mut lo: i64 = 0;
         let mut hi: i64 = self.width - 1;
         let mut inside = true;
-        for e in &mut self.edges {
-            match e.kind {
-                EdgeKind::Left => {
-                    // Px >= x0 + ceil(-num / den) = x0 - floor(num / den).
-                    lo = lo.max(ceil_px(e.x0 - e.q - HALF));
-                }
-                EdgeKind::Right => {
-                    hi = hi.min(floor_px(e.x0 + e.q - HALF));
-                }
-                EdgeKind::Horizontal => {
-                    inside &= e.q >= 0;
-                    e.q += e.step;
-                    continue;
-                }
+        // Written out per edge: as a loop the three edges stayed in memory between rows.
+        let [a, b, c] = &mut self.edges;
+        a.step(&mut lo, &mut hi, &mut inside);
+        b.step(&mut lo, &mut hi, &mut inside);
+        c.step(&mut lo, &mut hi, &mut inside);
+        (inside && lo <= hi).then_some((lo as i32, hi as i32))
+    }
+}
+
+impl EdgeWalk {
+    /// Narrow the current row's bounds by this edge, then advance the edge to the next row.
+    #[inline(always)]
+    fn step(&mut self, lo: &mut i64, hi: &mut i64, inside: &mut bool) {
+        match self.kind {
+            EdgeKind::Left => {
+                // Px >= x0 + ceil(-num / den) = x0 - floor(num / den).
+                *lo = (*lo).max(ceil_px(self.x0 - self.q - HALF));
             }
-            e.q += e.qs;
-            e.r += e.rs;
-            if e.r >= e.den {
-                e.q += 1;
-                e.r -= e.den;
+            EdgeKind::Right => {
+                *hi = (*hi).min(floor_px(self.x0 + self.q - HALF));
+            }
+            EdgeKind::Horizontal => {
+                *inside &= self.q >= 0;
+                self.q += self.step;
+                return;
             }
         }
-        (inside && lo <= hi).then_some((lo as i32, hi as i32))
+        self.q += self.qs;
+        self.r += self.rs;
+        if self.r >= self.den {
+            self.q += 1;
+            self.r -= self.den;
+        }
     }
 }
 
@@ -287,7 +301,14 @@ impl TriSetup {
             raw[0][i].max(raw[1][i]).max(raw[2][i]) - raw[0][i].min(raw[1][i]).min(raw[2][i])
         };
         let spread = (hi - lo) / lo;
-        let affine = spread * range(2).max(range(3)).max(range(4) / 8.0).max(1.0) < 0.5;
+        // An affine triangle's spans also skip the fixed-point range checks: every pixel centre
+        // inside it interpolates between its corners, so corners well inside the range are enough.
+        let fits =
+            |i: usize| raw[0][i].abs().max(raw[1][i].abs()).max(raw[2][i].abs()) < AFFINE_LIMIT;
+        let affine = spread * range(2).max(range(3)).max(range(4) / 8.0).max(1.0) < 0.5
+            && fits(2)
+            && fits(3)
+            && fits(4);
         let attrs = if affine {
             raw
         } else {

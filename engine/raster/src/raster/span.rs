@@ -174,8 +174,9 @@ impl Run {
 }
 
 /// Fill a span of an affine triangle: the steps are the triangle's own gradients, so nothing is
-/// divided; depth is re-anchored every [`SEGMENT`] pixels so float drift never builds up. `false`
-/// when the coordinates do not fit fixed point (the caller then takes the general path).
+/// divided; depth is re-anchored every [`SEGMENT`] pixels so float drift never builds up. Setup
+/// only marks a triangle affine when its corner values fit the fixed point comfortably, and every
+/// span's values lie between its corners', so no range check is needed here.
 #[inline(always)]
 fn fill_affine<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
     painter: &P,
@@ -185,13 +186,7 @@ fn fill_affine<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
     d: &Attrs,
     tw: u32,
     th: u32,
-) -> bool {
-    let last = px.len().saturating_sub(1) as f32;
-    let (u1, v1) = (a.u_w + d.u_w * last, a.v_w + d.v_w * last);
-    let light_ok = (a.light_w + d.light_w * last).abs() < FIX_LIMIT && a.light_w.abs() < FIX_LIMIT;
-    if !(fit(a.u_w, u1, a.v_w, v1) && light_ok) {
-        return false;
-    }
+) {
     let mut run = Run {
         u: (a.u_w * FIX_ONE) as i32,
         v: (a.v_w * FIX_ONE) as i32,
@@ -209,7 +204,6 @@ fn fill_affine<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
         let z = a.depth_w + d.depth_w * (k * SEGMENT) as f32;
         run.paint::<P, TEST, WRITE, POW2>(painter, px, depth, z, d.depth_w, tw, th);
     }
-    true
 }
 
 /// Fill one span: `px` and `depth` are the span's pixels and depths, `a` the attributes at its first
@@ -231,7 +225,8 @@ fn fill_span<
     tw: u32,
     th: u32,
 ) {
-    if AFFINE && fill_affine::<P, TEST, WRITE, POW2>(painter, px, depth, &a, d, tw, th) {
+    if AFFINE {
+        fill_affine::<P, TEST, WRITE, POW2>(painter, px, depth, &a, d, tw, th);
         return;
     }
     let n = px.len();

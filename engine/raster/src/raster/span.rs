@@ -6,6 +6,13 @@
 //! span starts from the attribute planes, never from a neighbouring row), and each band owns its rows
 //! outright, so one thread and N threads produce identical pixels.
 //!
+//! On a one-thread pool there is nothing to balance: the whole frame is a single band and nothing is
+//! binned (the pixels are the same, since bands only partition rows).
+//!
+//! Spans come in two kinds, chosen per triangle by the setup: perspective spans, exact at every
+//! [`SEGMENT`]-th pixel and stepped in fixed point between, and affine spans, stepped straight from
+//! the triangle's gradients with no division at all.
+//!
 //! The span loop is one generic function, monomorphised per [`Paint`] (per target format and overlay
 //! mode): the per-format work is one inlined call, so no format pays for another's branches.
 

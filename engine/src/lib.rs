@@ -15,6 +15,7 @@ pub mod camera;
 pub mod depth;
 pub mod error;
 pub mod fixed;
+pub mod float;
 pub mod frame;
 pub mod normals;
 pub mod palette;

@@ -10,6 +10,7 @@
 //! load, left out for boxes above 4 M cells, which march cell by cell testing one bit per step).
 
 use glam::Vec3;
+use modex::float::floor_i32;
 
 use crate::vxl::Limb;
 
@@ -305,14 +306,6 @@ impl RayDir {
             finite: dir.is_finite(),
         }
     }
-}
-
-/// `x.floor() as i32` without a libm call (the baseline x86-64 target has no rounding instruction,
-/// and the marcher floors a few times per ray); same result for every input, NaN giving 0.
-#[inline(always)]
-fn floor_i32(x: f32) -> i32 {
-    let t = x as i32;
-    t.saturating_sub((x < t as f32) as i32)
 }
 
 /// State of one ray's DDA through the occupied box.

@@ -102,17 +102,22 @@ impl Polygon {
     }
 }
 
-/// Whether a triangle needs no clipping at all: finite and inside every plane (the common case,
-/// which then skips building a polygon).
-#[inline]
-pub fn inside(tri: &[ClipVertex; 3], planes: &ClipPlanes) -> bool {
-    tri.iter()
-        .all(|v| v.is_finite() && planes.outcode(v.clip) == 0)
+/// What clipping left of a triangle.
+// The polygon travels by value on purpose (it did as `Option<Polygon>` before): boxing it would
+// allocate for every clipped triangle, and `Whole` writes no more than a tag.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, Copy)]
+pub enum Clipped {
+    /// Inside every plane: the triangle itself, unchanged. The common case, answered without
+    /// building a polygon.
+    Whole,
+    /// Cut by at least one plane: the convex polygon that remains.
+    Cut(Polygon),
 }
 
 /// Clip a triangle. Returns `None` when nothing of it is in front of the near plane and inside the
 /// guard band, or when any of its numbers is not finite (which would poison the setup).
-pub fn clip_triangle(tri: &[ClipVertex; 3], planes: &ClipPlanes) -> Option<Polygon> {
+pub fn clip_triangle(tri: &[ClipVertex; 3], planes: &ClipPlanes) -> Option<Clipped> {
     if !tri.iter().all(ClipVertex::is_finite) {
         return None;
     }
@@ -121,14 +126,14 @@ pub fn clip_triangle(tri: &[ClipVertex; 3], planes: &ClipPlanes) -> Option<Polyg
         // All three outside the same plane.
         return None;
     }
+    if codes[0] | codes[1] | codes[2] == 0 {
+        return Some(Clipped::Whole);
+    }
     let mut poly = Polygon {
         vertices: [ClipVertex::default(); MAX_CLIPPED],
         len: 3,
     };
     poly.vertices[..3].copy_from_slice(tri);
-    if codes[0] | codes[1] | codes[2] == 0 {
-        return Some(poly);
-    }
     for plane in 0..5 {
         if (codes[0] | codes[1] | codes[2]) & (1 << plane) == 0 {
             continue;
@@ -158,7 +163,7 @@ pub fn clip_triangle(tri: &[ClipVertex; 3], planes: &ClipPlanes) -> Option<Polyg
             return None;
         }
     }
-    Some(poly)
+    Some(Clipped::Cut(poly))
 }
 
 #[inline]
@@ -175,6 +180,14 @@ fn push(poly: &mut Polygon, v: ClipVertex) {
 mod tests {
     use super::*;
 
+    /// The polygon of a triangle that had to be cut.
+    fn cut(c: Option<Clipped>) -> Polygon {
+        match c {
+            Some(Clipped::Cut(p)) => p,
+            other => panic!("expected a cut polygon, got {other:?}"),
+        }
+    }
+
     fn v(x: f32, y: f32, z: f32, w: f32) -> ClipVertex {
         ClipVertex {
             clip: Vec4::new(x, y, z, w),
@@ -185,27 +198,32 @@ mod tests {
     #[test]
     fn crossing_the_near_plane_gains_a_vertex() {
         let planes = ClipPlanes::new(320, 200);
-        let p = clip_triangle(
+        let p = cut(clip_triangle(
             &[
                 v(0., 0., 0.5, 1.),
                 v(0.5, 0., -0.5, 1.),
                 v(0., 0.5, -0.5, 1.),
             ],
             &planes,
-        )
-        .unwrap();
+        ));
         assert_eq!(p.len, 3);
-        let q = clip_triangle(
+        let q = cut(clip_triangle(
             &[
                 v(0., 0., -0.5, 1.),
                 v(0.5, 0., 0.5, 1.),
                 v(0., 0.5, 0.5, 1.),
             ],
             &planes,
-        )
-        .unwrap();
+        ));
         assert_eq!(q.len, 4);
         assert!(q.as_slice().iter().all(|v| v.clip.z >= -1e-6));
+    }
+
+    #[test]
+    fn a_triangle_inside_every_plane_stays_whole() {
+        let planes = ClipPlanes::new(320, 200);
+        let tri = [v(0., 0., 0.5, 1.), v(0.5, 0., 0.5, 1.), v(0., 0.5, 0.5, 1.)];
+        assert!(matches!(clip_triangle(&tri, &planes), Some(Clipped::Whole)));
     }
 
     #[test]
@@ -234,8 +252,8 @@ mod tests {
         let b = v(-0.2, 0.4, -0.9, 1.0);
         let c = v(0.9, 0.9, 0.5, 1.0);
         let d = v(-0.9, -0.5, 0.2, 1.0);
-        let p = clip_triangle(&[a, b, c], &planes).unwrap();
-        let q = clip_triangle(&[b, a, d], &planes).unwrap();
+        let p = cut(clip_triangle(&[a, b, c], &planes));
+        let q = cut(clip_triangle(&[b, a, d], &planes));
         let on_plane = |p: &Polygon| -> Vec<Vec4> {
             p.as_slice()
                 .iter()

@@ -8,12 +8,13 @@
 //! number of threads.
 
 use glam::{Mat4, Quat, Vec2, Vec3, Vec4};
+use modex::float::floor_f32;
 use modex::{Camera, DepthBuffer, Palette};
 use rayon::prelude::*;
 
 use crate::model::Model;
 
-use super::clip::{clip_triangle, inside, ClipPlanes, ClipVertex};
+use super::clip::{clip_triangle, ClipPlanes, ClipVertex, Clipped};
 use super::light::{normal_table_dots, Light, ShadeTable};
 use super::setup::{Cull, TriSetup};
 use super::span::DepthMode;
@@ -288,27 +289,31 @@ impl Renderer {
                 // invisible (they wrap) and it keeps the span loop on its fast in-range path.
                 let umin = cv[0].u.min(cv[1].u).min(cv[2].u);
                 let vmin = cv[0].v.min(cv[1].v).min(cv[2].v);
-                let du = fast_floor(umin / size.x) * size.x;
-                let dv = fast_floor(vmin / size.y) * size.y;
+                let du = floor_f32(umin / size.x) * size.x;
+                let dv = floor_f32(vmin / size.y) * size.y;
                 if du.is_finite() && dv.is_finite() {
                     for c in &mut cv {
                         c.u -= du;
                         c.v -= dv;
                     }
                 }
-                if inside(&cv, &planes) {
-                    if let Some(s) = TriSetup::new([&cv[0], &cv[1], &cv[2]], width, height, cull) {
-                        out.push(s);
+                match clip_triangle(&cv, &planes) {
+                    None => {}
+                    Some(Clipped::Whole) => {
+                        if let Some(s) =
+                            TriSetup::new([&cv[0], &cv[1], &cv[2]], width, height, cull)
+                        {
+                            out.push(s);
+                        }
                     }
-                    continue;
-                }
-                let Some(poly) = clip_triangle(&cv, &planes) else {
-                    continue;
-                };
-                let p = poly.as_slice();
-                for i in 1..p.len() - 1 {
-                    if let Some(s) = TriSetup::new([&p[0], &p[i], &p[i + 1]], width, height, cull) {
-                        out.push(s);
+                    Some(Clipped::Cut(poly)) => {
+                        let p = poly.as_slice();
+                        for i in 1..p.len() - 1 {
+                            let fan = [&p[0], &p[i], &p[i + 1]];
+                            if let Some(s) = TriSetup::new(fan, width, height, cull) {
+                                out.push(s);
+                            }
+                        }
                     }
                 }
             }
@@ -368,11 +373,7 @@ impl Renderer {
         } else {
             usize::MAX
         };
-        for tris in model
-            .model
-            .triangles
-            .chunks(batch.min(model.model.triangles.len().max(1)))
-        {
+        for tris in model.model.triangles.chunks(batch) {
             self.setups(model.model, tris, &lit, tex, w, h, &mut setups);
             stats.rasterized += setups.len();
             target.fill_textured(
@@ -436,22 +437,6 @@ impl Renderer {
 }
 
 /// A line by DDA, clipped per pixel, at most a few screen sizes long.
-/// `x.floor()` without the libm call this target makes for it (no SSE4.1): exact for |x| < 2^31,
-/// and `x` itself (already whole, or not finite) beyond. Called twice per triangle.
-#[inline]
-fn fast_floor(x: f32) -> f32 {
-    if x.abs() < 2147483648.0 {
-        let t = x as i32 as f32;
-        if t > x {
-            t - 1.0
-        } else {
-            t
-        }
-    } else {
-        x
-    }
-}
-
 fn line<P: Copy>(px: &mut [P], w: usize, h: usize, a: Vec2, b: Vec2, color: P) {
     let d = b - a;
     let steps = d.x.abs().max(d.y.abs()).ceil();

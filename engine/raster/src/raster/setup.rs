@@ -46,15 +46,6 @@ pub struct Attrs {
 }
 
 impl Attrs {
-    #[inline(always)]
-    pub fn add(&mut self, d: &Attrs) {
-        self.inv_w += d.inv_w;
-        self.depth_w += d.depth_w;
-        self.u_w += d.u_w;
-        self.v_w += d.v_w;
-        self.light_w += d.light_w;
-    }
-
     fn from_array(a: [f64; 5]) -> Attrs {
         Attrs {
             inv_w: a[0] as f32,
@@ -205,8 +196,8 @@ fn floor_div(a: i64, b: i64) -> i64 {
     q
 }
 
-/// `ceil(a / b)` for `b > 0`, exactly.
-#[inline]
+/// `ceil(a / b)` for `b > 0`, exactly (for `TriSetup::span`, the tests' reference).
+#[cfg(test)]
 fn ceil_div(a: i64, b: i64) -> i64 {
     -floor_div(-a, b)
 }
@@ -368,9 +359,10 @@ impl TriSetup {
     }
 
     /// The inclusive range of pixel columns on row `y` whose centres the triangle covers, clamped to
-    /// `0..width`; `None` if there are none.
-    #[inline]
-    pub fn span(&self, y: i32, width: usize) -> Option<(i32, i32)> {
+    /// `0..width`; `None` if there are none. Divides anew on every row: the filler walks rows with
+    /// [`TriSetup::walk`] instead, and the tests hold the walk to this.
+    #[cfg(test)]
+    fn span(&self, y: i32, width: usize) -> Option<(i32, i32)> {
         let py = y as i64 * ONE + HALF;
         let mut lo: i64 = 0;
         let mut hi: i64 = width as i64 - 1;
@@ -392,7 +384,7 @@ impl TriSetup {
         (lo <= hi).then_some((lo as i32, hi as i32))
     }
 
-    /// Walk the spans of rows `y..` one row at a time: the same columns as [`TriSetup::span`], but
+    /// Walk the spans of rows `y..` one row at a time: the same columns as `TriSetup::span` (the tests' reference), but
     /// each edge's crossing is stepped exactly in integers (quotient and remainder, as a Bresenham
     /// line does) instead of divided anew on every row: three divisions per triangle and band rather
     /// than per row, which was a fifth of the time of small-triangle scenes.

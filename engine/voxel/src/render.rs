@@ -329,6 +329,23 @@ impl Job<'_> {
     }
 }
 
+/// The 12 edges of a box as pairs of corner indices of [`box_corners`] (corners one bit apart),
+/// in the order the outlines have always listed them.
+const BOX_EDGES: [(usize, usize); 12] = [
+    (0, 1),
+    (0, 2),
+    (0, 4),
+    (1, 3),
+    (1, 5),
+    (2, 3),
+    (2, 6),
+    (3, 7),
+    (4, 5),
+    (4, 6),
+    (5, 7),
+    (6, 7),
+];
+
 /// Grid-space box corners of a limb.
 fn grid_corners(size: [usize; 3]) -> [Vec3; 8] {
     box_corners([0; 3], size)
@@ -392,17 +409,7 @@ pub fn limb_outlines(
             .map(|&c| camera.project(m.transform_point3(c)).map(|p| p.truncate()))
             .collect();
         let Some(p) = projected else { continue };
-        let mut edges = [(Vec2::ZERO, Vec2::ZERO); 12];
-        let mut k = 0;
-        for i in 0..8usize {
-            for bit in [1usize, 2, 4] {
-                if i & bit == 0 {
-                    edges[k] = (p[i], p[i | bit]);
-                    k += 1;
-                }
-            }
-        }
-        out.push(edges);
+        out.push(BOX_EDGES.map(|(i, j)| (p[i], p[j])));
     }
     Ok(out)
 }
@@ -529,21 +536,13 @@ fn prepare<'a>(
             screen[k] = s;
         }
         let edges = (!behind).then(|| {
-            let mut e = [[0f32; 4]; 12];
-            let mut k = 0;
-            for i in 0..8usize {
-                for bit in [1usize, 2, 4] {
-                    if i & bit == 0 {
-                        let (mut a, mut b) = (screen[i], screen[i | bit]);
-                        if a.y > b.y {
-                            std::mem::swap(&mut a, &mut b);
-                        }
-                        e[k] = [a.y, a.x, b.y, b.x];
-                        k += 1;
-                    }
+            BOX_EDGES.map(|(i, j)| {
+                let (mut a, mut b) = (screen[i], screen[j]);
+                if a.y > b.y {
+                    std::mem::swap(&mut a, &mut b);
                 }
-            }
-            e
+                [a.y, a.x, b.y, b.x]
+            })
         });
         let rect = if behind {
             [0, 0, w, h]
@@ -699,17 +698,14 @@ fn march_band<P: Copy>(
             for x in x0..x1 {
                 rays += 1;
                 let i = (y - y0) * screen.width + x;
-                let t_max = {
-                    let (nx, ny) = screen.ndc(x, y);
-                    screen.t_limit(nx, ny, depth[i])
-                };
+                let (nx, ny) = screen.ndc(x, y);
+                let t_max = screen.t_limit(nx, ny, depth[i]);
                 let hit = match &job.affine {
                     Some([o, dx, dy, _]) => {
                         let origin = *o + *dx * x as f32 + *dy * y as f32;
                         job.volume.march_dir(origin, &job.ray_dir, 0.0, t_max)
                     }
                     None => {
-                        let (nx, ny) = screen.ndc(x, y);
                         let a = job.ndc_to_grid * Vec4::new(nx, ny, 0.0, 1.0);
                         let b = job.ndc_to_grid * Vec4::new(nx, ny, 1.0, 1.0);
                         if a.w == 0.0 || b.w == 0.0 {
@@ -722,7 +718,6 @@ fn march_band<P: Copy>(
                 let Some(hit) = hit else {
                     continue;
                 };
-                let (nx, ny) = screen.ndc(x, y);
                 let z = screen.depth(nx, ny, hit.t);
                 if z < depth[i] {
                     depth[i] = z;
@@ -856,6 +851,19 @@ mod tests {
         assert!((front(64.0) - Vec3::X).length() < 1e-5);
         assert!((front(128.0) + Vec3::Y).length() < 1e-5);
         assert_eq!(Pose::facing_from_degrees(90.0), 64.0);
+    }
+
+    #[test]
+    fn box_edges_join_every_pair_of_corners_one_axis_apart() {
+        let mut expected = Vec::new();
+        for i in 0..8usize {
+            for bit in [1usize, 2, 4] {
+                if i & bit == 0 {
+                    expected.push((i, i | bit));
+                }
+            }
+        }
+        assert_eq!(BOX_EDGES.to_vec(), expected);
     }
 
     #[test]

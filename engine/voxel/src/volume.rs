@@ -191,6 +191,12 @@ impl LimbVolume {
         if x >= self.size[0] || y >= self.size[1] || z >= self.size[2] {
             return false;
         }
+        self.bit(x, y, z)
+    }
+
+    /// The occupancy bit of a cell known to lie inside the limb (the marcher's cells always do).
+    #[inline(always)]
+    fn bit(&self, x: usize, y: usize, z: usize) -> bool {
         let c = x + y * self.size[0];
         self.masks[c * self.words + z / 64] & (1 << (z % 64)) != 0
     }
@@ -256,9 +262,8 @@ impl LimbVolume {
         // Each step leaves one cell; a ray crosses at most x + y + z cells of the box.
         for _ in 0..self.max_steps() {
             let [x, y, z] = r.cell.map(|c| c as usize);
-            let c = x + y * self.size[0];
             // The cell is inside the box here: test its bit directly, rank only on a hit.
-            if (self.masks[c * self.words + z / 64] >> (z % 64)) & 1 != 0 {
+            if self.bit(x, y, z) {
                 return self.hit(&r);
             }
             r.step()?;
@@ -267,7 +272,7 @@ impl LimbVolume {
     }
 
     fn max_steps(&self) -> usize {
-        (0..3).map(|a| self.hi[a] - self.lo[a]).sum::<usize>() + 3
+        self.box_size().iter().sum::<usize>() + 3
     }
 
     #[inline]

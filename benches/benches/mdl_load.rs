@@ -57,7 +57,7 @@ fn synthetic_mdl5() -> Vec<u8> {
 }
 
 fn inputs() -> Vec<(String, Vec<u8>, bool)> {
-    match modex::samples::samples_dir("mdl") {
+    match modex_testkit::samples_dir("mdl") {
         Some(dir) => [
             ("minigun_mdl5.mdl", "assimp/minigun_mdl5.mdl", false),
             ("mdl4-human.mdl", "libgamestudio/mdl4-human.mdl", false),

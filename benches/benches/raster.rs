@@ -287,7 +287,7 @@ fn scenes() -> Vec<Scene> {
             layers: 1,
         },
     ];
-    match modex::samples::samples_dir("mdl") {
+    match modex_testkit::samples_dir("mdl") {
         Some(dir) => {
             let bytes = std::fs::read(dir.join("assimp/minigun.MDL")).expect("minigun.MDL");
             let m = modex_raster::mdl::MdlFile::parse(&bytes)

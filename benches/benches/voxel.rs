@@ -19,7 +19,7 @@ use modex_voxel::{hva, vpl, vxl, Instance, Pose, RenderOptions, Unit, VoxelModel
 
 /// hmec and the game's VPL from the samples, or a synthetic unit and pages from a grey ramp.
 fn load_unit() -> (VoxelModel, Vpl, &'static str) {
-    if let Some(dir) = modex::samples::samples_dir("vxl") {
+    if let Some(dir) = modex_testkit::samples_dir("vxl") {
         let v = vxl::decode(&std::fs::read(dir.join("vengi/hmec.vxl")).unwrap()).unwrap();
         let h = hva::decode(&std::fs::read(dir.join("vengi/hmec.hva")).unwrap()).unwrap();
         let p = vpl::decode(&std::fs::read(dir.join("vengi/test.vpl")).unwrap()).unwrap();

@@ -247,6 +247,70 @@ impl AudioOutput {
     }
 }
 
+/// Keeps ALSA's own complaints off stderr.
+///
+/// Opening the default device on a machine without sound makes libasound print its errors
+/// (`ALSA lib confmisc.c:...`, eight lines on a headless machine) straight to stderr through its
+/// default error handler, before modex can say the one line it says ("no audio device; running
+/// silent"). The library lets a program install its own handler; this one forwards each message to
+/// the `log` crate at debug level, where `RUST_LOG=debug` still shows it.
+#[cfg(all(feature = "audio", target_os = "linux"))]
+#[allow(unsafe_code)]
+mod alsa_quiet {
+    use std::ffi::{c_char, c_int, CStr};
+    use std::sync::Once;
+
+    /// The handler ALSA calls. Its C type is variadic (`printf`-style arguments follow `fmt`);
+    /// Rust cannot define a variadic function on stable, so this one takes the fixed arguments
+    /// only and never reads the rest. On the C calling conventions of the targets modex builds for
+    /// (x86-64 System V, AArch64 Linux) variadic arguments travel after the fixed ones exactly as
+    /// in a non-variadic call, so a callee that ignores them is called correctly.
+    unsafe extern "C" fn quiet(
+        file: *const c_char,
+        line: c_int,
+        function: *const c_char,
+        err: c_int,
+        fmt: *const c_char,
+    ) {
+        let text = |p: *const c_char| {
+            if p.is_null() {
+                String::new()
+            } else {
+                // SAFETY: ALSA passes NUL-terminated static strings (source file, function name,
+                // format) or NULL, which is checked above.
+                unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+            }
+        };
+        log::debug!(
+            "ALSA {}:{line} {} (error {err}): {}",
+            text(file),
+            text(function),
+            text(fmt)
+        );
+    }
+
+    /// Install [`quiet`] once per process.
+    pub(super) fn install() {
+        static ONCE: Once = Once::new();
+        ONCE.call_once(|| {
+            type Fixed =
+                unsafe extern "C" fn(*const c_char, c_int, *const c_char, c_int, *const c_char);
+            let handler: Fixed = quiet;
+            // SAFETY: the handler type differs from ALSA's only by the variadic tail, which
+            // `quiet` never reads (see its comment on the calling convention); the function
+            // lives for the whole process, as ALSA requires of a handler.
+            let handler =
+                unsafe { std::mem::transmute::<Fixed, alsa_sys::snd_lib_error_handler_t>(handler) };
+            // SAFETY: plain FFI call with a valid function pointer; called once, before any
+            // thread of ours opens a device.
+            let rc = unsafe { alsa_sys::snd_lib_error_set_handler(handler) };
+            if rc != 0 {
+                log::debug!("ALSA refused the error handler ({rc})");
+            }
+        });
+    }
+}
+
 #[cfg(feature = "audio")]
 mod device {
     use super::Mixer;
@@ -260,17 +324,26 @@ mod device {
     }
 
     impl Device {
-        pub(super) fn open(mixer: Mixer) -> Result<Device, String> {
-            let (stream, handle) = rodio::OutputStream::try_default().map_err(|e| e.to_string())?;
-            handle
-                .play_raw(MixerSource {
-                    mixer,
-                    buf: vec![0.0; BLOCK],
-                    at: BLOCK,
-                })
-                .map_err(|e| e.to_string())?;
+        pub(super) fn open(mixer: Mixer) -> Result<Device, DeviceError> {
+            #[cfg(target_os = "linux")]
+            super::alsa_quiet::install();
+            let (stream, handle) = rodio::OutputStream::try_default()?;
+            handle.play_raw(MixerSource {
+                mixer,
+                buf: vec![0.0; BLOCK],
+                at: BLOCK,
+            })?;
             Ok(Device { _stream: stream })
         }
+    }
+
+    /// Why no device plays the sound.
+    #[derive(Debug, thiserror::Error)]
+    pub(super) enum DeviceError {
+        #[error("{0}")]
+        Stream(#[from] rodio::StreamError),
+        #[error("{0}")]
+        Play(#[from] rodio::PlayError),
     }
 
     /// Streams the mixer to rodio in blocks.

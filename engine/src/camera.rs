@@ -56,12 +56,76 @@ impl Camera {
         width: usize,
         height: usize,
     ) -> Camera {
-        let dir = Vec3::new(
+        let dir = Camera::orbit_direction(yaw, pitch);
+        Camera::look_at(target + dir * distance, target, fov_y, width, height)
+    }
+
+    /// The unit vector from an orbit camera's target to its eye at `yaw` around Z and `pitch` above
+    /// the horizon (radians): yaw 0, pitch 0 is `-Y`.
+    pub fn orbit_direction(yaw: f32, pitch: f32) -> Vec3 {
+        Vec3::new(
             yaw.sin() * pitch.cos(),
             -yaw.cos() * pitch.cos(),
             pitch.sin(),
-        );
-        Camera::look_at(target + dir * distance, target, fov_y, width, height)
+        )
+    }
+
+    /// A camera that frames the world box `lo..=hi`: it looks at the box's centre from direction
+    /// `dir` (unit vector from the target towards the eye), Z up.
+    ///
+    /// This is the one framing rule of every viewer and headless render, models and voxels alike:
+    /// - **Perspective**: the box's bounding sphere just fits the narrower of the two fields of
+    ///   view (2 % margin); near and far planes hug the sphere.
+    /// - **Orthographic**: the visible height fits the box's eight corners as seen along the view,
+    ///   in both directions, with a 10 % margin; the eye stands well outside the box.
+    pub fn framing(
+        dir: Vec3,
+        lo: Vec3,
+        hi: Vec3,
+        projection: Projection,
+        width: usize,
+        height: usize,
+    ) -> Camera {
+        let centre = (lo + hi) * 0.5;
+        let radius = ((hi - lo).length() * 0.5).max(1e-3);
+        let aspect = width.max(1) as f32 / height.max(1) as f32;
+        match projection {
+            Projection::Perspective { fov_y } => {
+                let half = (fov_y * 0.5).tan().min((fov_y * 0.5).tan() * aspect).atan();
+                let distance = radius / half.sin() * 1.02;
+                let mut cam =
+                    Camera::look_at(centre + dir * distance, centre, fov_y, width, height);
+                cam.near = (distance - radius * 1.5).max(distance * 0.01);
+                cam.far = distance + radius * 4.0;
+                cam
+            }
+            Projection::Orthographic { .. } => {
+                let mut c = Camera::look_at(
+                    centre + dir * (radius * 4.0).max(100.0),
+                    centre,
+                    1.0,
+                    width,
+                    height,
+                );
+                c.near = 0.1;
+                c.far = (radius * 8.0).max(400.0);
+                let view = c.view();
+                let (mut hx, mut hy) = (0f32, 0f32);
+                for i in 0..8 {
+                    let p = Vec3::new(
+                        if i & 1 != 0 { hi.x } else { lo.x },
+                        if i & 2 != 0 { hi.y } else { lo.y },
+                        if i & 4 != 0 { hi.z } else { lo.z },
+                    );
+                    let v = view.transform_point3(p) - view.transform_point3(centre);
+                    hx = hx.max(v.x.abs());
+                    hy = hy.max(v.y.abs());
+                }
+                let h = (2.0 * hy).max(2.0 * hx / c.aspect()).max(1e-3) * 1.1;
+                c.projection = Projection::Orthographic { height: h };
+                c
+            }
+        }
     }
 
     pub fn aspect(&self) -> f32 {
@@ -163,6 +227,32 @@ mod tests {
             let (o, d) = c.ray(s.x, s.y);
             let t = (p - o).dot(d);
             assert!((o + d * t - p).length() < 1e-2, "{proj:?}");
+        }
+    }
+
+    #[test]
+    fn framing_fits_the_box_in_both_projections() {
+        let (lo, hi) = (Vec3::new(-3.0, -1.0, 0.0), Vec3::new(5.0, 2.0, 4.0));
+        for proj in [
+            Projection::Perspective { fov_y: 0.9 },
+            Projection::Orthographic { height: 1.0 },
+        ] {
+            let dir = Camera::orbit_direction(0.6, 0.5);
+            let c = Camera::framing(dir, lo, hi, proj, 320, 200);
+            assert!((c.target - (lo + hi) * 0.5).length() < 1e-5);
+            for i in 0..8 {
+                let p = Vec3::new(
+                    if i & 1 != 0 { hi.x } else { lo.x },
+                    if i & 2 != 0 { hi.y } else { lo.y },
+                    if i & 4 != 0 { hi.z } else { lo.z },
+                );
+                let s = c.project(p).expect("corner in front of the eye");
+                assert!(
+                    (0.0..=320.0).contains(&s.x) && (0.0..=200.0).contains(&s.y),
+                    "{proj:?} {s}"
+                );
+                assert!(s.z > c.near && s.z < c.far);
+            }
         }
     }
 

@@ -12,6 +12,18 @@ use crate::frame::IndexedFrame;
 use crate::palette::Palette;
 use crate::pngio::{self, PngError};
 
+/// A frame could not be shown.
+#[derive(Debug, thiserror::Error)]
+pub enum PresentError {
+    /// The headless presenter could not write its PNG.
+    #[error(transparent)]
+    Png(#[from] PngError),
+    /// The window could not be opened or updated.
+    #[cfg(feature = "window")]
+    #[error("window: {0}")]
+    Window(#[from] minifb::Error),
+}
+
 /// Window or file size for a `width`x`height` frame at integer `scale`, with optional 4:3 correction.
 pub fn output_size(width: usize, height: usize, scale: usize, aspect_4_3: bool) -> (usize, usize) {
     let scale = scale.max(1);
@@ -51,9 +63,14 @@ pub trait Present {
         &mut self,
         frame: &IndexedFrame,
         palette: &Palette,
-    ) -> Result<bool, PngError>;
+    ) -> Result<bool, PresentError>;
     /// Show RGBA8 pixels. Returns `false` once the user asked to quit.
-    fn present_rgba(&mut self, width: usize, height: usize, rgba: &[u8]) -> Result<bool, PngError>;
+    fn present_rgba(
+        &mut self,
+        width: usize,
+        height: usize,
+        rgba: &[u8],
+    ) -> Result<bool, PresentError>;
 }
 
 /// Writes each presented frame to `DIR/NNNNN.png` (indexed PNG for 8-bit frames).
@@ -91,13 +108,18 @@ impl Present for HeadlessPresenter {
         &mut self,
         frame: &IndexedFrame,
         palette: &Palette,
-    ) -> Result<bool, PngError> {
+    ) -> Result<bool, PresentError> {
         let p = self.next_path();
         pngio::save_indexed(&p, frame, palette)?;
         Ok(true)
     }
 
-    fn present_rgba(&mut self, width: usize, height: usize, rgba: &[u8]) -> Result<bool, PngError> {
+    fn present_rgba(
+        &mut self,
+        width: usize,
+        height: usize,
+        rgba: &[u8],
+    ) -> Result<bool, PresentError> {
         let p = self.next_path();
         pngio::save_rgba(&p, width, height, rgba)?;
         Ok(true)
@@ -167,14 +189,11 @@ mod window {
             self.window.is_open() && !self.window.is_key_down(Key::Escape)
         }
 
-        fn show(&mut self, width: usize, height: usize) -> bool {
+        fn show(&mut self, width: usize, height: usize) -> Result<bool, PresentError> {
             let (dw, dh) = output_size(width, height, self.scale, self.aspect_4_3);
             scale_nearest(&self.src, width, height, &mut self.dst, dw, dh);
-            if let Err(e) = self.window.update_with_buffer(&self.dst, dw, dh) {
-                log::error!("window update failed: {e}");
-                return false;
-            }
-            self.is_open()
+            self.window.update_with_buffer(&self.dst, dw, dh)?;
+            Ok(self.is_open())
         }
     }
 
@@ -183,9 +202,9 @@ mod window {
             &mut self,
             frame: &IndexedFrame,
             palette: &Palette,
-        ) -> Result<bool, PngError> {
+        ) -> Result<bool, PresentError> {
             frame.to_rgb_u32(palette, &mut self.src);
-            Ok(self.show(frame.width(), frame.height()))
+            self.show(frame.width(), frame.height())
         }
 
         fn present_rgba(
@@ -193,13 +212,13 @@ mod window {
             width: usize,
             height: usize,
             rgba: &[u8],
-        ) -> Result<bool, PngError> {
+        ) -> Result<bool, PresentError> {
             self.src.clear();
             self.src.extend(
                 rgba.chunks_exact(4)
                     .map(|c| (c[0] as u32) << 16 | (c[1] as u32) << 8 | c[2] as u32),
             );
-            Ok(self.show(width, height))
+            self.show(width, height)
         }
     }
 }

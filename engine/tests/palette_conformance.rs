@@ -1,7 +1,7 @@
 //! The real `palette.pcx` shipped with the libgamestudio samples (a 3D GameStudio level palette).
 
-use modex::samples::samples_dir;
 use modex::Palette;
+use modex_testkit::samples_dir;
 
 #[test]
 fn gamestudio_pcx_palette_loads() {

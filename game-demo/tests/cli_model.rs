@@ -37,7 +37,7 @@ fn temp_dir(name: &str) -> PathBuf {
 
 #[test]
 fn info_json_of_an_mdl_matches_the_library() {
-    let Some(dir) = modex::samples::samples_dir("mdl") else {
+    let Some(dir) = modex_testkit::samples_dir("mdl") else {
         return;
     };
     let path = dir.join("assimp/minigun.MDL");
@@ -75,7 +75,7 @@ fn info_json_of_an_mdl_matches_the_library() {
 
 #[test]
 fn info_json_of_an_hmp_has_the_grid() {
-    let Some(dir) = modex::samples::samples_dir("mdl") else {
+    let Some(dir) = modex_testkit::samples_dir("mdl") else {
         return;
     };
     let path = dir.join("libgamestudio/small.hmp");
@@ -96,7 +96,7 @@ fn info_json_of_an_hmp_has_the_grid() {
 
 #[test]
 fn info_text_lists_version_skins_counts_frames_and_box() {
-    let Some(dir) = modex::samples::samples_dir("mdl") else {
+    let Some(dir) = modex_testkit::samples_dir("mdl") else {
         return;
     };
     let out = modex(&[
@@ -118,7 +118,7 @@ fn info_text_lists_version_skins_counts_frames_and_box() {
 
 #[test]
 fn unloadable_files_exit_non_zero_with_the_error_on_stderr() {
-    let Some(dir) = modex::samples::samples_dir("mdl") else {
+    let Some(dir) = modex_testkit::samples_dir("mdl") else {
         return;
     };
     for (file, want) in [
@@ -135,7 +135,7 @@ fn unloadable_files_exit_non_zero_with_the_error_on_stderr() {
 
 #[test]
 fn export_writes_true_colour_skins_as_rgba_png() {
-    let Some(dir) = modex::samples::samples_dir("mdl") else {
+    let Some(dir) = modex_testkit::samples_dir("mdl") else {
         return;
     };
     let out_dir = temp_dir("rgba");

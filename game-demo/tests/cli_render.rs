@@ -39,7 +39,7 @@ fn drawn_pixels(png: &Path, w: usize, h: usize) -> usize {
 
 #[test]
 fn renders_sample_models_in_every_format() {
-    let Some(dir) = modex::samples::samples_dir("mdl") else {
+    let Some(dir) = modex_testkit::samples_dir("mdl") else {
         return;
     };
     let out = out_dir();
@@ -73,7 +73,7 @@ fn renders_sample_models_in_every_format() {
 
 #[test]
 fn interpolation_threads_and_skins() {
-    let Some(dir) = modex::samples::samples_dir("mdl") else {
+    let Some(dir) = modex_testkit::samples_dir("mdl") else {
         return;
     };
     let out = out_dir();
@@ -128,7 +128,7 @@ fn interpolation_threads_and_skins() {
 
 #[test]
 fn bad_requests_fail_with_a_message() {
-    let Some(dir) = modex::samples::samples_dir("mdl") else {
+    let Some(dir) = modex_testkit::samples_dir("mdl") else {
         return;
     };
     let out = out_dir().join("never.png");

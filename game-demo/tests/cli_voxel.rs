@@ -196,7 +196,7 @@ fn render_writes_indexed_and_true_colour_pngs() {
 
 #[test]
 fn real_samples_info_and_render() {
-    let Some(dir) = modex::samples::samples_dir("vxl") else {
+    let Some(dir) = modex_testkit::samples_dir("vxl") else {
         return;
     };
     let hmec = dir.join("vengi/hmec.vxl");

@@ -247,10 +247,18 @@ impl<'a> BbhdClip<'a> {
     }
 }
 
+/// The magic at the start of every BBHD clip.
+pub const MAGIC: &[u8; 4] = b"BBHD";
+
+/// Whether `data` starts like a BBHD clip (format detection).
+pub fn sniff(data: &[u8]) -> bool {
+    data.starts_with(MAGIC)
+}
+
 fn parse_header(data: &[u8]) -> FormatResult<BbhdHeader> {
     let mut r = ByteReader::new(data, FORMAT);
     let magic = r.array::<4>("magic")?;
-    if &magic != b"BBHD" {
+    if &magic != MAGIC {
         return Err(FormatError::new(
             FORMAT,
             "magic",

@@ -34,6 +34,11 @@ pub fn is_tpwm(data: &[u8]) -> bool {
     data.starts_with(MAGIC)
 }
 
+/// Whether `data` looks like a TPWM-compressed file (format detection; same as [`is_tpwm`]).
+pub fn sniff(data: &[u8]) -> bool {
+    is_tpwm(data)
+}
+
 /// The unpacked length declared in a TPWM header.
 pub fn unpacked_len(data: &[u8]) -> FormatResult<usize> {
     let mut r = ByteReader::new(data, FORMAT);

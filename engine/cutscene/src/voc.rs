@@ -11,6 +11,11 @@ use modex::{ByteReader, ErrorKind, FormatError, FormatResult, Sound};
 const FORMAT: &str = "VOC";
 /// The file magic.
 pub const MAGIC: &[u8; 20] = b"Creative Voice File\x1a";
+
+/// Whether `data` starts like a Creative Voice File (format detection).
+pub fn sniff(data: &[u8]) -> bool {
+    data.starts_with(MAGIC)
+}
 /// Most samples a file may expand to (silence blocks are 4 bytes for up to 65536 samples): about
 /// 25 minutes at 11 kHz, far beyond any sound effect.
 pub const MAX_SAMPLES: usize = 16 << 20;

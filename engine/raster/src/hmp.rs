@@ -191,6 +191,15 @@ impl HmpFile {
     }
 }
 
+/// The magic's first three bytes, shared by HMP4, HMP5 and HMP7.
+pub const MAGIC_PREFIX: &[u8; 3] = b"HMP";
+
+/// Whether `data` starts like a 3D GameStudio terrain of any version (format detection; the
+/// version is checked by [`HmpFile::parse`], which names an unknown one).
+pub fn sniff(data: &[u8]) -> bool {
+    data.starts_with(MAGIC_PREFIX)
+}
+
 fn read_vec3(r: &mut ByteReader<'_>, field: &str) -> FormatResult<Vec3> {
     Ok(Vec3::new(r.f32(field)?, r.f32(field)?, r.f32(field)?))
 }

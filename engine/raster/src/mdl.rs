@@ -75,6 +75,13 @@ pub enum MdlVersion {
     Mdl5,
 }
 
+/// Whether `data` starts like a model of the 3D GameStudio family: `IDPO` (Quake 1, as GameStudio
+/// wrote it) or `MDL` and a version digit. Format detection only: [`MdlFile::parse`] names
+/// versions it does not read.
+pub fn sniff(data: &[u8]) -> bool {
+    data.len() >= 4 && (data.starts_with(b"IDPO") || data.starts_with(b"MDL"))
+}
+
 impl MdlVersion {
     /// The magic as text: "IDPO", "MDL2" .. "MDL5".
     pub fn as_str(self) -> &'static str {

@@ -317,7 +317,7 @@ fn check_hmp(name: &str, bytes: &[u8], f: &HmpFacts) {
 
 #[test]
 fn every_sample_file_behaves_as_known() {
-    let Some(dir) = modex::samples::samples_dir("mdl") else {
+    let Some(dir) = modex_testkit::samples_dir("mdl") else {
         return;
     };
     let facts = facts();
@@ -366,7 +366,7 @@ fn sample(dir: &Path, name: &str) -> Vec<u8> {
 
 #[test]
 fn malformed_external_name_is_refused_at_the_skin() {
-    let Some(dir) = modex::samples::samples_dir("mdl") else {
+    let Some(dir) = modex_testkit::samples_dir("mdl") else {
         return;
     };
     let e = HmpFile::parse(&sample(&dir, "assimp/invalid_external_texture_name.hmp")).unwrap_err();
@@ -377,7 +377,7 @@ fn malformed_external_name_is_refused_at_the_skin() {
 
 #[test]
 fn crystal_has_negative_skin_u_and_garbage_after_frame_name() {
-    let Some(dir) = modex::samples::samples_dir("mdl") else {
+    let Some(dir) = modex_testkit::samples_dir("mdl") else {
         return;
     };
     let f = MdlFile::parse(&sample(&dir, "libgamestudio/mdl3-crystal.mdl")).unwrap();
@@ -389,7 +389,7 @@ fn crystal_has_negative_skin_u_and_garbage_after_frame_name() {
 
 #[test]
 fn minigun_mdl3_and_mdl5_decode_to_the_same_model() {
-    let Some(dir) = modex::samples::samples_dir("mdl") else {
+    let Some(dir) = modex_testkit::samples_dir("mdl") else {
         return;
     };
     let a = MdlFile::parse(&sample(&dir, "assimp/minigun.MDL")).unwrap();
@@ -416,7 +416,7 @@ fn minigun_mdl3_and_mdl5_decode_to_the_same_model() {
 
 #[test]
 fn earth_mdl5_888_skins_are_stored_bgr() {
-    let Some(dir) = modex::samples::samples_dir("mdl") else {
+    let Some(dir) = modex_testkit::samples_dir("mdl") else {
         return;
     };
     let bytes = sample(&dir, "libgamestudio/mdl5-earth.mdl");
@@ -433,7 +433,7 @@ fn earth_mdl5_888_skins_are_stored_bgr() {
 
 #[test]
 fn terrain_heights_use_scale_and_offset() {
-    let Some(dir) = modex::samples::samples_dir("mdl") else {
+    let Some(dir) = modex_testkit::samples_dir("mdl") else {
         return;
     };
     let f = HmpFile::parse(&sample(&dir, "libgamestudio/small.hmp")).unwrap();
@@ -450,7 +450,7 @@ fn terrain_heights_use_scale_and_offset() {
 
 #[test]
 fn external_skins_keep_their_names() {
-    let Some(dir) = modex::samples::samples_dir("mdl") else {
+    let Some(dir) = modex_testkit::samples_dir("mdl") else {
         return;
     };
     let f = HmpFile::parse(&sample(&dir, "retroacknex/terrain.hmp")).unwrap();
@@ -464,7 +464,7 @@ fn external_skins_keep_their_names() {
 
 #[test]
 fn pcx_palette_decodes_8bit_skins_differently_only_where_palettes_differ() {
-    let Some(dir) = modex::samples::samples_dir("mdl") else {
+    let Some(dir) = modex_testkit::samples_dir("mdl") else {
         return;
     };
     let pal = Palette::from_pcx(&sample(&dir, "libgamestudio/palette.pcx")).unwrap();
@@ -477,7 +477,7 @@ fn pcx_palette_decodes_8bit_skins_differently_only_where_palettes_differ() {
 
 #[test]
 fn embedded_dxt1_terrain_skin_is_decoded() {
-    let Some(dir) = modex::samples::samples_dir("mdl") else {
+    let Some(dir) = modex_testkit::samples_dir("mdl") else {
         return;
     };
     let f = HmpFile::parse(&sample(&dir, "libgamestudio/terrain.hmp")).unwrap();

@@ -147,7 +147,7 @@ fn check_rgba<P: TrueColor>(stem: &str, surface: &Surface<P>) {
 
 #[test]
 fn sample_models_match_their_golden_images() {
-    let Some(dir) = modex::samples::samples_dir("mdl") else {
+    let Some(dir) = modex_testkit::samples_dir("mdl") else {
         return;
     };
     let pal = Palette::quake();

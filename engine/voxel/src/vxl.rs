@@ -21,6 +21,11 @@ use modex::{ByteReader, ErrorKind, FormatError, FormatResult};
 const FORMAT: &str = "VXL";
 /// The magic at the start of every VXL.
 pub const MAGIC: &[u8; 16] = b"Voxel Animation\0";
+
+/// Whether `data` starts like a VXL model (format detection).
+pub fn sniff(data: &[u8]) -> bool {
+    data.starts_with(MAGIC)
+}
 /// Size of the fixed header fields before the palettes.
 pub const HEADER_SIZE: usize = 32;
 /// One palette: remap start, remap end, 256 RGB triples.

@@ -87,7 +87,7 @@ fn load(dir: &Path, base: &str) -> VoxelModel {
 
 #[test]
 fn known_models_have_their_measured_layers_frames_and_voxels() {
-    let Some(dir) = modex::samples::samples_dir("vxl") else {
+    let Some(dir) = modex_testkit::samples_dir("vxl") else {
         return;
     };
     for e in EXPECT {
@@ -120,7 +120,7 @@ fn known_models_have_their_measured_layers_frames_and_voxels() {
 
 #[test]
 fn every_sample_file_loads() {
-    let Some(dir) = modex::samples::samples_dir("vxl") else {
+    let Some(dir) = modex_testkit::samples_dir("vxl") else {
         return;
     };
     let mut n = 0;
@@ -170,7 +170,7 @@ fn every_sample_file_loads() {
 
 #[test]
 fn known_quirks_of_real_files_are_reported() {
-    let Some(dir) = modex::samples::samples_dir("vxl") else {
+    let Some(dir) = modex_testkit::samples_dir("vxl") else {
         return;
     };
     // buoy says mode 4 but only uses indices up to 35: the Tiberian Sun table.

@@ -4,7 +4,7 @@
 //!
 //! Regenerate after an intended change with
 //! `MODEX_BLESS=1 cargo test -p modex-voxel --test golden`, then look at the images.
-//! Skipped with a notice when the sample folder is missing (`modex::samples::samples_dir`).
+//! Skipped with a notice when the sample folder is missing (`modex_testkit::samples_dir`).
 
 use std::path::{Path, PathBuf};
 
@@ -84,7 +84,7 @@ fn load(dir: &Path, rel: &str) -> VoxelSet {
 
 #[test]
 fn hmec_and_jeep_match_their_golden_images() {
-    let Some(dir) = modex::samples::samples_dir("vxl") else {
+    let Some(dir) = modex_testkit::samples_dir("vxl") else {
         return;
     };
     let vpl = vpl::decode(&std::fs::read(dir.join("vengi/test.vpl")).unwrap()).unwrap();
@@ -111,7 +111,7 @@ fn hmec_and_jeep_match_their_golden_images() {
 
 #[test]
 fn one_and_many_threads_draw_identical_frames() {
-    let Some(dir) = modex::samples::samples_dir("vxl") else {
+    let Some(dir) = modex_testkit::samples_dir("vxl") else {
         return;
     };
     let vpl = vpl::decode(&std::fs::read(dir.join("vengi/test.vpl")).unwrap()).unwrap();

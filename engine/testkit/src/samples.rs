@@ -12,8 +12,8 @@ use std::path::PathBuf;
 pub fn samples_dir(sub: &str) -> Option<PathBuf> {
     let root = match std::env::var_os("MODEX_SAMPLES") {
         Some(p) => PathBuf::from(p),
-        // This crate lives at `<workspace>/engine`.
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"),
+        // This crate lives at `<workspace>/engine/testkit`.
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
     };
     let dir = root.join(sub);
     if dir.is_dir() {

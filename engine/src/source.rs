@@ -1,0 +1,260 @@
+//! Where a file and its siblings come from.
+//!
+//! Formats of the era come in groups: a Westwood VXL has its HVA motion beside it and a `voxels.vpl`
+//! somewhere in the folder, a Battle Isle 2 scene script names the archives of the game install it
+//! belongs to. A [`FileSource`] answers "give me the file called X" for such a group, from a folder
+//! on disk ([`DirSource`]) or from files already in memory ([`MemorySource`]: tests, archives
+//! already read). Names compare without regard to case, as they did on DOS: game code asks for
+//! `HMEC.VXL`, the file on disk is often `hmec.vxl`.
+//!
+//! [`OpenedFile`] is a file read once, with the source of its folder: frontends detect the format
+//! from its bytes and hand both the bytes and the siblings to the loaders, so no file is read twice.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// A named collection of files.
+pub trait FileSource {
+    /// The bytes of the file `name` (e.g. `"HMEC.HVA"`), `Ok(None)` when there is no such file,
+    /// `Err` when it exists but cannot be read.
+    fn read(&self, name: &str) -> io::Result<Option<Vec<u8>>>;
+
+    /// The names of every file in the source, sorted.
+    fn names(&self) -> io::Result<Vec<String>>;
+
+    /// The name of the first file whose name ends with `suffix` (case-insensitive), in name order.
+    fn find_suffix(&self, suffix: &str) -> io::Result<Option<String>> {
+        let suffix = suffix.to_ascii_lowercase();
+        Ok(self
+            .names()?
+            .into_iter()
+            .find(|n| n.to_ascii_lowercase().ends_with(&suffix)))
+    }
+}
+
+/// Files loose in one folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DirSource {
+    dir: PathBuf,
+}
+
+impl DirSource {
+    /// The files of `dir`.
+    pub fn new(dir: impl Into<PathBuf>) -> DirSource {
+        DirSource { dir: dir.into() }
+    }
+
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The path of the file `name` (exact name first, then any case), if it exists.
+    pub fn find(&self, name: &str) -> Option<PathBuf> {
+        let exact = self.dir.join(name);
+        if exact.is_file() {
+            return Some(exact);
+        }
+        let mut matches: Vec<PathBuf> = std::fs::read_dir(&self.dir)
+            .ok()?
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.is_file()
+                    && p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.eq_ignore_ascii_case(name))
+            })
+            .collect();
+        // Directory order is the file system's; sorting keeps the choice the same everywhere.
+        matches.sort();
+        matches.into_iter().next()
+    }
+}
+
+impl FileSource for DirSource {
+    fn read(&self, name: &str) -> io::Result<Option<Vec<u8>>> {
+        match self.find(name) {
+            None => Ok(None),
+            Some(p) => std::fs::read(p).map(Some),
+        }
+    }
+
+    fn names(&self) -> io::Result<Vec<String>> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.dir)?
+            .flatten()
+            .filter(|e| e.path().is_file())
+            .filter_map(|e| e.file_name().to_str().map(str::to_string))
+            .collect();
+        names.sort();
+        Ok(names)
+    }
+}
+
+/// Files held in memory by name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MemorySource {
+    files: Vec<(String, Vec<u8>)>,
+}
+
+impl MemorySource {
+    /// An empty source.
+    pub fn new() -> MemorySource {
+        MemorySource::default()
+    }
+
+    /// Add or replace `name` (names compare without regard to case).
+    pub fn insert(&mut self, name: &str, bytes: Vec<u8>) -> &mut Self {
+        self.files.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        self.files.push((name.to_string(), bytes));
+        self
+    }
+}
+
+impl FileSource for MemorySource {
+    fn read(&self, name: &str) -> io::Result<Option<Vec<u8>>> {
+        Ok(self
+            .files
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, b)| b.clone()))
+    }
+
+    fn names(&self) -> io::Result<Vec<String>> {
+        let mut names: Vec<String> = self.files.iter().map(|(n, _)| n.clone()).collect();
+        names.sort();
+        Ok(names)
+    }
+}
+
+/// A file read once, with the folder it came from.
+#[derive(Debug, Clone)]
+pub struct OpenedFile {
+    path: PathBuf,
+    bytes: Vec<u8>,
+    folder: DirSource,
+}
+
+/// A file could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read {}: {source}", path.display())]
+pub struct ReadError {
+    /// The file.
+    pub path: PathBuf,
+    /// Why.
+    #[source]
+    pub source: io::Error,
+}
+
+impl OpenedFile {
+    /// Read `path`.
+    pub fn open(path: impl Into<PathBuf>) -> Result<OpenedFile, ReadError> {
+        let path = path.into();
+        let bytes = std::fs::read(&path).map_err(|source| ReadError {
+            path: path.clone(),
+            source,
+        })?;
+        Ok(OpenedFile::from_bytes(path, bytes))
+    }
+
+    /// A file whose bytes are already in memory (its siblings are still looked up on disk).
+    pub fn from_bytes(path: impl Into<PathBuf>, bytes: Vec<u8>) -> OpenedFile {
+        let path = path.into();
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        OpenedFile {
+            path,
+            bytes,
+            folder: DirSource::new(dir),
+        }
+    }
+
+    /// Where it was read from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Its bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Its bytes, taken.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.bytes
+    }
+
+    /// The file name without its extension (`"HMEC"` for `units/HMEC.vxl`).
+    pub fn stem(&self) -> &str {
+        self.path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+    }
+
+    /// The extension in lower case, if any.
+    pub fn extension(&self) -> Option<String> {
+        self.path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+    }
+
+    /// The files of its folder.
+    pub fn folder(&self) -> &DirSource {
+        &self.folder
+    }
+
+    /// The sibling with the same stem and extension `ext` (`HMEC.hva` beside `HMEC.vxl`).
+    pub fn sibling(&self, ext: &str) -> io::Result<Option<Vec<u8>>> {
+        self.folder.read(&format!("{}.{ext}", self.stem()))
+    }
+
+    /// The path of the sibling with the same stem and extension `ext`, if it exists.
+    pub fn sibling_path(&self, ext: &str) -> Option<PathBuf> {
+        self.folder.find(&format!("{}.{ext}", self.stem()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_names_ignore_case() {
+        let mut m = MemorySource::new();
+        m.insert("HMEC.VXL", vec![1]).insert("hmec.vxl", vec![2]);
+        m.insert("voxels.vpl", vec![3]);
+        assert_eq!(m.read("Hmec.Vxl").unwrap(), Some(vec![2]));
+        assert_eq!(m.read("nope").unwrap(), None);
+        assert_eq!(m.names().unwrap(), vec!["hmec.vxl", "voxels.vpl"]);
+        assert_eq!(
+            m.find_suffix(".VPL").unwrap().as_deref(),
+            Some("voxels.vpl")
+        );
+    }
+
+    #[test]
+    fn opened_file_finds_its_siblings_on_disk() {
+        let dir = std::env::temp_dir().join(format!("modex-source-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("unit.vxl"), b"v").unwrap();
+        std::fs::write(dir.join("UNIT.HVA"), b"h").unwrap();
+        let f = OpenedFile::open(dir.join("unit.vxl")).unwrap();
+        assert_eq!(f.bytes(), b"v");
+        assert_eq!(f.stem(), "unit");
+        assert_eq!(f.extension().as_deref(), Some("vxl"));
+        assert_eq!(f.sibling("hva").unwrap(), Some(b"h".to_vec()));
+        assert_eq!(f.sibling("vpl").unwrap(), None);
+        assert!(f
+            .folder()
+            .names()
+            .unwrap()
+            .contains(&"UNIT.HVA".to_string()));
+        let missing = OpenedFile::open(dir.join("none.vxl")).unwrap_err();
+        assert!(missing.to_string().contains("none.vxl"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

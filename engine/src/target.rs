@@ -1,0 +1,180 @@
+//! The render-target contract both renderers draw through.
+//!
+//! A [`Target`] is a row-major block of pixels of one format: the 8-bit mode-X [`IndexedFrame`]
+//! (palette indices) or a true-colour [`Surface`] of [`Rgb565`], [`Argb4444`] or [`Argb8888`].
+//! The rasterizer and the voxel ray-marcher are generic over it, so a caller picks the pixel
+//! format once and every renderer, line and clear writes that format natively: no frame is drawn in
+//! one format and converted to another afterwards.
+//!
+//! What a renderer needs beyond the pixels (how a texel or a voxel colour becomes a pixel) is a
+//! trait of that renderer over [`Target::Px`]; this trait only says what every target shares.
+
+use crate::frame::IndexedFrame;
+use crate::palette::Palette;
+use crate::pixel::{Argb4444, Argb8888, Pixel, Rgb565, Surface};
+
+/// The four pixel formats a target can have, with the names the command line uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TargetFormat {
+    /// 8-bit palette indices (the mode-X frame).
+    Indexed8,
+    /// 16-bit RGB 565.
+    Rgb565,
+    /// 16-bit ARGB 4444 (alpha-blended by the rasterizer).
+    Argb4444,
+    /// 32-bit ARGB 8888.
+    Argb8888,
+}
+
+impl TargetFormat {
+    /// Every format, 8-bit first.
+    pub const ALL: [TargetFormat; 4] = [
+        TargetFormat::Indexed8,
+        TargetFormat::Rgb565,
+        TargetFormat::Argb4444,
+        TargetFormat::Argb8888,
+    ];
+
+    /// The short name: `"8"`, `"565"`, `"4444"` or `"8888"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TargetFormat::Indexed8 => "8",
+            TargetFormat::Rgb565 => Rgb565::NAME,
+            TargetFormat::Argb4444 => Argb4444::NAME,
+            TargetFormat::Argb8888 => Argb8888::NAME,
+        }
+    }
+
+    /// The format of a short name (`"8"`, `"565"`, `"4444"`, `"8888"`).
+    pub fn from_name(name: &str) -> Option<TargetFormat> {
+        TargetFormat::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+impl std::fmt::Display for TargetFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Something a renderer draws into: its size, its pixels and how a flat colour looks in it.
+pub trait Target {
+    /// The pixel type (`u8` palette index, or a [`Pixel`] format).
+    type Px: Copy + Send + Sync + 'static;
+    /// The pixel format.
+    const FORMAT: TargetFormat;
+    /// (width, height) in pixels.
+    fn size(&self) -> (usize, usize);
+    /// All pixels, row-major, top row first.
+    fn pixels(&self) -> &[Self::Px];
+    /// All pixels, row-major, top row first.
+    fn pixels_mut(&mut self) -> &mut [Self::Px];
+    /// The pixel showing `rgb` (opaque): the nearest palette entry for 8-bit targets.
+    fn flat(rgb: [u8; 3], palette: &Palette) -> Self::Px;
+    /// The RGBA colour a pixel shows, through `palette` for 8-bit targets.
+    fn rgba(px: Self::Px, palette: &Palette) -> [u8; 4];
+
+    /// Set every pixel to `px`.
+    fn fill(&mut self, px: Self::Px) {
+        self.pixels_mut().fill(px);
+    }
+
+    /// Set pixel (x, y); writes outside the target are ignored.
+    fn put(&mut self, x: usize, y: usize, px: Self::Px) {
+        let (w, h) = self.size();
+        if x < w && y < h {
+            self.pixels_mut()[y * w + x] = px;
+        }
+    }
+
+    /// RGBA8 bytes of the whole target, row-major (for PNG export and presentation).
+    fn to_rgba8(&self, palette: &Palette) -> Vec<u8> {
+        self.pixels()
+            .iter()
+            .flat_map(|&p| Self::rgba(p, palette))
+            .collect()
+    }
+}
+
+impl Target for IndexedFrame {
+    type Px = u8;
+    const FORMAT: TargetFormat = TargetFormat::Indexed8;
+    fn size(&self) -> (usize, usize) {
+        (self.width(), self.height())
+    }
+    fn pixels(&self) -> &[u8] {
+        IndexedFrame::pixels(self)
+    }
+    fn pixels_mut(&mut self) -> &mut [u8] {
+        IndexedFrame::pixels_mut(self)
+    }
+    fn flat(rgb: [u8; 3], palette: &Palette) -> u8 {
+        palette.nearest(rgb)
+    }
+    fn rgba(px: u8, palette: &Palette) -> [u8; 4] {
+        palette.rgba(px)
+    }
+}
+
+/// The [`TargetFormat`] of each true-colour pixel type.
+pub trait SurfacePixel: Pixel {
+    /// This pixel type's format.
+    const FORMAT: TargetFormat;
+}
+
+impl SurfacePixel for Rgb565 {
+    const FORMAT: TargetFormat = TargetFormat::Rgb565;
+}
+impl SurfacePixel for Argb4444 {
+    const FORMAT: TargetFormat = TargetFormat::Argb4444;
+}
+impl SurfacePixel for Argb8888 {
+    const FORMAT: TargetFormat = TargetFormat::Argb8888;
+}
+
+impl<P: SurfacePixel> Target for Surface<P> {
+    type Px = P;
+    const FORMAT: TargetFormat = P::FORMAT;
+    fn size(&self) -> (usize, usize) {
+        (self.width(), self.height())
+    }
+    fn pixels(&self) -> &[P] {
+        Surface::pixels(self)
+    }
+    fn pixels_mut(&mut self) -> &mut [P] {
+        Surface::pixels_mut(self)
+    }
+    fn flat([r, g, b]: [u8; 3], _: &Palette) -> P {
+        P::from_rgba([r, g, b, 255])
+    }
+    fn rgba(px: P, _: &Palette) -> [u8; 4] {
+        px.to_rgba()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for f in TargetFormat::ALL {
+            assert_eq!(TargetFormat::from_name(f.name()), Some(f));
+        }
+        assert_eq!(TargetFormat::from_name("24"), None);
+        assert_eq!(<Surface<Rgb565> as Target>::FORMAT, TargetFormat::Rgb565);
+    }
+
+    #[test]
+    fn flat_colours_and_export_agree_across_formats() {
+        let pal = Palette::grey_ramp();
+        let mut f = IndexedFrame::new(2, 1);
+        let px = IndexedFrame::flat([10, 10, 10], &pal);
+        Target::put(&mut f, 1, 0, px);
+        Target::put(&mut f, 5, 0, 3); // ignored
+        assert_eq!(f.to_rgba8(&pal), vec![0, 0, 0, 255, 10, 10, 10, 255]);
+        let mut s = Surface::<Argb8888>::new(2, 1);
+        Target::fill(&mut s, Surface::<Argb8888>::flat([1, 2, 3], &pal));
+        assert_eq!(Target::to_rgba8(&s, &pal), vec![1, 2, 3, 255, 1, 2, 3, 255]);
+    }
+}

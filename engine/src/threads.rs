@@ -1,0 +1,40 @@
+//! One way to choose how many threads a draw uses.
+//!
+//! Both renderers split the screen into bands on the current rayon pool; [`with_threads`] runs a
+//! closure on a pool of a chosen size so callers (the command line's `--threads`, benches, the
+//! tests that compare 1 and N threads) set it without depending on rayon themselves.
+
+/// The thread pool could not be started.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start a pool of {threads} threads: {source}")]
+pub struct ThreadPoolError {
+    /// The number of threads asked for (0 = one per core).
+    pub threads: usize,
+    /// What rayon said.
+    #[source]
+    pub source: rayon::ThreadPoolBuildError,
+}
+
+/// Run `f` on a rayon pool of `threads` threads (0 = one per core), so every draw inside it uses
+/// that many.
+pub fn with_threads<R: Send>(
+    threads: usize,
+    f: impl FnOnce() -> R + Send,
+) -> Result<R, ThreadPoolError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|source| ThreadPoolError { threads, source })?;
+    Ok(pool.install(f))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_on_a_pool_of_the_asked_size() {
+        assert_eq!(with_threads(3, rayon::current_num_threads).unwrap(), 3);
+        assert_eq!(with_threads(1, rayon::current_num_threads).unwrap(), 1);
+    }
+}

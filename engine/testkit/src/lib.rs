@@ -1,0 +1,20 @@
+//! # modex-testkit — what the tests and benches of every modex crate share
+//!
+//! Dev-only (never a normal dependency of a library or the binary):
+//! - [`golden`]: compare a render with its checked-in PNG, or rewrite it with `MODEX_BLESS=1`;
+//!   one rule for every crate (8-bit frames byte-exact, true colour within a stated tolerance,
+//!   the actual image always written to the same place on a mismatch).
+//! - [`samples`]: where the real third-party sample files are (`$MODEX_SAMPLES`, else
+//!   `../shared/data`), skipping loudly on a user's clone and failing in CI.
+//! - [`Rng`]: the engine's seeded generator, so random test and bench scenes are the same
+//!   everywhere.
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod golden;
+pub mod samples;
+
+pub use golden::{Golden, Tolerance};
+pub use modex::Rng;
+pub use samples::samples_dir;

@@ -17,11 +17,14 @@ pub const OUTPUT_RATE: u32 = 22_050;
 /// A mono sound, samples in -1.0..=1.0 at `rate` Hz.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sound {
+    /// Samples per second.
     pub rate: u32,
+    /// Mono samples in -1..1, shared between every voice that plays them.
     pub samples: Arc<[f32]>,
 }
 
 impl Sound {
+    /// A sound of `samples` at `rate` Hz.
     pub fn new(rate: u32, samples: Vec<f32>) -> Self {
         Sound {
             rate: rate.max(1),
@@ -94,6 +97,7 @@ impl Mixer {
         }
     }
 
+    /// The output rate in Hz.
     pub fn rate(&self) -> u32 {
         self.rate
     }
@@ -127,6 +131,7 @@ impl Mixer {
         self.lock().voices.remove(&channel);
     }
 
+    /// Stop every channel.
     pub fn stop_all(&self) {
         self.lock().voices.clear();
     }
@@ -143,6 +148,7 @@ impl Mixer {
         self.lock().master = volume.clamp(0.0, 1.0);
     }
 
+    /// Whether `channel` still has a voice playing.
     pub fn is_playing(&self, channel: u32) -> bool {
         self.lock().voices.contains_key(&channel)
     }

@@ -10,23 +10,36 @@ use glam::{Mat4, Vec3, Vec4};
 /// How the camera projects.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Projection {
-    /// Perspective with vertical field of view in radians.
-    Perspective { fov_y: f32 },
-    /// Orthographic with the visible height in world units (the Westwood games' view).
-    Orthographic { height: f32 },
+    /// Perspective.
+    Perspective {
+        /// Vertical field of view in radians.
+        fov_y: f32,
+    },
+    /// Orthographic (the Westwood games' view).
+    Orthographic {
+        /// Visible height in world units.
+        height: f32,
+    },
 }
 
 /// Position, orientation, projection and viewport.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Camera {
+    /// Where the camera is.
     pub eye: Vec3,
+    /// The point it looks at.
     pub target: Vec3,
+    /// World up (Z for every format modex reads).
     pub up: Vec3,
+    /// Perspective or orthographic.
     pub projection: Projection,
+    /// Near clip plane distance (view depth).
     pub near: f32,
+    /// Far clip plane distance (view depth).
     pub far: f32,
     /// Viewport size in pixels.
     pub width: usize,
+    /// Viewport height in pixels.
     pub height: usize,
 }
 
@@ -128,6 +141,7 @@ impl Camera {
         }
     }
 
+    /// Viewport width over height.
     pub fn aspect(&self) -> f32 {
         self.width.max(1) as f32 / self.height.max(1) as f32
     }

@@ -13,6 +13,7 @@ pub struct DepthBuffer {
 }
 
 impl DepthBuffer {
+    /// A buffer cleared to infinity (nothing drawn yet).
     pub fn new(width: usize, height: usize) -> Self {
         DepthBuffer {
             width,
@@ -21,26 +22,32 @@ impl DepthBuffer {
         }
     }
 
+    /// Width in pixels.
     pub fn width(&self) -> usize {
         self.width
     }
 
+    /// Height in pixels.
     pub fn height(&self) -> usize {
         self.height
     }
 
+    /// Reset every value to infinity.
     pub fn clear(&mut self) {
         self.depth.fill(f32::INFINITY);
     }
 
+    /// All depths, row-major.
     pub fn values(&self) -> &[f32] {
         &self.depth
     }
 
+    /// All depths, row-major, for renderers that test and write them.
     pub fn values_mut(&mut self) -> &mut [f32] {
         &mut self.depth
     }
 
+    /// The depth at (x, y), `None` outside.
     pub fn get(&self, x: usize, y: usize) -> Option<f32> {
         (x < self.width && y < self.height).then(|| self.depth[y * self.width + x])
     }

@@ -10,13 +10,33 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ErrorKind {
     /// The field needs `needed` bytes but only `available` remain.
-    Truncated { needed: usize, available: usize },
+    Truncated {
+        /// Bytes the field needs.
+        needed: usize,
+        /// Bytes left in the file.
+        available: usize,
+    },
     /// The file does not start with a magic this loader knows.
-    BadMagic { found: Vec<u8> },
+    BadMagic {
+        /// The bytes found where the magic should be.
+        found: Vec<u8>,
+    },
     /// A count or size that the rest of the file could not possibly hold.
-    TooLarge { value: u64, limit: u64 },
+    TooLarge {
+        /// The value read.
+        value: u64,
+        /// The most the file (or the loader's cap) allows.
+        limit: u64,
+    },
     /// An index or value outside its allowed range.
-    OutOfRange { value: i64, min: i64, max: i64 },
+    OutOfRange {
+        /// The value read.
+        value: i64,
+        /// Smallest allowed.
+        min: i64,
+        /// Largest allowed.
+        max: i64,
+    },
     /// A well-formed file of a variant this engine does not support (e.g. MDL7).
     Unsupported(String),
     /// Anything else that makes the data inconsistent.
@@ -54,10 +74,12 @@ pub struct FormatError {
     pub field: String,
     /// Byte offset of the field in the input.
     pub offset: usize,
+    /// What is wrong with it.
     pub kind: ErrorKind,
 }
 
 impl FormatError {
+    /// An error of `format` at byte `offset` while reading `field`.
     pub fn new(
         format: &'static str,
         field: impl Into<String>,

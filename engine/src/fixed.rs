@@ -18,7 +18,9 @@ pub const ONE: i32 = 1 << FRAC_BITS;
 pub struct Fixed(pub i32);
 
 impl Fixed {
+    /// 0.0
     pub const ZERO: Fixed = Fixed(0);
+    /// 1.0 (1024 in 22.10).
     pub const ONE: Fixed = Fixed(ONE);
 
     /// `INT2FIX`. Wraps like the C macro for integers beyond the 22-bit range.

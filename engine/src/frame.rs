@@ -62,10 +62,12 @@ impl IndexedFrame {
         })
     }
 
+    /// Width in pixels.
     pub fn width(&self) -> usize {
         self.width
     }
 
+    /// Height in pixels.
     pub fn height(&self) -> usize {
         self.height
     }
@@ -75,14 +77,17 @@ impl IndexedFrame {
         &self.pixels
     }
 
+    /// All palette indices, row-major, for writing.
     pub fn pixels_mut(&mut self) -> &mut [u8] {
         &mut self.pixels
     }
 
+    /// Row `y` (panics if out of range, like slice indexing).
     pub fn row(&self, y: usize) -> &[u8] {
         &self.pixels[y * self.width..(y + 1) * self.width]
     }
 
+    /// Row `y` for writing (panics if out of range).
     pub fn row_mut(&mut self, y: usize) -> &mut [u8] {
         &mut self.pixels[y * self.width..(y + 1) * self.width]
     }
@@ -92,10 +97,12 @@ impl IndexedFrame {
         self.pixels.chunks_exact_mut(self.width.max(1))
     }
 
+    /// Set every pixel to `index`.
     pub fn clear(&mut self, index: u8) {
         self.pixels.fill(index);
     }
 
+    /// The index at (x, y), `None` outside the frame.
     pub fn get(&self, x: usize, y: usize) -> Option<u8> {
         (x < self.width && y < self.height).then(|| self.pixels[y * self.width + x])
     }
@@ -124,6 +131,7 @@ impl IndexedFrame {
         (plane < 4 && x < self.width && row < self.height).then(|| row * self.width + x)
     }
 
+    /// The index at mode-X (plane, column, row), `None` outside the frame.
     pub fn planar_get(&self, plane: usize, column: usize, row: usize) -> Option<u8> {
         self.planar_offset(plane, column, row)
             .map(|o| self.pixels[o])

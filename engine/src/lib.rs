@@ -15,6 +15,7 @@
 //! `modex-cutscene`); they depend on this crate with default features off, so they build without a
 //! window system or audio device.
 
+#![warn(missing_docs)]
 #![deny(unsafe_code)]
 
 pub mod audio;

@@ -60,6 +60,7 @@ impl VxlNormalTable {
         self.entries.len()
     }
 
+    /// Whether the table has no entries.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

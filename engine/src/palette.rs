@@ -12,6 +12,7 @@ use crate::quake_palette::QUAKE_PALETTE;
 /// 256 RGB entries with 8 bits per channel.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Palette {
+    /// Entry `i` is the RGB colour of palette index `i`, 8 bits per channel.
     pub colors: [[u8; 3]; 256],
 }
 

@@ -8,7 +8,9 @@
 pub trait Pixel: Copy + Default + PartialEq + Send + Sync + std::fmt::Debug + 'static {
     /// Short name for CLI and file names: "565", "4444", "8888".
     const NAME: &'static str;
+    /// The pixel nearest to an RGBA8 colour (channels rounded to nearest).
     fn from_rgba(c: [u8; 4]) -> Self;
+    /// The RGBA8 colour of this pixel (channels widened by bit replication).
     fn to_rgba(self) -> [u8; 4];
 }
 
@@ -108,18 +110,22 @@ impl<P: Pixel> Surface<P> {
         }
     }
 
+    /// Width in pixels.
     pub fn width(&self) -> usize {
         self.width
     }
 
+    /// Height in pixels.
     pub fn height(&self) -> usize {
         self.height
     }
 
+    /// All pixels, row-major.
     pub fn pixels(&self) -> &[P] {
         &self.pixels
     }
 
+    /// All pixels, row-major, for writing.
     pub fn pixels_mut(&mut self) -> &mut [P] {
         &mut self.pixels
     }
@@ -129,6 +135,7 @@ impl<P: Pixel> Surface<P> {
         &mut self.pixels[y * self.width..(y + 1) * self.width]
     }
 
+    /// The pixel at (x, y), `None` outside the surface.
     pub fn get(&self, x: usize, y: usize) -> Option<P> {
         (x < self.width && y < self.height).then(|| self.pixels[y * self.width + x])
     }
@@ -140,6 +147,7 @@ impl<P: Pixel> Surface<P> {
         }
     }
 
+    /// Set every pixel to `p`.
     pub fn clear(&mut self, p: P) {
         self.pixels.fill(p);
     }

@@ -11,15 +11,21 @@ use crate::palette::Palette;
 #[derive(Debug, thiserror::Error)]
 pub enum PngError {
     #[error("PNG encoding: {0}")]
+    /// The png crate could not encode.
     Encode(#[from] png::EncodingError),
     #[error("PNG decoding: {0}")]
+    /// The png crate could not decode.
     Decode(#[from] png::DecodingError),
     #[error("I/O on {path}: {source}")]
+    /// A file could not be read or written.
     Io {
+        /// The file.
         path: String,
+        /// Why.
         source: std::io::Error,
     },
     #[error("PNG is not what was expected: {0}")]
+    /// The image is not of the kind or size the caller needs.
     Unexpected(String),
 }
 

@@ -172,6 +172,7 @@ mod window {
             &self.window
         }
 
+        /// The underlying window, for input handling that changes it.
         pub fn window_mut(&mut self) -> &mut Window {
             &mut self.window
         }
@@ -181,10 +182,12 @@ mod window {
             self.aspect_4_3 = on;
         }
 
+        /// Whether 4:3 correction is on.
         pub fn aspect_4_3(&self) -> bool {
             self.aspect_4_3
         }
 
+        /// Whether the window is still open and ESC is not held.
         pub fn is_open(&self) -> bool {
             self.window.is_open() && !self.window.is_key_down(Key::Escape)
         }

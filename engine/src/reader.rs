@@ -113,30 +113,37 @@ impl<'a> ByteReader<'a> {
         self.bytes(n, field).map(|_| ())
     }
 
+    /// Read a `u8` named `field`.
     pub fn u8(&mut self, field: &str) -> FormatResult<u8> {
         Ok(self.array::<1>(field)?[0])
     }
 
+    /// Read an `i8` named `field`.
     pub fn i8(&mut self, field: &str) -> FormatResult<i8> {
         Ok(self.array::<1>(field)?[0] as i8)
     }
 
+    /// Read a little-endian `u16` named `field`.
     pub fn u16(&mut self, field: &str) -> FormatResult<u16> {
         Ok(u16::from_le_bytes(self.array(field)?))
     }
 
+    /// Read a little-endian `i16` named `field`.
     pub fn i16(&mut self, field: &str) -> FormatResult<i16> {
         Ok(i16::from_le_bytes(self.array(field)?))
     }
 
+    /// Read a little-endian `u32` named `field`.
     pub fn u32(&mut self, field: &str) -> FormatResult<u32> {
         Ok(u32::from_le_bytes(self.array(field)?))
     }
 
+    /// Read a little-endian `i32` named `field`.
     pub fn i32(&mut self, field: &str) -> FormatResult<i32> {
         Ok(i32::from_le_bytes(self.array(field)?))
     }
 
+    /// Read a little-endian `f32` named `field`.
     pub fn f32(&mut self, field: &str) -> FormatResult<f32> {
         Ok(f32::from_le_bytes(self.array(field)?))
     }

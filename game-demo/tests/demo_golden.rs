@@ -5,52 +5,31 @@
 //! `MODEX_BLESS=1 cargo test -p modex-demo --test demo_golden` and look at the new PNGs before
 //! committing them.
 
-use std::path::PathBuf;
-
-use modex::pngio;
 use modex_demo::scene::assets::{generate, Assets};
 use modex_demo::scene::{DrawPath, SceneRenderer, World};
+use modex_testkit::Golden;
 
 /// Scene steps (1/60 s each) at which frames are compared.
 const STEPS: [u64; 3] = [0, 150, 420];
-
-fn golden(step: u64) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/golden/demo_{step:04}.png"))
-}
 
 #[test]
 fn demo_frames_match_golden_images() {
     let assets = Assets::from_files(&generate()).unwrap();
     let mut world = World::new(1994, assets.terrain.model.frames[0].positions.clone());
     let mut scene = SceneRenderer::new(&assets, 360, 240);
-    let bless = std::env::var_os("MODEX_BLESS").is_some();
+    let golden = Golden::new(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden"),
+        "modex-demo",
+    );
     let mut mismatches = Vec::new();
     for &step in &STEPS {
         while world.steps < step {
             world.step();
         }
         scene.draw(&world, DrawPath::Indexed).unwrap();
-        let path = golden(step);
-        if bless {
-            pngio::save_indexed(&path, &scene.frame, &assets.palette).unwrap();
-            continue;
-        }
-        let bytes = std::fs::read(&path)
-            .unwrap_or_else(|e| panic!("{}: {e} (bless with MODEX_BLESS=1)", path.display()));
-        let (want, _) = pngio::decode_indexed(&bytes).unwrap();
-        if want != scene.frame {
-            let differing = want
-                .pixels()
-                .iter()
-                .zip(scene.frame.pixels())
-                .filter(|(a, b)| a != b)
-                .count();
-            let got = path.with_extension("actual.png");
-            pngio::save_indexed(&got, &scene.frame, &assets.palette).unwrap();
-            mismatches.push(format!(
-                "step {step}: {differing} pixels differ (actual frame written to {})",
-                got.display()
-            ));
+        let name = format!("demo_{step:04}.png");
+        if let Err(e) = golden.check_indexed(&name, &scene.frame, &assets.palette) {
+            mismatches.push(format!("step {step}: {e}"));
         }
     }
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));

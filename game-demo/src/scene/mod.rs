@@ -4,7 +4,6 @@ pub mod assets;
 pub mod draw;
 pub mod overlay;
 pub mod props;
-pub mod rng;
 pub mod terrain;
 pub mod units;
 pub mod world;

@@ -4,7 +4,7 @@
 use glam::Vec3;
 use modex_raster::hmp_encode::HmpSpec;
 
-use super::rng::Rng;
+use modex::Rng;
 
 /// Grid points per side.
 pub const GRID: usize = 33;

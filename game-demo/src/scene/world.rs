@@ -9,9 +9,9 @@ use std::f32::consts::TAU;
 
 use glam::Vec3;
 
-use super::rng::Rng;
 use super::terrain;
 use super::units::{HELI_FRAMES, TANK_TURRET_OFFSET};
+use modex::Rng;
 
 /// Simulation step in seconds (60 steps per second of scene time).
 pub const STEP: f32 = 1.0 / 60.0;

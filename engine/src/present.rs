@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use crate::frame::IndexedFrame;
 use crate::palette::Palette;
 use crate::pngio::{self, PngError};
+use crate::target::Target;
 
 /// A frame could not be shown.
 #[derive(Debug, thiserror::Error)]
@@ -71,6 +72,24 @@ pub trait Present {
         height: usize,
         rgba: &[u8],
     ) -> Result<bool, PresentError>;
+
+    /// Show any render target: an 8-bit frame through `palette` (indices kept, as
+    /// [`Present::present_indexed`]), a true-colour surface as its RGBA colours. Viewers that let the
+    /// user switch pixel formats call this one method whatever the format.
+    fn present_target<T: Target + 'static>(
+        &mut self,
+        target: &T,
+        palette: &Palette,
+    ) -> Result<bool, PresentError>
+    where
+        Self: Sized,
+    {
+        if let Some(frame) = (target as &dyn std::any::Any).downcast_ref::<IndexedFrame>() {
+            return self.present_indexed(frame, palette);
+        }
+        let (w, h) = target.size();
+        self.present_rgba(w, h, &target.to_rgba8(palette))
+    }
 }
 
 /// Writes each presented frame to `DIR/NNNNN.png` (indexed PNG for 8-bit frames).
@@ -266,7 +285,17 @@ mod tests {
         f.set(3, 2, 200);
         assert!(p.present_indexed(&f, &Palette::quake()).unwrap());
         assert!(p.present_rgba(1, 1, &[1, 2, 3, 4]).unwrap());
-        assert_eq!(p.frames_written(), 2);
+        assert!(p.present_target(&f, &Palette::quake()).unwrap());
+        let mut s = crate::Surface::<crate::Rgb565>::new(2, 1);
+        s.clear(crate::Rgb565(0xf800));
+        assert!(p.present_target(&s, &Palette::quake()).unwrap());
+        assert_eq!(p.frames_written(), 4);
+        let (g2, _) =
+            crate::pngio::decode_indexed(&std::fs::read(dir.join("00002.png")).unwrap()).unwrap();
+        assert_eq!(g2, f, "8-bit targets stay indexed");
+        let (w, h, rgba) =
+            crate::pngio::decode_rgba(&std::fs::read(dir.join("00003.png")).unwrap()).unwrap();
+        assert_eq!((w, h, &rgba[..4]), (2, 1, &[255u8, 0, 0, 255][..]));
         let bytes = std::fs::read(dir.join("00000.png")).unwrap();
         let (g, _) = crate::pngio::decode_indexed(&bytes).unwrap();
         assert_eq!(g, f);

@@ -2,52 +2,20 @@
 //! detected as its format, every palette file loads, every PCX without a palette and every
 //! non-palette file is refused with the right error. Prints `SKIPPED` when the samples are missing.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 
 use modex::Palette;
 use modex_assets::{Asset, AssetError, Format, PaletteError, PaletteFile, PaletteSource};
 use modex_testkit::samples_dir;
 
-/// Every file under `dir`, sorted.
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                todo.push(p);
-            } else {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-/// What a sample must be detected as, by its extension; `None` for files no loader reads
-/// (external skins as TGA/BMP, licence texts).
-fn expected(path: &Path) -> Option<Format> {
-    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-    match ext.as_str() {
-        "mdl" => Some(Format::Mdl),
-        "hmp" => Some(Format::Hmp),
-        "vxl" => Some(Format::Vxl),
-        "hva" => Some(Format::Hva),
-        "vpl" => Some(Format::Vpl),
-        "pcx" => Some(Format::Pcx),
-        "tga" | "bmp" | "txt" | "md" => None,
-        other => panic!("{}: a sample of unexpected type .{other}", path.display()),
-    }
-}
-
 /// Check every sample under `sub`; returns (detected, palettes loaded, refused as palettes).
 fn check(sub: &str) -> Option<(usize, usize, usize)> {
     let dir = samples_dir(sub)?;
     let (mut detected, mut loaded, mut refused) = (0, 0, 0);
-    for path in files(&dir) {
-        let want = expected(&path);
+    for path in common::files(&dir) {
+        let want = common::expected(&path);
         let asset = Asset::open(&path);
         let Some(want) = want else {
             // Not a format of ours: never mistaken for a model, voxel or cutscene file.
@@ -78,26 +46,25 @@ fn check(sub: &str) -> Option<(usize, usize, usize)> {
     Some((detected, loaded, refused))
 }
 
-#[test]
-fn every_model_sample_is_detected_and_its_palettes_load() {
-    let Some((detected, loaded, refused)) = check("mdl") else {
+/// Every sample under `sub` is detected, and exactly one of them (`palette`) loads as a palette.
+fn every_sample_detected(sub: &str, at_least: usize, palette: &str) {
+    let Some((detected, loaded, refused)) = check(sub) else {
         return;
     };
-    eprintln!("mdl samples: {detected} detected, {loaded} palettes loaded, {refused} refused");
-    assert!(detected >= 40, "{detected}");
-    assert_eq!(loaded, 1, "palette.pcx");
+    eprintln!("{sub} samples: {detected} detected, {loaded} palettes loaded, {refused} refused");
+    assert!(detected >= at_least, "{detected}");
+    assert_eq!(loaded, 1, "{palette}");
     assert_eq!(refused, detected - loaded);
 }
 
 #[test]
+fn every_model_sample_is_detected_and_its_palettes_load() {
+    every_sample_detected("mdl", 40, "palette.pcx");
+}
+
+#[test]
 fn every_voxel_sample_is_detected_and_its_palettes_load() {
-    let Some((detected, loaded, refused)) = check("vxl") else {
-        return;
-    };
-    eprintln!("vxl samples: {detected} detected, {loaded} palettes loaded, {refused} refused");
-    assert!(detected >= 18, "{detected}");
-    assert_eq!(loaded, 1, "test.vpl");
-    assert_eq!(refused, detected - loaded);
+    every_sample_detected("vxl", 18, "test.vpl");
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! Detection and palettes on the project's own data (`data/cutscene`, `data/demo`): files the
 //! project's tools made, so this runs everywhere, samples or not.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use modex::Palette;
@@ -13,52 +15,13 @@ fn data(sub: &str) -> PathBuf {
         .join(sub)
 }
 
-/// Every file under `dir`, sorted.
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                todo.push(p);
-            } else {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-/// The format each file of the project's data must be detected as, by its extension.
-fn expected(path: &Path) -> Format {
-    let ext = path
-        .extension()
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_ascii_lowercase();
-    match ext.as_str() {
-        "mdl" => Format::Mdl,
-        "hmp" => Format::Hmp,
-        "vxl" => Format::Vxl,
-        "hva" => Format::Hva,
-        "bbhd" => Format::Bbhd,
-        "lib" => Format::Lib,
-        "ascr" => Format::Ascr,
-        "pal" => Format::Palette,
-        other => panic!("{}: no expectation for .{other}", path.display()),
-    }
-}
-
 #[test]
 fn every_project_file_is_detected_and_only_palettes_load_as_palettes() {
     let mut counted = 0;
     for dir in ["cutscene", "demo"] {
-        for path in files(&data(dir)) {
+        for path in common::files(&data(dir)) {
             let asset = Asset::open(&path).unwrap();
-            let want = expected(&path);
+            let want = common::expected(&path).unwrap();
             assert_eq!(asset.format(), want, "{}", path.display());
             let pal = asset.palette();
             if want == Format::Palette {

@@ -10,13 +10,13 @@ use crate::palette::Palette;
 /// PNG encoding or decoding failed, or the PNG is of a kind this function does not take.
 #[derive(Debug, thiserror::Error)]
 pub enum PngError {
-    #[error("PNG encoding: {0}")]
+    #[error("PNG encoding")]
     /// The png crate could not encode.
     Encode(#[from] png::EncodingError),
-    #[error("PNG decoding: {0}")]
+    #[error("PNG decoding")]
     /// The png crate could not decode.
     Decode(#[from] png::DecodingError),
-    #[error("I/O on {path}: {source}")]
+    #[error("I/O on {path}")]
     /// A file could not be read or written.
     Io {
         /// The file.

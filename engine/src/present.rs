@@ -21,7 +21,7 @@ pub enum PresentError {
     Png(#[from] PngError),
     /// The window could not be opened or updated.
     #[cfg(feature = "window")]
-    #[error("window: {0}")]
+    #[error("window")]
     Window(#[from] minifb::Error),
 }
 

@@ -137,7 +137,7 @@ pub struct OpenedFile {
 
 /// A file could not be read.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot read {}: {source}", path.display())]
+#[error("cannot read {}", path.display())]
 pub struct ReadError {
     /// The file.
     pub path: PathBuf,

@@ -6,7 +6,7 @@
 
 /// The thread pool could not be started.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot start a pool of {threads} threads: {source}")]
+#[error("cannot start a pool of {threads} threads")]
 pub struct ThreadPoolError {
     /// The number of threads asked for (0 = one per core).
     pub threads: usize,

@@ -101,7 +101,7 @@ pub enum PaletteError {
     #[error(transparent)]
     Read(#[from] modex::ReadError),
     /// A PCX without a usable 256-colour trailer.
-    #[error("{}: PCX without a 256-colour palette: {source}", path.display())]
+    #[error("{}: PCX without a 256-colour palette", path.display())]
     Pcx {
         /// The file.
         path: PathBuf,
@@ -110,7 +110,7 @@ pub enum PaletteError {
         source: FormatError,
     },
     /// A TPWM-wrapped file that does not unpack.
-    #[error("{}: TPWM-wrapped palette does not unpack: {source}", path.display())]
+    #[error("{}: TPWM-wrapped palette does not unpack", path.display())]
     Tpwm {
         /// The file.
         path: PathBuf,
@@ -119,7 +119,7 @@ pub enum PaletteError {
         source: FormatError,
     },
     /// A VPL (by name or layout) that does not decode.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: not a readable VPL", path.display())]
     Vpl {
         /// The file.
         path: PathBuf,

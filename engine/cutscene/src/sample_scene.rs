@@ -19,7 +19,8 @@
 //!
 //! Everything is integer arithmetic: no floating point, no randomness beyond a fixed LCG.
 
-use modex::Palette;
+use glam::Vec2;
+use modex::{Palette, Target, TargetFormat};
 
 use crate::apal;
 use crate::atxt;
@@ -69,7 +70,9 @@ const MESSAGES: [&str; 2] = [
 /// One generated file: its path under `data/cutscene/` and its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SampleFile {
+    /// Where it goes, relative to `data/cutscene/`, `/`-separated.
     pub path: &'static str,
+    /// Its contents.
     pub bytes: Vec<u8>,
 }
 
@@ -261,26 +264,31 @@ impl Canvas {
         }
     }
 
-    /// Bresenham line.
+    /// The line from pixel (x0, y0) to pixel (x1, y1), both lit: the core's line routine through
+    /// the pixel centres, which lights the pixels Bresenham's algorithm does.
     fn line(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, c: u8) {
-        let (dx, dy) = ((x1 - x0).abs(), -(y1 - y0).abs());
-        let (sx, sy) = (if x0 < x1 { 1 } else { -1 }, if y0 < y1 { 1 } else { -1 });
-        let (mut x, mut y, mut err) = (x0, y0, dx + dy);
-        loop {
-            self.set(x, y, c);
-            if x == x1 && y == y1 {
-                break;
-            }
-            let e2 = 2 * err;
-            if e2 >= dy {
-                err += dy;
-                x += sx;
-            }
-            if e2 <= dx {
-                err += dx;
-                y += sy;
-            }
-        }
+        let centre = |x: i32, y: i32| Vec2::new(x as f32 + 0.5, y as f32 + 0.5);
+        modex::draw_line(self, centre(x0, y0), centre(x1, y1), c);
+    }
+}
+
+impl Target for Canvas {
+    type Px = u8;
+    const FORMAT: TargetFormat = TargetFormat::Indexed8;
+    fn size(&self) -> (usize, usize) {
+        (self.w, self.h)
+    }
+    fn pixels(&self) -> &[u8] {
+        &self.px
+    }
+    fn pixels_mut(&mut self) -> &mut [u8] {
+        &mut self.px
+    }
+    fn flat(rgb: [u8; 3], palette: &Palette) -> u8 {
+        palette.nearest(rgb)
+    }
+    fn rgba(px: u8, palette: &Palette) -> [u8; 4] {
+        palette.rgba(px)
     }
 }
 

@@ -164,7 +164,7 @@ fn ramp(p: &mut Palette, start: usize, n: usize, a: [u8; 3], b: [u8; 3]) {
 
 /// The day palette: 0 black, 1..15 basic colours (15 white), 16..79 sky, 80..143 sunset,
 /// 144..207 ground greens, 208..239 greys, 240..255 accents.
-pub fn day_palette() -> Palette {
+fn day_palette() -> Palette {
     let mut p = Palette {
         colors: [[0; 3]; 256],
     };
@@ -197,7 +197,7 @@ pub fn day_palette() -> Palette {
 }
 
 /// The night palette: sky and sunset darkened to deep blue (the BLEND target).
-pub fn night_palette(day: &Palette) -> Palette {
+fn night_palette(day: &Palette) -> Palette {
     let mut p = day.clone();
     ramp(&mut p, 16, 64, [0, 0, 20], [20, 30, 80]);
     ramp(&mut p, 80, 64, [60, 30, 60], [10, 5, 30]);
@@ -353,7 +353,7 @@ const SWEEP: [(i32, i32); 12] = [
 ];
 
 /// 64x48 radar: 11 pictures, picture 5 repeats picture 4.
-pub fn radar_pictures() -> Vec<Vec<u8>> {
+fn radar_pictures() -> Vec<Vec<u8>> {
     (0..11)
         .map(|k| {
             let k = if k == 5 { 4 } else { k };
@@ -381,7 +381,7 @@ fn radar_clip() -> Vec<u8> {
 }
 
 /// 48x32 ship on transparent 238, flame flickering; picture 3 repeats picture 2.
-pub fn sprite_pictures() -> Vec<Vec<u8>> {
+fn sprite_pictures() -> Vec<Vec<u8>> {
     (0..6)
         .map(|k| {
             let k = if k == 3 { 2 } else { k };
@@ -416,7 +416,7 @@ fn sprite_clip() -> Vec<u8> {
 }
 
 /// 120x64 report-window background with a bouncing ball, 12 pictures.
-pub fn report_pictures() -> Vec<Vec<u8>> {
+fn report_pictures() -> Vec<Vec<u8>> {
     (0..12)
         .map(|k| {
             let mut c = Canvas::new(120, 64, 0);
@@ -440,7 +440,7 @@ fn report_clip() -> Vec<u8> {
 }
 
 /// 28x16 talking head on transparent 0: the mouth opens and closes.
-pub fn head_pictures() -> Vec<Vec<u8>> {
+fn head_pictures() -> Vec<Vec<u8>> {
     (0..4)
         .map(|k| {
             let mut c = Canvas::new(28, 16, 0);

@@ -20,6 +20,7 @@
 //!   round-trip tests.
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod apal;
 pub mod ascr;

@@ -16,8 +16,7 @@ use modex_demo::scene::world::STEP;
 use modex_demo::scene::{overlay, DrawPath, FrameStats, SceneRenderer, World};
 
 use modex::{AudioOutput, Mixer};
-use modex_cutscene::scene::{GameDir, Scene};
-use modex_cutscene::sequencer::{apply_sound_events, Timeline, TICKS_PER_SECOND};
+use modex_cutscene::{GameDir, Playback, Scene, TICKS_PER_SECOND};
 
 use crate::cli::DemoArgs;
 
@@ -245,8 +244,7 @@ fn windowed(assets: &Assets, args: &DemoArgs) -> Result<()> {
 /// (Space, Enter) skips it. Returns whether the window is still open. A missing or broken intro is
 /// logged and skipped: the battlefield is the point of the demo.
 fn intro(window: &mut WindowPresenter, mixer: &Mixer) -> Result<bool> {
-    let dir = GameDir::new(INTRO_DIR);
-    let scene = match Scene::load_script(&dir, INTRO_SCRIPT) {
+    let scene = match Scene::load_script(&GameDir::new(INTRO_DIR), INTRO_SCRIPT) {
         Ok(s) => s,
         Err(e) => {
             log::warn!("intro cutscene not played: {e}");
@@ -256,22 +254,17 @@ fn intro(window: &mut WindowPresenter, mixer: &Mixer) -> Result<bool> {
     for w in &scene.warnings {
         log::warn!("intro: {w}");
     }
-    let timeline = std::sync::Arc::new(Timeline::new(&scene));
-    let mut seq = modex_cutscene::sequencer::Sequencer::new(timeline.clone());
+    let mut playback = Playback::new(&scene, mixer.clone());
     let start = Instant::now();
-    let mut sounded = None;
     loop {
         let tick = (start.elapsed().as_secs_f64() * TICKS_PER_SECOND as f64) as u32;
-        if tick >= timeline.length() {
+        if tick >= playback.length() {
             break;
         }
-        for t in sounded.map_or(0, |s: u32| s + 1)..=tick {
-            apply_sound_events(mixer, &timeline.sound_events(t), &scene.assets.sounds);
-        }
-        sounded = Some(tick);
-        let palette = seq.palette_at(tick);
-        if !window.present_indexed(seq.frame_at(tick), &palette)? {
-            mixer.stop_all();
+        playback.sound_to(tick);
+        let palette = playback.palette_at(tick);
+        if !window.present_indexed(playback.frame_at(tick), &palette)? {
+            playback.stop();
             return Ok(false);
         }
         let w = window.window();
@@ -282,7 +275,7 @@ fn intro(window: &mut WindowPresenter, mixer: &Mixer) -> Result<bool> {
         }
         std::thread::sleep(Duration::from_millis(5));
     }
-    mixer.stop_all();
+    playback.stop();
     Ok(true)
 }
 

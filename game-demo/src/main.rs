@@ -2,6 +2,7 @@
 //! the engine crates and in one module per format family under `formats/`.
 
 mod cli;
+mod cutscene;
 mod demo;
 mod formats;
 

@@ -1,5 +1,5 @@
 //! Writes the project's sample scene to `data/cutscene/` (or the folder given as the first argument).
-//! The bytes are deterministic; `tests/sample_data.rs` checks the committed files match.
+//! The bytes are deterministic; `tests/sample_scene.rs` checks the committed files match.
 //!
 //! `cargo run -p modex-cutscene --example make_sample_scene`
 

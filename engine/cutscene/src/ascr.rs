@@ -13,106 +13,168 @@ pub const MAX_SCRIPT: usize = 1 << 20;
 /// Arguments of `play`, named as in the authors' own `rem` lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Play {
+    /// EFF: effect; not 0 draws the clip's transparent index see-through (clips whose records stand alone only).
     pub eff: i32,
+    /// LNA: archive family: 31 `ABCK###.LIB`, 32 `APER###.LIB`, 36 `AFUL###.LIB` (in `ANI`).
     pub lna: i32,
+    /// LNR: archive number (`AFUL000.LIB` is 0).
     pub lnr: i32,
+    /// ENR: the clip's entry in the archive, in name order.
     pub enr: i32,
+    /// PMO: play mode 0..7 (see [`crate::sequencer::picture_for_step`]).
     pub pmo: i32,
+    /// FRQ: pictures per second, independent of the 25 ticks per second.
     pub frq: i32,
+    /// BGN: first tick shown.
     pub bgn: i32,
+    /// DUR: ticks shown.
     pub dur: i32,
+    /// END: after DUR, 0 nothing more is drawn, 1 picture step 0 at the final position, 2 the picture reached.
     pub end: i32,
+    /// PRI: drawing order; higher is drawn later, on top.
     pub pri: i32,
+    /// STX: start column inside the window.
     pub stx: i32,
+    /// STY: start row inside the window.
     pub sty: i32,
+    /// DTX: columns moved per picture step.
     pub dtx: i32,
+    /// DTY: rows moved per picture step.
     pub dty: i32,
+    /// WIL: window left edge on screen.
     pub wil: i32,
+    /// WIT: window top edge on screen.
     pub wit: i32,
+    /// WIW: window width (0 or less: to the screen's right edge).
     pub wiw: i32,
+    /// WIH: window height (0 or less: to the screen's bottom edge).
     pub wih: i32,
 }
 
 /// Arguments of `write`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Write {
+    /// TNA: text archive family (not used: every message is in `ENG/ATXT###.LIB`).
     pub tna: i32,
+    /// TNR: text archive number (`ATXT000.LIB` is 0).
     pub tnr: i32,
+    /// TID: the message's entry in the archive, in name order.
     pub tid: i32,
+    /// BGN: first tick shown.
     pub bgn: i32,
+    /// DUR: ticks shown.
     pub dur: i32,
+    /// PRI: drawing order; higher is drawn later, on top.
     pub pri: i32,
     /// 100: shown at once; 101: typed out with a cursor.
     pub sty: i32,
+    /// SCO: meaning unknown; kept, not used.
     pub sco: i32,
+    /// PMA: meaning unknown; kept, not used.
     pub pma: i32,
+    /// PMB: meaning unknown; kept, not used.
     pub pmb: i32,
+    /// PMC: meaning unknown; kept, not used.
     pub pmc: i32,
     /// 0 left, 1 justified, 2 right, 3 centred.
     pub alg: i32,
+    /// BBH: meaning unknown; kept, not used.
     pub bbh: i32,
+    /// WIL: text box left edge on screen.
     pub wil: i32,
+    /// WIT: text box top edge on screen.
     pub wit: i32,
+    /// WIW: text box width, where lines wrap (0 or less: to the screen's right edge).
     pub wiw: i32,
+    /// WIH: text box height (0 or less: to the screen's bottom edge).
     pub wih: i32,
 }
 
 /// Arguments of `fx`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Fx {
+    /// Mixer channel (a new sound on a channel replaces the one it played).
     pub channel: i32,
+    /// Sound bank: `ENG/AFXS###.LIB`.
     pub bank: i32,
+    /// The sound's entry in the bank, in name order.
     pub sound: i32,
     /// Tick, or -1 (each typed character) / -2 (each line return) of typed text.
     pub bgn: i32,
+    /// 0..=127.
     pub volume: i32,
+    /// Times played; 0 or less loops until `fxstop` (a guess).
     pub repeat: i32,
 }
 
 /// A palette reference `(selector, archive, entry)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PaletteRef {
+    /// First argument; its meaning is unknown (15 in shipped scripts).
     pub selector: i32,
+    /// Palette archive: `ANI/APAL###.LIB`.
     pub archive: i32,
+    /// The palette's entry in the archive, in name order.
     pub entry: i32,
 }
 
 /// Arguments of `BLEND`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Blend {
+    /// The palette the fade starts from.
     pub from: PaletteRef,
+    /// The palette it ends on.
     pub to: PaletteRef,
+    /// First colour index faded.
     pub low: i32,
+    /// Last colour index faded.
     pub high: i32,
+    /// Tick the fade starts.
     pub begin: i32,
+    /// Tick it ends (fades last at most [`crate::sequencer::MAX_FADE_TICKS`]).
     pub end: i32,
 }
 
 /// Arguments of `clear`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Clear {
+    /// Tick of the fill.
     pub begin: i32,
+    /// Colour index.
     pub colour: i32,
+    /// Left edge.
     pub left: i32,
+    /// Top edge.
     pub top: i32,
+    /// Width in pixels.
     pub width: i32,
+    /// Height in pixels.
     pub height: i32,
 }
 
 /// One command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
+    /// `play`: show a clip.
     Play(Play),
+    /// `fx`: start a sound.
     Fx(Fx),
     /// `fxstop(tick)` stops every channel; `fxstop(channel, tick)` one channel.
     FxStop {
+        /// The channel, or every channel.
         channel: Option<i32>,
+        /// When.
         tick: i32,
     },
+    /// `write`: show a message in a text box.
     Write(Write),
+    /// `initpal`: the palette the scene starts on.
     InitPal(PaletteRef),
+    /// `BLEND`: fade a range of colours from one palette to another.
     Blend(Blend),
+    /// `clear`: fill a rectangle of the screen.
     Clear(Clear),
+    /// `End(tick)`: the scene's length.
     End(i32),
     /// Schedules an FM/audio request whose resource is not known; kept, not played.
     FmStart(Vec<i32>),
@@ -123,13 +185,16 @@ pub enum Command {
 /// A command with its 1-based line number.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Line {
+    /// 1-based line number in the file (0 for a line put in by a program).
     pub line: usize,
+    /// What it says.
     pub command: Command,
 }
 
 /// A parsed script.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Script {
+    /// The commands in file order (blank lines left out).
     pub lines: Vec<Line>,
 }
 

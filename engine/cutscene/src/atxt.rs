@@ -28,8 +28,11 @@ pub enum TextItem {
     Voice(u32),
     /// `^CUTn`.
     Cut(u32),
-    /// `^CRT`; `hyphen` for `-^CRT`.
-    LineBreak { hyphen: bool },
+    /// `^CRT`.
+    LineBreak {
+        /// `-^CRT`: a word broken with a hyphen.
+        hyphen: bool,
+    },
     /// A blank line.
     Paragraph,
 }
@@ -37,6 +40,7 @@ pub enum TextItem {
 /// A parsed message.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Message {
+    /// Text and control codes in order.
     pub items: Vec<TextItem>,
 }
 

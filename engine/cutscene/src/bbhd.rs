@@ -45,20 +45,32 @@ pub const FLAG_ANCHORED: u32 = 2;
 /// The clip header.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BbhdHeader {
+    /// Offset of the first record (70 in every shipped clip).
     pub first_record_offset: u32,
+    /// Offset of the last record (the trailer says it again).
     pub last_record_offset: u32,
     /// Clip length without the odd-length pad byte.
     pub clip_length: u32,
     /// Records including anchors.
     pub record_count: u32,
+    /// [`FLAG_DEPENDENT`] and [`FLAG_ANCHORED`].
     pub playback_flags: u32,
+    /// Low byte of the transparent index word (see [`BbhdHeader::transparent_index`]).
     pub transparent_index: u8,
     /// Read together with `transparent_index` as one word; 0xffff means "no transparency".
     pub transparent_index_high: u8,
+    /// Picture width in pixels.
     pub width: u16,
+    /// Picture height in pixels.
     pub height: u16,
+    /// Columns of each of the four mode-X planes (the encoder writes `width / 4` rounded up
+    /// for all four; not needed to decode).
     pub plane_widths: [u8; 4],
+    /// Size of the game's buffer for an unpacked picture: the largest whole-picture payload plus
+    /// 84 (as the original tool wrote it; not needed to decode).
     pub picture_buffer_size: u32,
+    /// Size of the game's buffer for packed data (`width * height`, plus 50 for pictures that
+    /// unpack to more; not needed to decode).
     pub packed_buffer_size: u32,
 }
 
@@ -79,13 +91,18 @@ impl BbhdHeader {
 /// What a record holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FrameType {
+    /// 0: the previous picture again.
     Repeat,
+    /// 1: a whole TPWM-packed picture.
     Picture,
+    /// 2: a TPWM-packed XOR change stream.
     Changes,
+    /// 3: an unpacked XOR change stream.
     RawChanges,
 }
 
 impl FrameType {
+    /// The record's type code (0..=3).
     pub fn code(self) -> u16 {
         match self {
             FrameType::Repeat => 0,
@@ -95,6 +112,7 @@ impl FrameType {
         }
     }
 
+    /// The type of code `code`, if it is one.
     pub fn from_code(code: u16) -> Option<Self> {
         Some(match code {
             0 => FrameType::Repeat,
@@ -111,18 +129,23 @@ impl FrameType {
 pub struct BbfrRecord {
     /// Offset of the record in the clip.
     pub offset: usize,
+    /// What it holds.
     pub frame_type: FrameType,
+    /// Its length, header included (the next record starts this many bytes on).
     pub record_length: u32,
+    /// The previous record's length (0 for the first), for walking the chain backwards.
     pub previous_length: u32,
     /// Raw field: picture number in bits 0..13, anchor in bit 14.
     pub frame_number: u16,
 }
 
 impl BbfrRecord {
+    /// Whether it is an anchor (bit 14 of the frame number): skipped in forward play.
     pub fn is_anchor(&self) -> bool {
         self.frame_number & ANCHOR_BIT != 0
     }
 
+    /// The picture number (bits 0..13).
     pub fn number(&self) -> u16 {
         self.frame_number & NUMBER_MASK
     }
@@ -167,18 +190,22 @@ impl<'a> BbhdClip<'a> {
         })
     }
 
+    /// The header.
     pub fn header(&self) -> &BbhdHeader {
         &self.header
     }
 
+    /// Picture width in pixels.
     pub fn width(&self) -> usize {
         self.header.width as usize
     }
 
+    /// Picture height in pixels.
     pub fn height(&self) -> usize {
         self.header.height as usize
     }
 
+    /// Every record in chain order, anchors included.
     pub fn records(&self) -> &[BbfrRecord] {
         &self.records
     }
@@ -188,10 +215,12 @@ impl<'a> BbhdClip<'a> {
         &self.pictures
     }
 
+    /// Pictures shown in forward play.
     pub fn picture_count(&self) -> usize {
         self.pictures.len()
     }
 
+    /// Anchor records.
     pub fn anchor_count(&self) -> usize {
         self.records.len() - self.pictures.len()
     }
@@ -508,6 +537,7 @@ pub struct ClipDecoder<'c, 'a> {
 }
 
 impl<'c, 'a> ClipDecoder<'c, 'a> {
+    /// A decoder of `clip` before its first record (the picture is all zeros).
     pub fn new(clip: &'c BbhdClip<'a>) -> Self {
         ClipDecoder {
             clip,

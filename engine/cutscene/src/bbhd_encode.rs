@@ -46,7 +46,9 @@ pub enum ChangeCoding {
 /// Encoder settings.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EncodeOptions {
+    /// Whole pictures only, or changes with anchors.
     pub layout: Layout,
+    /// How change records are stored (dependent layout only).
     pub changes: ChangeCoding,
     /// The transparent index word; `None` writes 0xffff ("no transparency").
     pub transparent_index: Option<u8>,

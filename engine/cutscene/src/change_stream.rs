@@ -27,11 +27,14 @@ pub const MAX_START_ROW: usize = 254;
 /// Encoder and decoder of change streams for pictures of one size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ChangeStream {
+    /// Picture width in pixels.
     pub width: usize,
+    /// Picture height in pixels.
     pub height: usize,
 }
 
 impl ChangeStream {
+    /// The streams of `width` x `height` pictures.
     pub fn new(width: usize, height: usize) -> Self {
         ChangeStream { width, height }
     }

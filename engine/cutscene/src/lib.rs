@@ -1,34 +1,52 @@
 //! # modex-cutscene — Battle Isle 2 cutscenes
 //!
 //! LIB archives, TPWM compression, BBHD clips, ASCR scripts, ATXT text, VOC sound and palettes, and
-//! the sequencer that plays them.
+//! the sequencer that plays them. A library only: it draws into the core's 8-bit frame and mixes
+//! into the core's deterministic [`modex::Mixer`], and never opens a window, an audio device or a
+//! file encoder. The `modex` binary holds the frontends (the player window, the exporter).
 //!
-//! Every loader takes `&[u8]` and answers with a [`modex::FormatResult`]; none panics on bad input
-//! (each has a cargo-fuzz target under `fuzz/`). No real game file ships with the project: the
-//! encoders here ([`tpwm::compress`], [`bbhd_encode::encode_clip`], [`lib_archive::write_lib`],
-//! [`voc::write_voc`]) make the sample scene in `data/cutscene/` and the round-trip tests.
+//! - Formats: [`lib_archive`], [`tpwm`], [`bbhd`], [`ascr`], [`atxt`], [`voc`], [`apal`]. Every
+//!   loader takes `&[u8]` and answers with a [`modex::FormatResult`]; none panics on bad input
+//!   (each has a cargo-fuzz target under `fuzz/`).
+//! - Scenes: [`Scene`] loads a script and its assets from a [`GameDir`] (typed [`SceneError`]s;
+//!   a broken asset is a [`SceneWarning`] and its command is skipped).
+//! - Playing: [`Timeline`] compiles a scene, [`Sequencer`] draws its frames tick by tick,
+//!   [`Playback`] adds its sounds on a mixer as the ticks pass, [`mix_sound`] gives the whole
+//!   scene's sound as samples, [`Transport`] is a player's position and speed.
+//! - Detection for frontends: [`Input`] (what a path holds), [`clip_data`] (the clip in it).
+//! - The project's own data: no real game file ships with the project; the encoders
+//!   ([`tpwm::compress`], [`bbhd_encode::encode_clip`], [`lib_archive::write_lib`],
+//!   [`voc::write_voc`]) make the sample scene in `data/cutscene/` ([`sample_scene`]) and the
+//!   round-trip tests.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod apal;
 pub mod ascr;
 pub mod atxt;
 pub mod bbhd;
 pub mod bbhd_encode;
-pub mod change_stream;
-pub mod cp437;
-pub mod export;
+mod change_stream;
+mod cp437;
+pub mod detect;
 pub mod font;
 pub mod lib_archive;
-#[cfg(feature = "player")]
-pub mod player;
+pub mod playback;
 pub mod sample_scene;
 pub mod scene;
 pub mod sequencer;
-pub mod text_layout;
+mod text_layout;
 pub mod tpwm;
+pub mod transport;
 pub mod voc;
 
+pub use ascr::{Command, Script};
 pub use bbhd::{BbhdClip, BbhdHeader, ClipDecoder, FrameType};
 pub use change_stream::ChangeStream;
+pub use detect::{clip_data, ClipError, EntryKind, Input};
 pub use lib_archive::{LibArchive, LibEntry};
-pub use scene::{ClipPictures, GameDir, Scene};
-pub use sequencer::{Sequencer, Timeline};
+pub use playback::{mix_sound, Playback};
+pub use scene::{ClipPictures, Folder, GameDir, Scene, SceneAssets, SceneError, SceneWarning};
+pub use sequencer::{Sequencer, SoundEvent, Timeline, TICKS_PER_SECOND};
+pub use transport::{Action, Transport};

@@ -25,6 +25,8 @@ pub struct LibEntry {
     pub name: String,
     /// Byte range of the entry's data in the (unwrapped) archive.
     pub offset: usize,
+    /// Its length in bytes (as stored: TPWM-packed entries are unpacked by
+    /// [`LibArchive::entry_unpacked`]).
     pub len: usize,
     /// Position in the file's index.
     pub index: usize,
@@ -63,10 +65,12 @@ impl<'a> LibArchive<'a> {
         &self.entries
     }
 
+    /// Number of entries.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// Whether it has no entry.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

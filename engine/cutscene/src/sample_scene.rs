@@ -19,7 +19,8 @@
 //!
 //! Everything is integer arithmetic: no floating point, no randomness beyond a fixed LCG.
 
-use modex::Palette;
+use glam::Vec2;
+use modex::{Palette, Target, TargetFormat};
 
 use crate::apal;
 use crate::atxt;
@@ -69,7 +70,9 @@ const MESSAGES: [&str; 2] = [
 /// One generated file: its path under `data/cutscene/` and its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SampleFile {
+    /// Where it goes, relative to `data/cutscene/`, `/`-separated.
     pub path: &'static str,
+    /// Its contents.
     pub bytes: Vec<u8>,
 }
 
@@ -161,7 +164,7 @@ fn ramp(p: &mut Palette, start: usize, n: usize, a: [u8; 3], b: [u8; 3]) {
 
 /// The day palette: 0 black, 1..15 basic colours (15 white), 16..79 sky, 80..143 sunset,
 /// 144..207 ground greens, 208..239 greys, 240..255 accents.
-pub fn day_palette() -> Palette {
+fn day_palette() -> Palette {
     let mut p = Palette {
         colors: [[0; 3]; 256],
     };
@@ -194,7 +197,7 @@ pub fn day_palette() -> Palette {
 }
 
 /// The night palette: sky and sunset darkened to deep blue (the BLEND target).
-pub fn night_palette(day: &Palette) -> Palette {
+fn night_palette(day: &Palette) -> Palette {
     let mut p = day.clone();
     ramp(&mut p, 16, 64, [0, 0, 20], [20, 30, 80]);
     ramp(&mut p, 80, 64, [60, 30, 60], [10, 5, 30]);
@@ -261,26 +264,31 @@ impl Canvas {
         }
     }
 
-    /// Bresenham line.
+    /// The line from pixel (x0, y0) to pixel (x1, y1), both lit: the core's line routine through
+    /// the pixel centres, which lights the pixels Bresenham's algorithm does.
     fn line(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, c: u8) {
-        let (dx, dy) = ((x1 - x0).abs(), -(y1 - y0).abs());
-        let (sx, sy) = (if x0 < x1 { 1 } else { -1 }, if y0 < y1 { 1 } else { -1 });
-        let (mut x, mut y, mut err) = (x0, y0, dx + dy);
-        loop {
-            self.set(x, y, c);
-            if x == x1 && y == y1 {
-                break;
-            }
-            let e2 = 2 * err;
-            if e2 >= dy {
-                err += dy;
-                x += sx;
-            }
-            if e2 <= dx {
-                err += dx;
-                y += sy;
-            }
-        }
+        let centre = |x: i32, y: i32| Vec2::new(x as f32 + 0.5, y as f32 + 0.5);
+        modex::draw_line(self, centre(x0, y0), centre(x1, y1), c);
+    }
+}
+
+impl Target for Canvas {
+    type Px = u8;
+    const FORMAT: TargetFormat = TargetFormat::Indexed8;
+    fn size(&self) -> (usize, usize) {
+        (self.w, self.h)
+    }
+    fn pixels(&self) -> &[u8] {
+        &self.px
+    }
+    fn pixels_mut(&mut self) -> &mut [u8] {
+        &mut self.px
+    }
+    fn flat(rgb: [u8; 3], palette: &Palette) -> u8 {
+        palette.nearest(rgb)
+    }
+    fn rgba(px: u8, palette: &Palette) -> [u8; 4] {
+        palette.rgba(px)
     }
 }
 
@@ -345,7 +353,7 @@ const SWEEP: [(i32, i32); 12] = [
 ];
 
 /// 64x48 radar: 11 pictures, picture 5 repeats picture 4.
-pub fn radar_pictures() -> Vec<Vec<u8>> {
+fn radar_pictures() -> Vec<Vec<u8>> {
     (0..11)
         .map(|k| {
             let k = if k == 5 { 4 } else { k };
@@ -373,7 +381,7 @@ fn radar_clip() -> Vec<u8> {
 }
 
 /// 48x32 ship on transparent 238, flame flickering; picture 3 repeats picture 2.
-pub fn sprite_pictures() -> Vec<Vec<u8>> {
+fn sprite_pictures() -> Vec<Vec<u8>> {
     (0..6)
         .map(|k| {
             let k = if k == 3 { 2 } else { k };
@@ -408,7 +416,7 @@ fn sprite_clip() -> Vec<u8> {
 }
 
 /// 120x64 report-window background with a bouncing ball, 12 pictures.
-pub fn report_pictures() -> Vec<Vec<u8>> {
+fn report_pictures() -> Vec<Vec<u8>> {
     (0..12)
         .map(|k| {
             let mut c = Canvas::new(120, 64, 0);
@@ -432,7 +440,7 @@ fn report_clip() -> Vec<u8> {
 }
 
 /// 28x16 talking head on transparent 0: the mouth opens and closes.
-pub fn head_pictures() -> Vec<Vec<u8>> {
+fn head_pictures() -> Vec<Vec<u8>> {
     (0..4)
         .map(|k| {
             let mut c = Canvas::new(28, 16, 0);

@@ -4,17 +4,25 @@
 //! Where files live: clips in `ANI/ABCK###.LIB` (LNA 31), `ANI/APER###.LIB` (32) and
 //! `ANI/AFUL###.LIB` (36), palettes in `ANI/APAL###.LIB`, scripts `ASCRnnn` in `ANI/ASCR000.LIB`,
 //! texts in `ENG/ATXT###.LIB`, sounds in `ENG/AFXS###.LIB` (bank number). Entries are chosen by
-//! position in the name-sorted entry list. File and folder names are matched case-insensitively,
-//! since installs copied from CD or between systems differ in case.
+//! position in the name-sorted entry list. A [`GameDir`] reads the two folders through
+//! [`modex::FileSource`]s: on disk ([`GameDir::new`], names matched case-insensitively, since
+//! installs copied from CD or between systems differ in case) or from any other source
+//! ([`GameDir::from_sources`], e.g. files in memory).
 //!
 //! A missing or broken asset does not stop the scene: the command that needs it is skipped and a
-//! warning is kept in [`Scene::warnings`], so a user sees the rest of the scene and what failed.
+//! [`SceneWarning`] naming the script line, the file and the archive entry is kept in
+//! [`Scene::warnings`], so a user sees the rest of the scene and what failed. Errors that do stop a
+//! load (no such folder, no such script) are [`SceneError`]s.
 
 use std::collections::BTreeMap;
+use std::fmt;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use modex::{FormatError, FormatResult, IndexedFrame, Palette, Sound};
+use modex::{
+    DirSource, FileSource, FormatError, FormatResult, IndexedFrame, OpenedFile, Palette, Sound,
+};
 
 use crate::apal;
 use crate::ascr::{self, Command, Script};
@@ -26,8 +34,11 @@ use crate::voc;
 /// A clip decoded for playback: every picture of forward play.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClipPictures {
+    /// Picture width in pixels.
     pub width: usize,
+    /// Picture height in pixels.
     pub height: usize,
+    /// The pictures of forward play, in order (anchors not repeated).
     pub pictures: Vec<IndexedFrame>,
     /// The header's transparent index (0xffff rule applied).
     pub transparent_index: Option<u8>,
@@ -74,17 +85,24 @@ pub struct SceneAssets {
 /// A script with its assets.
 #[derive(Debug, Clone)]
 pub struct Scene {
+    /// The script.
     pub script: Script,
+    /// What its commands name.
     pub assets: SceneAssets,
-    /// Problems met while loading (missing files, broken assets).
-    pub warnings: Vec<String>,
-    /// Screen size (360x240 for scripts).
+    /// Problems met while loading (missing files, broken assets); their commands are skipped.
+    pub warnings: Vec<SceneWarning>,
+    /// Screen width (360 for scripts).
     pub width: usize,
+    /// Screen height (240 for scripts).
     pub height: usize,
 }
 
+/// The key in [`SceneAssets::palettes`] of the palette [`Scene::replace_palette`] starts a scene
+/// on. No archive has it: scripts count archives and entries from 0.
+pub const REPLACED_PALETTE: (i32, i32) = (-1, -1);
+
 /// Archive file prefix for a script's LNA family number.
-pub fn family_prefix(lna: i32) -> Option<&'static str> {
+fn family_prefix(lna: i32) -> Option<&'static str> {
     match lna {
         31 => Some("ABCK"),
         32 => Some("APER"),
@@ -93,234 +111,526 @@ pub fn family_prefix(lna: i32) -> Option<&'static str> {
     }
 }
 
-/// A Battle Isle 2 install (or a folder laid out like one).
-#[derive(Debug, Clone)]
-pub struct GameDir {
-    root: PathBuf,
+/// A folder of a game install that scenes read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Folder {
+    /// `ANI`: clips, palettes and scripts.
+    Ani,
+    /// `ENG`: texts and sounds (the English install's language folder).
+    Eng,
 }
 
+impl Folder {
+    /// The folder's name in an install (`"ANI"`, `"ENG"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Folder::Ani => "ANI",
+            Folder::Eng => "ENG",
+        }
+    }
+}
+
+impl fmt::Display for Folder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a file, an archive entry or a script of a game install could not be had.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum SceneError {
+    /// The folder has no `ANI` folder, so it is not an install or a scene folder.
+    #[error("{}: not a Battle Isle 2 install or scene folder (no ANI/ folder)", root.display())]
+    NotAnInstall {
+        /// The folder.
+        root: PathBuf,
+    },
+    /// A file is not in the install.
+    #[error("{folder}/{file} not found in {}", root.display())]
+    Missing {
+        /// The install.
+        root: PathBuf,
+        /// Its folder that should hold the file.
+        folder: Folder,
+        /// The file's name.
+        file: String,
+    },
+    /// A file exists but could not be read.
+    #[error("cannot read {folder}/{file} in {}: {source}", root.display())]
+    Read {
+        /// The install.
+        root: PathBuf,
+        /// The file's folder.
+        folder: Folder,
+        /// The file's name.
+        file: String,
+        /// Why (shared, so the error can be kept for every command that needs the file).
+        #[source]
+        source: Arc<io::Error>,
+    },
+    /// A LIB archive is broken.
+    #[error("{folder}/{file}: {source}")]
+    Archive {
+        /// The archive's folder.
+        folder: Folder,
+        /// The archive's name.
+        file: String,
+        /// What is wrong with it.
+        #[source]
+        source: Box<FormatError>,
+    },
+    /// An archive has no entry at the position a script names.
+    #[error("{folder}/{file} has no entry {entry} ({entries} entries)")]
+    NoEntry {
+        /// The archive's folder.
+        folder: Folder,
+        /// The archive's name.
+        file: String,
+        /// The position asked for (in name order).
+        entry: i64,
+        /// How many entries the archive has.
+        entries: usize,
+    },
+    /// An archive entry could not be unpacked or decoded.
+    #[error("{folder}/{file} entry {entry} ({name}): {source}")]
+    Entry {
+        /// The archive's folder.
+        folder: Folder,
+        /// The archive's name.
+        file: String,
+        /// The entry's position in name order.
+        entry: i64,
+        /// The entry's name.
+        name: String,
+        /// What is wrong with it.
+        #[source]
+        source: Box<FormatError>,
+    },
+    /// A `play` command names an archive family (LNA) that has no archives.
+    #[error("play: unknown archive family LNA={lna}")]
+    UnknownFamily {
+        /// The LNA argument.
+        lna: i32,
+    },
+    /// `ANI/ASCR000.LIB` has no such script.
+    #[error("{}: no script ASCR{number:03} in ANI/ASCR000.LIB", root.display())]
+    NoScript {
+        /// The install.
+        root: PathBuf,
+        /// The script number asked for.
+        number: u32,
+    },
+    /// No script of the install has commands.
+    #[error("{}: no script with commands in ANI/ASCR000.LIB", root.display())]
+    NoScripts {
+        /// The install.
+        root: PathBuf,
+    },
+    /// A script of `ANI/ASCR000.LIB` could not be parsed.
+    #[error("ASCR{number:03}: {source}")]
+    Script {
+        /// The script number.
+        number: u32,
+        /// The line and column that failed.
+        #[source]
+        source: Box<FormatError>,
+    },
+    /// A script file could not be parsed.
+    #[error("{}: {source}", path.display())]
+    ScriptFile {
+        /// The file.
+        path: PathBuf,
+        /// The line and column that failed.
+        #[source]
+        source: Box<FormatError>,
+    },
+}
+
+/// A script command whose asset could not be loaded (the command is skipped when playing).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("line {line}: {error}")]
+pub struct SceneWarning {
+    /// The command's line in the script (1-based).
+    pub line: usize,
+    /// What failed.
+    #[source]
+    pub error: SceneError,
+}
+
+/// A file source that is shared by the clones of a [`GameDir`].
+type SharedSource = Arc<dyn FileSource + Send + Sync>;
+
+/// A Battle Isle 2 install (or a folder laid out like one): its `ANI` and `ENG` folders.
+#[derive(Clone)]
+pub struct GameDir {
+    root: PathBuf,
+    ani: SharedSource,
+    eng: SharedSource,
+}
+
+impl fmt::Debug for GameDir {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GameDir")
+            .field("root", &self.root)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The archive holding the scripts, in `ANI`.
+const SCRIPT_ARCHIVE: &str = "ASCR000.LIB";
+/// Script numbers an install may use (`ASCR000` to `ASCR255`).
+pub const MAX_SCRIPTS: u32 = 256;
+
 impl GameDir {
+    /// The install at `root`. Its `ANI` and `ENG` folders are found in any case; a missing folder
+    /// holds no files (every file asked from it is [`SceneError::Missing`]).
     pub fn new(root: impl Into<PathBuf>) -> Self {
-        GameDir { root: root.into() }
+        let root = root.into();
+        let folder = |f: Folder| -> SharedSource {
+            let dir = find_folder(&root, f.name()).unwrap_or_else(|| root.join(f.name()));
+            Arc::new(DirSource::new(dir))
+        };
+        GameDir {
+            ani: folder(Folder::Ani),
+            eng: folder(Folder::Eng),
+            root,
+        }
+    }
+
+    /// The install at `root`, refused unless it looks like one ([`GameDir::looks_like_install`]).
+    pub fn open(root: impl Into<PathBuf>) -> Result<Self, SceneError> {
+        let root = root.into();
+        if !GameDir::looks_like_install(&root) {
+            return Err(SceneError::NotAnInstall { root });
+        }
+        Ok(GameDir::new(root))
+    }
+
+    /// An install whose folders are any file sources (files in memory, an archive already read);
+    /// `name` stands for it in messages.
+    pub fn from_sources(
+        name: impl Into<PathBuf>,
+        ani: impl FileSource + Send + Sync + 'static,
+        eng: impl FileSource + Send + Sync + 'static,
+    ) -> Self {
+        GameDir {
+            root: name.into(),
+            ani: Arc::new(ani),
+            eng: Arc::new(eng),
+        }
     }
 
     /// Whether `root` looks like an install: it has an `ANI` folder (any case).
     pub fn looks_like_install(root: &Path) -> bool {
-        find_ci(root, "ANI").is_some_and(|p| p.is_dir())
+        find_folder(root, Folder::Ani.name()).is_some()
     }
 
+    /// The install's folder (or the name given to [`GameDir::from_sources`]).
     pub fn root(&self) -> &Path {
         &self.root
     }
 
-    /// The path of `folder/file`, matched case-insensitively.
-    pub fn find(&self, folder: &str, file: &str) -> Option<PathBuf> {
-        let dir = find_ci(&self.root, folder)?;
-        find_ci(&dir, file)
+    /// The files of `folder`.
+    pub fn folder(&self, folder: Folder) -> &dyn FileSource {
+        match folder {
+            Folder::Ani => self.ani.as_ref(),
+            Folder::Eng => self.eng.as_ref(),
+        }
     }
 
-    /// Read `folder/file`.
-    pub fn read(&self, folder: &str, file: &str) -> Result<Vec<u8>, String> {
-        let path = self
-            .find(folder, file)
-            .ok_or_else(|| format!("{folder}/{file} not found in {}", self.root.display()))?;
-        std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))
+    /// Read `folder/file` (any case).
+    pub fn read(&self, folder: Folder, file: &str) -> Result<Vec<u8>, SceneError> {
+        match self.folder(folder).read(file) {
+            Ok(Some(bytes)) => Ok(bytes),
+            Ok(None) => Err(SceneError::Missing {
+                root: self.root.clone(),
+                folder,
+                file: file.to_string(),
+            }),
+            Err(e) => Err(SceneError::Read {
+                root: self.root.clone(),
+                folder,
+                file: file.to_string(),
+                source: Arc::new(e),
+            }),
+        }
     }
 
     /// The text of script `n` (`ASCRnnn` in `ANI/ASCR000.LIB`; by name, else by sorted position).
-    pub fn script_bytes(&self, n: u32) -> Result<Vec<u8>, String> {
-        let lib_bytes = self.read("ANI", "ASCR000.LIB")?;
-        let lib = LibArchive::parse(&lib_bytes).map_err(|e| e.to_string())?;
-        let name = format!("ASCR{n:03}");
-        let entry = lib
-            .find(&name)
-            .or_else(|| lib.sorted_entry(n as usize))
-            .ok_or_else(|| format!("no script {name} in ANI/ASCR000.LIB"))?;
-        Ok(lib
-            .entry_unpacked(entry)
-            .map_err(|e| e.to_string())?
-            .into_owned())
+    pub fn script_bytes(&self, n: u32) -> Result<Vec<u8>, SceneError> {
+        let bytes = self.read(Folder::Ani, SCRIPT_ARCHIVE)?;
+        script_in(&scripts_archive(&bytes)?, n, &self.root)
+    }
+
+    /// The lowest-numbered script with commands: what plays when a user names no script (most
+    /// shipped scripts are empty).
+    pub fn first_script(&self) -> Result<u32, SceneError> {
+        let bytes = self.read(Folder::Ani, SCRIPT_ARCHIVE)?;
+        let lib = scripts_archive(&bytes)?;
+        (0..MAX_SCRIPTS)
+            .find(|&n| {
+                script_in(&lib, n, &self.root)
+                    .is_ok_and(|b| ascr::parse_script(&b).is_ok_and(|s| s.command_count() > 0))
+            })
+            .ok_or_else(|| SceneError::NoScripts {
+                root: self.root.clone(),
+            })
     }
 }
 
-fn find_ci(dir: &Path, name: &str) -> Option<PathBuf> {
+fn scripts_archive(bytes: &[u8]) -> Result<LibArchive<'_>, SceneError> {
+    LibArchive::parse(bytes).map_err(|e| SceneError::Archive {
+        folder: Folder::Ani,
+        file: SCRIPT_ARCHIVE.to_string(),
+        source: Box::new(e),
+    })
+}
+
+fn script_in(lib: &LibArchive<'_>, n: u32, root: &Path) -> Result<Vec<u8>, SceneError> {
+    let entry = lib
+        .find(&format!("ASCR{n:03}"))
+        .or_else(|| lib.sorted_entry(n as usize))
+        .ok_or_else(|| SceneError::NoScript {
+            root: root.to_path_buf(),
+            number: n,
+        })?;
+    lib.entry_unpacked(entry)
+        .map(|b| b.into_owned())
+        .map_err(|e| SceneError::Entry {
+            folder: Folder::Ani,
+            file: SCRIPT_ARCHIVE.to_string(),
+            entry: n.into(),
+            name: entry.name.clone(),
+            source: Box::new(e),
+        })
+}
+
+/// The sub-folder `name` of `dir` in any case (exact name first, then the first match in name
+/// order). [`DirSource`] finds files; an install's folders are looked up here.
+fn find_folder(dir: &Path, name: &str) -> Option<PathBuf> {
     let exact = dir.join(name);
-    if exact.exists() {
+    if exact.is_dir() {
         return Some(exact);
     }
-    std::fs::read_dir(dir)
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
         .ok()?
-        .filter_map(Result::ok)
-        .find(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(name))
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(name))
         .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    found.sort();
+    found.into_iter().next()
 }
 
-/// Opened archives, so each LIB is read once per scene.
-struct Libs<'g> {
+/// Loads a script's assets, reading each archive once and keeping a warning per failed command.
+struct Loader<'g> {
     dir: &'g GameDir,
-    files: BTreeMap<(String, String), Result<Vec<u8>, String>>,
+    files: BTreeMap<(Folder, String), Result<Vec<u8>, SceneError>>,
+    assets: SceneAssets,
+    warnings: Vec<SceneWarning>,
+    /// The script line being loaded.
+    line: usize,
 }
 
-impl Libs<'_> {
-    fn entry(&mut self, folder: &str, file: &str, n: i32) -> Result<Vec<u8>, String> {
-        let key = (folder.to_string(), file.to_string());
+impl Loader<'_> {
+    fn warn(&mut self, error: SceneError) {
+        let w = SceneWarning {
+            line: self.line,
+            error,
+        };
+        log::warn!("{w}");
+        self.warnings.push(w);
+    }
+
+    /// Entry `n` (name order) of `folder/file`, decoded by `decode`.
+    fn entry<T>(
+        &mut self,
+        folder: Folder,
+        file: &str,
+        n: i32,
+        decode: impl FnOnce(&[u8]) -> FormatResult<T>,
+    ) -> Result<T, SceneError> {
+        let dir = self.dir;
         let bytes = self
             .files
-            .entry(key)
-            .or_insert_with(|| self.dir.read(folder, file))
+            .entry((folder, file.to_string()))
+            .or_insert_with(|| dir.read(folder, file))
             .as_ref()
             .map_err(Clone::clone)?;
-        let lib = LibArchive::parse(bytes).map_err(|e| format!("{folder}/{file}: {e}"))?;
+        let lib = LibArchive::parse(bytes).map_err(|e| SceneError::Archive {
+            folder,
+            file: file.to_string(),
+            source: Box::new(e),
+        })?;
         let entry = usize::try_from(n)
             .ok()
             .and_then(|n| lib.sorted_entry(n))
-            .ok_or_else(|| format!("{folder}/{file} has no entry {n} ({} entries)", lib.len()))?;
+            .ok_or_else(|| SceneError::NoEntry {
+                folder,
+                file: file.to_string(),
+                entry: n.into(),
+                entries: lib.len(),
+            })?;
         lib.entry_unpacked(entry)
-            .map(|c| c.into_owned())
-            .map_err(|e| format!("{folder}/{file} entry {n} ({}): {e}", entry.name))
+            .and_then(|data| decode(&data))
+            .map_err(|e| SceneError::Entry {
+                folder,
+                file: file.to_string(),
+                entry: n.into(),
+                name: entry.name.clone(),
+                source: Box::new(e),
+            })
     }
-}
 
-fn want_palette(
-    assets: &mut SceneAssets,
-    libs: &mut Libs<'_>,
-    warn: &mut dyn FnMut(String),
-    archive: i32,
-    entry: i32,
-) {
-    if assets.palettes.contains_key(&(archive, entry)) {
-        return;
+    /// [`Loader::entry`], a failure kept as a warning.
+    fn load<T>(
+        &mut self,
+        folder: Folder,
+        file: &str,
+        n: i32,
+        decode: impl FnOnce(&[u8]) -> FormatResult<T>,
+    ) -> Option<T> {
+        self.entry(folder, file, n, decode)
+            .map_err(|e| self.warn(e))
+            .ok()
     }
-    let file = format!("APAL{archive:03}.LIB");
-    match libs
-        .entry("ANI", &file, entry)
-        .and_then(|b| with_context(apal::load_palette(&b), &file))
-    {
-        Ok(p) => {
-            assets.palettes.insert((archive, entry), p);
+
+    fn clip(&mut self, p: &ascr::Play) {
+        let key = (p.lna, p.lnr, p.enr);
+        if self.assets.clips.contains_key(&key) {
+            return;
         }
-        Err(e) => warn(e),
-    }
-}
-
-fn want_sound(
-    assets: &mut SceneAssets,
-    libs: &mut Libs<'_>,
-    warn: &mut dyn FnMut(String),
-    bank: i32,
-    n: i32,
-) {
-    if assets.sounds.contains_key(&(bank, n)) {
-        return;
-    }
-    let file = format!("AFXS{bank:03}.LIB");
-    match libs
-        .entry("ENG", &file, n)
-        .and_then(|b| with_context(voc::parse_voc(&b), &file))
-    {
-        Ok(v) => {
-            assets.sounds.insert((bank, n), v.to_sound());
+        let Some(prefix) = family_prefix(p.lna) else {
+            return self.warn(SceneError::UnknownFamily { lna: p.lna });
+        };
+        let file = format!("{prefix}{:03}.LIB", p.lnr);
+        if let Some(c) = self.load(Folder::Ani, &file, p.enr, |b| {
+            ClipPictures::decode(&BbhdClip::parse(b)?)
+        }) {
+            self.assets.clips.insert(key, Arc::new(c));
         }
-        Err(e) => warn(e),
     }
-}
 
-fn with_context<T>(r: FormatResult<T>, what: &str) -> Result<T, String> {
-    r.map_err(|e: FormatError| format!("{what}: {e}"))
+    fn palette(&mut self, r: ascr::PaletteRef) {
+        let key = (r.archive, r.entry);
+        if !self.assets.palettes.contains_key(&key) {
+            let file = format!("APAL{:03}.LIB", r.archive);
+            if let Some(p) = self.load(Folder::Ani, &file, r.entry, apal::load_palette) {
+                self.assets.palettes.insert(key, p);
+            }
+        }
+    }
+
+    fn sound(&mut self, bank: i32, n: i32) {
+        if !self.assets.sounds.contains_key(&(bank, n)) {
+            let file = format!("AFXS{bank:03}.LIB");
+            if let Some(v) = self.load(Folder::Eng, &file, n, voc::parse_voc) {
+                self.assets.sounds.insert((bank, n), v.to_sound());
+            }
+        }
+    }
+
+    /// A `write`'s message and the voices (`^VOC`, bank 0) it speaks.
+    fn text(&mut self, w: &ascr::Write) {
+        let key = (w.tnr, w.tid);
+        if self.assets.texts.contains_key(&key) {
+            return;
+        }
+        let file = format!("ATXT{:03}.LIB", w.tnr);
+        if let Some(m) = self.load(Folder::Eng, &file, w.tid, atxt::parse_message) {
+            for item in &m.items {
+                if let atxt::TextItem::Voice(v) = item {
+                    self.sound(0, *v as i32);
+                }
+            }
+            self.assets.texts.insert(key, m);
+        }
+    }
 }
 
 impl Scene {
     /// Load script `n` of a game install with all its assets.
-    pub fn load_script(dir: &GameDir, n: u32) -> Result<Scene, String> {
+    pub fn load_script(dir: &GameDir, n: u32) -> Result<Scene, SceneError> {
         let bytes = dir.script_bytes(n)?;
-        let script = ascr::parse_script(&bytes).map_err(|e| format!("ASCR{n:03}: {e}"))?;
+        let script = ascr::parse_script(&bytes).map_err(|e| SceneError::Script {
+            number: n,
+            source: Box::new(e),
+        })?;
         Ok(Scene::load(script, dir))
     }
 
-    /// Load every asset `script` names from `dir`. Failures become warnings.
+    /// Load a script file (such as `ASCR001.ascr`) with the assets of the install it sits in: its
+    /// folder is read as a [`GameDir`].
+    pub fn load_script_file(file: &OpenedFile) -> Result<Scene, SceneError> {
+        let script = ascr::parse_script(file.bytes()).map_err(|e| SceneError::ScriptFile {
+            path: file.path().to_path_buf(),
+            source: Box::new(e),
+        })?;
+        Ok(Scene::load(script, &GameDir::new(file.folder().dir())))
+    }
+
+    /// Load every asset `script` names from `dir`. Failures become [`Scene::warnings`].
     pub fn load(script: Script, dir: &GameDir) -> Scene {
-        let mut libs = Libs {
+        let mut loader = Loader {
             dir,
             files: BTreeMap::new(),
+            assets: SceneAssets::default(),
+            warnings: Vec::new(),
+            line: 0,
         };
-        let mut assets = SceneAssets::default();
-        let mut warnings = Vec::new();
-        let mut warn = |w: String| {
-            log::warn!("{w}");
-            warnings.push(w);
-        };
-        for cmd in script.commands() {
-            match cmd {
-                Command::Play(p) => {
-                    let key = (p.lna, p.lnr, p.enr);
-                    if assets.clips.contains_key(&key) {
-                        continue;
-                    }
-                    let Some(prefix) = family_prefix(p.lna) else {
-                        warn(format!("play: unknown archive family LNA={}", p.lna));
-                        continue;
-                    };
-                    let file = format!("{prefix}{:03}.LIB", p.lnr);
-                    let clip = libs.entry("ANI", &file, p.enr).and_then(|b| {
-                        let clip = with_context(BbhdClip::parse(&b), &file)?;
-                        with_context(ClipPictures::decode(&clip), &file)
-                    });
-                    match clip {
-                        Ok(c) => {
-                            assets.clips.insert(key, Arc::new(c));
-                        }
-                        Err(e) => warn(e),
-                    }
-                }
-                Command::InitPal(r) => {
-                    want_palette(&mut assets, &mut libs, &mut warn, r.archive, r.entry)
-                }
+        for line in &script.lines {
+            loader.line = line.line;
+            match &line.command {
+                Command::Play(p) => loader.clip(p),
+                Command::InitPal(r) => loader.palette(*r),
                 Command::Blend(b) => {
-                    want_palette(
-                        &mut assets,
-                        &mut libs,
-                        &mut warn,
-                        b.from.archive,
-                        b.from.entry,
-                    );
-                    want_palette(&mut assets, &mut libs, &mut warn, b.to.archive, b.to.entry);
+                    loader.palette(b.from);
+                    loader.palette(b.to);
                 }
-                Command::Write(w) => {
-                    let key = (w.tnr, w.tid);
-                    if assets.texts.contains_key(&key) {
-                        continue;
-                    }
-                    let file = format!("ATXT{:03}.LIB", w.tnr);
-                    match libs
-                        .entry("ENG", &file, w.tid)
-                        .and_then(|b| with_context(atxt::parse_message(&b), &file))
-                    {
-                        Ok(m) => {
-                            for item in &m.items {
-                                if let atxt::TextItem::Voice(v) = item {
-                                    want_sound(&mut assets, &mut libs, &mut warn, 0, *v as i32);
-                                }
-                            }
-                            assets.texts.insert(key, m);
-                        }
-                        Err(e) => warn(e),
-                    }
-                }
-                Command::Fx(f) => want_sound(&mut assets, &mut libs, &mut warn, f.bank, f.sound),
+                Command::Write(w) => loader.text(w),
+                Command::Fx(f) => loader.sound(f.bank, f.sound),
                 _ => {}
             }
         }
         Scene {
             script,
-            assets,
-            warnings,
+            assets: loader.assets,
+            warnings: loader.warnings,
             width: modex::frame::DEFAULT_WIDTH,
             height: modex::frame::DEFAULT_HEIGHT,
         }
     }
 
+    /// Play the scene through `palette` instead of the palettes its script starts it on.
+    ///
+    /// For a user who has the right palette when the scene's own is missing or unconfirmed (a
+    /// `--palette` file, the game's palette from elsewhere): every `initpal` line is dropped and
+    /// one `initpal` of `palette` (kept in the assets under [`REPLACED_PALETTE`], which no archive
+    /// can have) is put before the first line, with line number 0 as no line of the file has it.
+    /// The scene then starts on `palette` and never switches to one of its own. `BLEND` fades are
+    /// left alone: they fade between their own named palettes, as in the game.
+    pub fn replace_palette(&mut self, palette: Palette) {
+        self.script
+            .lines
+            .retain(|l| !matches!(l.command, Command::InitPal(_)));
+        self.assets.palettes.insert(REPLACED_PALETTE, palette);
+        let (archive, entry) = REPLACED_PALETTE;
+        self.script.lines.insert(
+            0,
+            ascr::Line {
+                line: 0,
+                command: Command::InitPal(ascr::PaletteRef {
+                    selector: 0,
+                    archive,
+                    entry,
+                }),
+            },
+        );
+    }
+
     /// A scene that plays one clip on its own: forwards, repeating, at `fps` pictures per second,
-    /// for `laps` laps, through `palette` (grey ramp when none). The screen is at least 360x240.
+    /// for `laps` laps, through `palette`. The screen is at least 360x240.
     pub fn from_clip(clip: ClipPictures, palette: Palette, fps: i32, laps: u32) -> Scene {
         let (w, h) = (clip.width, clip.height);
         let n = clip.pictures.len().max(1) as i64;
@@ -372,5 +682,114 @@ impl Scene {
             width,
             height,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lib_archive::write_lib;
+    use crate::sequencer::Timeline;
+    use modex::MemorySource;
+
+    fn flat(rgb: [u8; 3]) -> Palette {
+        Palette { colors: [rgb; 256] }
+    }
+
+    /// An install in memory: two palettes, one script using both (initpal, BLEND) and a missing
+    /// sound.
+    fn memory_install(script: &str) -> GameDir {
+        let mut ani = MemorySource::new();
+        ani.insert(
+            "APAL000.LIB",
+            write_lib(&[
+                ("A", apal::encode_palette(&flat([0, 0, 252]), false)),
+                ("B", apal::encode_palette(&flat([252, 0, 0]), false)),
+            ]),
+        );
+        ani.insert(
+            "ascr000.lib",
+            write_lib(&[("ASCR000", b"rem\r\n".to_vec()), ("ASCR001", script.into())]),
+        );
+        GameDir::from_sources("memory", ani, MemorySource::new())
+    }
+
+    const SCRIPT: &str = "initpal(15,0,0)\nfx(1,0,3,2,100,1)\ninitpal(15,0,1)\n\
+                          BLEND(15,0,0,15,0,1,10,20,5,15)\nEnd(30)\n";
+
+    #[test]
+    fn scripts_and_assets_come_from_any_file_source() {
+        let dir = memory_install(SCRIPT);
+        assert_eq!(dir.first_script().unwrap(), 1);
+        let scene = Scene::load_script(&dir, 1).unwrap();
+        assert_eq!(scene.assets.palettes.len(), 2);
+        // The missing sound bank names its line, folder and file.
+        assert_eq!(scene.warnings.len(), 1);
+        let w = scene.warnings[0].to_string();
+        assert_eq!(w, "line 2: ENG/AFXS000.LIB not found in memory", "{w}");
+        assert!(matches!(
+            Scene::load_script(&dir, 7),
+            Err(SceneError::NoScript { number: 7, .. })
+        ));
+    }
+
+    #[test]
+    fn broken_entries_name_the_archive_entry() {
+        let mut ani = MemorySource::new();
+        ani.insert("APAL000.LIB", write_lib(&[("SHORT", vec![1, 2, 3])]));
+        let dir = GameDir::from_sources("m", ani, MemorySource::new());
+        let script = ascr::parse_script(b"rem\ninitpal(15,0,0)\ninitpal(15,0,4)").unwrap();
+        let scene = Scene::load(script, &dir);
+        let w: Vec<String> = scene.warnings.iter().map(|w| w.to_string()).collect();
+        assert!(
+            w[0].starts_with("line 2: ANI/APAL000.LIB entry 0 (SHORT): "),
+            "{w:?}"
+        );
+        assert_eq!(w[1], "line 3: ANI/APAL000.LIB has no entry 4 (1 entries)");
+    }
+
+    #[test]
+    fn replace_palette_starts_the_scene_on_it_and_keeps_the_fades() {
+        let mut scene = Scene::load_script(&memory_install(SCRIPT), 1).unwrap();
+        let grey = Palette::grey_ramp();
+        scene.replace_palette(grey.clone());
+        let initpals: Vec<&ascr::Line> = scene
+            .script
+            .lines
+            .iter()
+            .filter(|l| matches!(l.command, Command::InitPal(_)))
+            .collect();
+        assert_eq!(initpals.len(), 1, "both of the script's initpal lines go");
+        assert_eq!(scene.script.lines[0].line, 0);
+        assert_eq!(scene.script.lines.len(), 4);
+        assert_eq!(scene.assets.palettes[&REPLACED_PALETTE], grey);
+        let tl = Timeline::new(&scene);
+        assert_eq!(tl.palette_at(0), grey);
+        assert_eq!(tl.palette_at(4), grey);
+        // The BLEND still fades colours 10..=20 from its own palette A to B.
+        let faded = tl.palette_at(29);
+        assert_eq!(faded.colors[15], [255, 0, 0]);
+        assert_eq!(faded.colors[30], grey.colors[30]);
+        // Replacing twice keeps one initpal.
+        scene.replace_palette(flat([1, 2, 3]));
+        assert_eq!(Timeline::new(&scene).palette_at(0), flat([1, 2, 3]));
+        assert_eq!(scene.script.lines.len(), 4);
+    }
+
+    #[test]
+    fn install_folders_are_found_in_any_case() {
+        let root = std::env::temp_dir().join(format!("modex-gamedir-{}", std::process::id()));
+        std::fs::create_dir_all(root.join("ani")).unwrap();
+        std::fs::write(root.join("ani").join("Apal000.lib"), b"x").unwrap();
+        assert!(GameDir::looks_like_install(&root));
+        let dir = GameDir::open(&root).unwrap();
+        assert_eq!(dir.read(Folder::Ani, "APAL000.LIB").unwrap(), b"x");
+        assert!(matches!(
+            dir.read(Folder::Eng, "ATXT000.LIB"),
+            Err(SceneError::Missing { .. })
+        ));
+        let not = GameDir::open(root.join("ani")).unwrap_err();
+        assert!(not.to_string().contains("no ANI/ folder"), "{not}");
+        std::fs::remove_dir_all(&root).unwrap();
     }
 }

@@ -95,7 +95,7 @@ pub fn picture_for_step(pmo: i32, k: u64, n: usize) -> usize {
 
 /// Net movement in steps after `k` picture steps: `k`, except for PMO 5 which reverses the
 /// direction at each end of its ping-pong.
-pub fn movement_for_step(pmo: i32, k: u64, n: usize) -> i64 {
+fn movement_for_step(pmo: i32, k: u64, n: usize) -> i64 {
     if pmo != 5 || n == 0 {
         return k as i64;
     }
@@ -107,8 +107,11 @@ pub fn movement_for_step(pmo: i32, k: u64, n: usize) -> i64 {
 /// What a layer shows at a tick.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LayerView {
+    /// The picture shown (index into the clip's pictures of forward play).
     pub picture: usize,
+    /// Screen column of the picture's left edge.
     pub x: i32,
+    /// Screen row of the picture's top edge.
     pub y: i32,
 }
 
@@ -153,43 +156,26 @@ pub fn layer_view(p: &Play, pictures: usize, t: i64) -> Option<LayerView> {
 /// A sound to start or stop.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SoundEvent {
+    /// Start a sound on a channel, replacing what it played.
     Play {
+        /// Mixer channel.
         channel: u32,
+        /// Sound bank (`ENG/AFXS###.LIB`).
         bank: i32,
+        /// Entry of the bank, in name order.
         sound: i32,
+        /// 0.0..=1.0.
         volume: f32,
+        /// How often it plays.
         repeat: Repeat,
     },
+    /// Silence one channel.
     Stop {
+        /// Mixer channel.
         channel: u32,
     },
+    /// Silence every channel.
     StopAll,
-}
-
-/// Start and stop sounds on `mixer`. Sounds missing from `sounds` are skipped (the scene already
-/// warned when it failed to load them).
-pub fn apply_sound_events(
-    mixer: &modex::Mixer,
-    events: &[SoundEvent],
-    sounds: &BTreeMap<(i32, i32), modex::Sound>,
-) {
-    for e in events {
-        match e {
-            SoundEvent::Play {
-                channel,
-                bank,
-                sound,
-                volume,
-                repeat,
-            } => {
-                if let Some(s) = sounds.get(&(*bank, *sound)) {
-                    mixer.play(*channel, s, *volume, *repeat);
-                }
-            }
-            SoundEvent::Stop { channel } => mixer.stop(*channel),
-            SoundEvent::StopAll => mixer.stop_all(),
-        }
-    }
 }
 
 #[derive(Debug, Clone)]
@@ -358,6 +344,7 @@ impl Timeline {
         self.length
     }
 
+    /// Screen (width, height) in pixels.
     pub fn size(&self) -> (usize, usize) {
         (self.width, self.height)
     }
@@ -509,7 +496,7 @@ fn window_rect(l: i32, t: i32, w: i32, h: i32, fw: usize, fh: usize) -> (i32, i3
 }
 
 /// Copy `src` to (x, y) in `dst`, only inside `clip`, skipping `transparent`.
-pub fn blit_clipped(
+fn blit_clipped(
     dst: &mut IndexedFrame,
     src: &IndexedFrame,
     x: i32,
@@ -593,6 +580,7 @@ pub struct Sequencer {
 }
 
 impl Sequencer {
+    /// A sequencer at the start of `timeline` (nothing drawn yet).
     pub fn new(timeline: Arc<Timeline>) -> Self {
         let (w, h) = timeline.size();
         Sequencer {
@@ -608,8 +596,22 @@ impl Sequencer {
         Sequencer::new(Arc::new(Timeline::new(scene)))
     }
 
+    /// The compiled scene.
     pub fn timeline(&self) -> &Timeline {
         &self.timeline
+    }
+
+    /// Every tick of the scene in order, from 0 to its end: `f(tick, frame, palette)`. Stops at
+    /// the first error `f` returns (an exporter's full disk).
+    pub fn for_each_tick<E>(
+        &mut self,
+        mut f: impl FnMut(u32, &IndexedFrame, &Palette) -> Result<(), E>,
+    ) -> Result<(), E> {
+        for t in 0..self.timeline.length() {
+            let palette = self.timeline.palette_at(t);
+            f(t, self.frame_at(t), &palette)?;
+        }
+        Ok(())
     }
 
     /// The framebuffer after drawing ticks `0..=t`.

@@ -1,24 +1,30 @@
 //! The sample scene in `data/cutscene/`: it regenerates to the same bytes, loads without warnings,
 //! plays to the golden frames, and plays the same at any speed.
 //!
-//! Golden frames live in `tests/golden/scene_tNNN.png` (indexed PNGs, compared byte for byte).
-//! After a deliberate change, rewrite them with `MODEX_BLESS=1 cargo test -p modex-cutscene --test
-//! sample_scene` and look at every image before committing.
+//! Golden frames live in `tests/golden/scene_tNNN.png`: indexed PNGs, compared decoded with
+//! [`Golden::check_indexed`] (palette indices byte for byte, and the palette). After a deliberate
+//! change, rewrite them with `MODEX_BLESS=1 cargo test -p modex-cutscene --test sample_scene` and
+//! look at every image before committing.
+//!
+//! The exporter's test (every tick, a GIF and the sound) is with the exporter, in the `modex`
+//! binary (`game-demo/src/cutscene/export.rs`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use modex::pngio;
-use modex_cutscene::export::{export_scene, ExportTargets};
 use modex_cutscene::sample_scene::{self, SCRIPT_NUMBER};
-use modex_cutscene::{GameDir, Scene, Sequencer, Timeline};
+use modex_cutscene::{mix_sound, GameDir, Scene, Sequencer, Timeline};
+use modex_testkit::Golden;
 
 fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/cutscene")
 }
 
-fn golden_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+fn golden() -> Golden {
+    Golden::new(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden"),
+        "modex-cutscene",
+    )
 }
 
 fn load_scene() -> Scene {
@@ -69,35 +75,41 @@ fn scene_loads_every_asset() {
 
 const GOLDEN_TICKS: [u32; 8] = [0, 12, 35, 62, 80, 100, 121, 149];
 
-fn check_golden(name: &str, bytes: &[u8]) {
-    let path = golden_dir().join(name);
-    if std::env::var_os("MODEX_BLESS").is_some() {
-        std::fs::create_dir_all(golden_dir()).unwrap();
-        std::fs::write(&path, bytes).unwrap();
-        eprintln!("blessed {}", path.display());
-        return;
-    }
-    let want = std::fs::read(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}; bless with MODEX_BLESS=1", path.display()));
-    if want != bytes {
-        let out = std::env::temp_dir().join(format!("modex-cutscene-actual-{name}"));
-        std::fs::write(&out, bytes).unwrap();
-        panic!(
-            "{name} differs from the golden frame; actual written to {}",
-            out.display()
-        );
-    }
-}
-
 #[test]
 fn golden_frames() {
     let scene = load_scene();
     let mut seq = Sequencer::for_scene(&scene);
-    for t in GOLDEN_TICKS {
-        let palette = seq.palette_at(t);
-        let png = pngio::encode_indexed(seq.frame_at(t), &palette).unwrap();
-        check_golden(&format!("scene_t{t:03}.png"), &png);
-    }
+    let golden = golden();
+    let mismatches: Vec<String> = GOLDEN_TICKS
+        .into_iter()
+        .filter_map(|t| {
+            let palette = seq.palette_at(t);
+            golden
+                .check_indexed(&format!("scene_t{t:03}.png"), seq.frame_at(t), &palette)
+                .err()
+                .map(|e| e.to_string())
+        })
+        .collect();
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
+
+#[test]
+fn every_tick_in_order_is_what_seeking_shows() {
+    let scene = load_scene();
+    let mut seek = Sequencer::for_scene(&scene);
+    let mut ticks = 0;
+    Sequencer::for_scene(&scene)
+        .for_each_tick(|t, frame, palette| {
+            assert_eq!(t, ticks);
+            ticks += 1;
+            assert_eq!(palette, &seek.palette_at(t));
+            if GOLDEN_TICKS.contains(&t) {
+                assert_eq!(frame, seek.frame_at(t), "tick {t}");
+            }
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+    assert_eq!(ticks, 150);
 }
 
 #[test]
@@ -146,35 +158,17 @@ fn same_frames_at_any_playback_speed() {
 }
 
 #[test]
-fn export_writes_every_tick_a_gif_and_the_sound() {
-    let scene = load_scene();
-    let dir = std::env::temp_dir().join(format!("modex-cutscene-export-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let targets = ExportTargets {
-        png_dir: Some(dir.join("png")),
-        gif: Some(dir.join("scene.gif")),
-        wav: Some(dir.join("scene.wav")),
-    };
-    let summary = export_scene(&scene, &targets, &indicatif::ProgressBar::hidden()).unwrap();
-    assert_eq!(summary.pngs, 150);
-    assert_eq!(summary.wav_samples, 150 * 882);
-    assert!(
-        summary.gif_frames > 10 && summary.gif_frames <= 150,
-        "{summary:?}"
-    );
-    let last = std::fs::read(dir.join("png/0149.png")).unwrap();
-    let golden = std::fs::read(golden_dir().join("scene_t149.png"));
-    if let Ok(golden) = golden {
-        assert_eq!(last, golden, "export and sequencer disagree at tick 149");
-    }
-    // The sound: the noise burst at tick 5 is audible; before it only the typed-text ties could
-    // sound, and no text is typed before tick 60.
-    let wav = hound::WavReader::open(dir.join("scene.wav")).unwrap();
-    let samples: Vec<i16> = wav.into_samples().map(Result::unwrap).collect();
-    assert_eq!(samples.len(), 150 * 882);
-    assert!(samples[..5 * 882].iter().all(|&s| s == 0));
-    assert!(samples[5 * 882..8 * 882].iter().any(|&s| s.abs() > 1000));
+fn the_scene_sounds_at_its_fx_ticks_and_is_silent_after_fxstop() {
+    let sound = mix_sound(&load_scene(), modex::audio::OUTPUT_RATE);
+    let tick = 882;
+    assert_eq!(sound.rate, 22_050);
+    assert_eq!(sound.samples.len(), 150 * tick);
+    // The noise burst at tick 5 is audible; before it only the typed-text ties could sound, and
+    // no text is typed before tick 60.
+    assert!(sound.samples[..5 * tick].iter().all(|&s| s == 0.0));
+    assert!(sound.samples[5 * tick..8 * tick]
+        .iter()
+        .any(|&s| s.abs() > 1000.0 / 32767.0));
     // After fxstop(145) everything is silent.
-    assert!(samples[146 * 882..].iter().all(|&s| s == 0));
-    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(sound.samples[146 * tick..].iter().all(|&s| s == 0.0));
 }

@@ -1,17 +1,20 @@
-//! CLI for Battle Isle 2 cutscenes (LIB, TPWM, BBHD, ASCR, VOC, palettes). The work is done in
-//! `modex-cutscene`; this module only maps arguments to it.
+//! CLI for Battle Isle 2 cutscenes (LIB, TPWM, BBHD, ASCR, VOC, palettes). The formats, scenes and
+//! what a path holds ([`Input`]) are `modex-cutscene`'s; the player window and the exporter are the
+//! binary's frontends in `crate::cutscene`. This module only maps arguments to them.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
-use modex::Palette;
-use modex_cutscene::export::{self, ExportTargets};
+use modex::{OpenedFile, Palette};
 use modex_cutscene::{apal, ascr, tpwm, voc};
-use modex_cutscene::{BbhdClip, ClipPictures, FrameType, GameDir, LibArchive, Scene};
+use modex_cutscene::{clip_data, ClipError, EntryKind, Input};
+use modex_cutscene::{BbhdClip, ClipPictures, FrameType, GameDir, LibArchive, Scene, SceneError};
 use serde_json::json;
 
 use super::{Description, Format};
 use crate::cli::{ExportArgs, PlayArgs};
+use crate::cutscene::export::{self, ExportTargets};
+use crate::cutscene::player::{self, PlayerOptions};
 
 /// Pictures per second for a bare clip (clips have no timing of their own; scripts choose it).
 const CLIP_FPS: i32 = 10;
@@ -81,27 +84,6 @@ fn describe_clip(bytes: &[u8]) -> Result<Description> {
     Ok(Description { json, text })
 }
 
-/// What an archive entry holds, by its magic.
-fn entry_kind(data: &[u8]) -> &'static str {
-    if data.starts_with(b"BBHD") {
-        "bbhd"
-    } else if data.starts_with(voc::MAGIC) {
-        "voc"
-    } else if data.starts_with(b"{") {
-        "text"
-    } else if data.len() == apal::PALETTE_LEN {
-        "palette"
-    } else if data
-        .iter()
-        .take(64)
-        .all(|&b| b.is_ascii_graphic() || b.is_ascii_whitespace())
-    {
-        "script"
-    } else {
-        "data"
-    }
-}
-
 fn describe_lib(bytes: &[u8]) -> Result<Description> {
     let lib = LibArchive::parse(bytes)?;
     let mut entries = Vec::new();
@@ -113,7 +95,7 @@ fn describe_lib(bytes: &[u8]) -> Result<Description> {
         let stored = lib.entry_data(e);
         let packed = tpwm::is_tpwm(stored);
         let kind = match lib.entry_unpacked(e) {
-            Ok(d) => entry_kind(&d),
+            Ok(d) => EntryKind::sniff(&d).name(),
             Err(_) => "broken",
         };
         entries.push(json!({
@@ -135,7 +117,7 @@ fn describe_lib(bytes: &[u8]) -> Result<Description> {
 
 fn describe_tpwm(bytes: &[u8]) -> Result<Description> {
     let unpacked = tpwm::decompress(bytes)?;
-    let kind = entry_kind(&unpacked);
+    let kind = EntryKind::sniff(&unpacked).name();
     Ok(Description {
         json: json!({
             "format": "tpwm",
@@ -202,51 +184,29 @@ fn describe_script(bytes: &[u8]) -> Result<Description> {
     })
 }
 
-/// The lowest-numbered script with commands, for installs played without `--script`.
-fn first_script(dir: &GameDir) -> Result<u32> {
-    for n in 0..256 {
-        if let Ok(b) = dir.script_bytes(n) {
-            if ascr::parse_script(&b).is_ok_and(|s| s.command_count() > 0) {
-                log::info!("no --script given: playing ASCR{n:03}, the first script with commands");
-                return Ok(n);
-            }
-        }
-    }
-    bail!(
-        "{}: no script with commands in ANI/ASCR000.LIB",
-        dir.root().display()
-    )
-}
-
 fn load_palette(path: &Path) -> Result<Palette> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    apal::load_palette_file(&bytes).with_context(|| format!("palette {}", path.display()))
+    let file = OpenedFile::open(path)?;
+    apal::load_palette_file(file.bytes()).with_context(|| format!("palette {}", path.display()))
 }
 
+/// Script `script` (or the first with commands) of the install at `dir`.
 fn scene_from_dir(dir: &Path, script: Option<u32>) -> Result<Scene> {
-    if !GameDir::looks_like_install(dir) {
-        bail!(
-            "{}: not a Battle Isle 2 install or scene folder (no ANI/ folder)",
-            dir.display()
-        );
-    }
-    let game = GameDir::new(dir);
+    let game = GameDir::open(dir)?;
     let n = match script {
         Some(n) => n,
-        None => first_script(&game)?,
+        None => {
+            let n = game.first_script()?;
+            log::info!("no --script given: playing ASCR{n:03}, the first script with commands");
+            n
+        }
     };
-    let scene = Scene::load_script(&game, n).map_err(|e| anyhow!(e))?;
+    let scene = Scene::load_script(&game, n)?;
     report_warnings(&scene);
     Ok(scene)
 }
 
-fn scene_from_script_file(path: &Path, bytes: &[u8]) -> Result<Scene> {
-    let script = ascr::parse_script(bytes).with_context(|| path.display().to_string())?;
-    let dir = path
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."));
-    let scene = Scene::load(script, &GameDir::new(dir));
+fn scene_from_script_file(file: &OpenedFile) -> Result<Scene> {
+    let scene = Scene::load_script_file(file)?;
     report_warnings(&scene);
     Ok(scene)
 }
@@ -257,33 +217,30 @@ fn report_warnings(scene: &Scene) {
     }
 }
 
-fn clip_bytes<'a>(
-    fmt: Format,
-    bytes: &'a [u8],
-    entry: Option<usize>,
-) -> Result<std::borrow::Cow<'a, [u8]>> {
-    match fmt {
-        Format::Bbhd => Ok(bytes.into()),
-        Format::Tpwm => Ok(tpwm::decompress(bytes)?.into()),
-        Format::Lib => {
-            let lib = LibArchive::parse(bytes)?;
-            let n = entry.ok_or_else(|| {
-                anyhow!(
-                    "an archive needs --entry N (0..{}, in name order)",
-                    lib.len()
-                )
-            })?;
-            let e = lib
-                .sorted_entry(n)
-                .ok_or_else(|| anyhow!("no entry {n}: the archive has {}", lib.len()))?;
-            let data = lib.entry_unpacked(e)?.into_owned();
-            if !data.starts_with(b"BBHD") {
-                bail!("entry {n} ({}) is not a BBHD clip", e.name);
+/// What `path` holds (a folder, or a file with `bytes`), as the cutscene crate tells it.
+fn detect(path: &Path, bytes: Option<&[u8]>) -> Result<Input> {
+    Ok(match bytes {
+        None => Input::of_folder(path).ok_or_else(|| SceneError::NotAnInstall {
+            root: path.to_path_buf(),
+        })?,
+        Some(b) => Input::sniff(path, b)
+            .with_context(|| format!("{}: not a cutscene file", path.display()))?,
+    })
+}
+
+/// The clip in a file, with the command line's name for a missing entry number.
+fn clip_of(path: &Path, input: Input, bytes: &[u8], entry: Option<usize>) -> Result<ClipPictures> {
+    let data = clip_data(input, bytes, entry)
+        .map_err(|e| match e {
+            ClipError::NeedsEntry { entries } => {
+                anyhow!("an archive needs --entry N (0..{entries}, in name order)")
             }
-            Ok(data.into())
-        }
-        _ => bail!("{fmt:?} holds no clip"),
-    }
+            e => e.into(),
+        })
+        .with_context(|| path.display().to_string())?;
+    BbhdClip::parse(&data)
+        .and_then(|clip| ClipPictures::decode(&clip))
+        .with_context(|| path.display().to_string())
 }
 
 pub fn play(args: &PlayArgs) -> Result<()> {
@@ -291,99 +248,76 @@ pub fn play(args: &PlayArgs) -> Result<()> {
     let scene = if path.is_dir() {
         scene_from_dir(path, args.script)?
     } else {
-        let bytes =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        match super::detect(path, &bytes) {
-            Some(Format::Ascr) => scene_from_script_file(path, &bytes)?,
-            Some(fmt @ (Format::Bbhd | Format::Tpwm)) => {
-                let data = clip_bytes(fmt, &bytes, None)?;
-                let clip = BbhdClip::parse(&data)?;
-                Scene::from_clip(
-                    ClipPictures::decode(&clip)?,
-                    Palette::grey_ramp(),
-                    CLIP_FPS,
-                    1000,
-                )
-            }
+        let file = OpenedFile::open(path)?;
+        match detect(path, Some(file.bytes()))? {
+            Input::Script => scene_from_script_file(&file)?,
+            input @ (Input::Clip | Input::Packed) => Scene::from_clip(
+                clip_of(path, input, file.bytes(), None)?,
+                Palette::grey_ramp(),
+                CLIP_FPS,
+                1000,
+            ),
             other => bail!(
-                "{}: cannot play {other:?}; give a game folder, a script or a clip",
+                "{}: cannot play a {other}; give a game folder, a script or a clip",
                 path.display()
             ),
         }
     };
-    let opts = modex_cutscene::player::PlayerOptions {
+    let opts = PlayerOptions {
         title: format!("modex - {}", path.display()),
         scale: args.scale,
         aspect_4_3: args.aspect,
         speed: args.speed,
     };
-    modex_cutscene::player::run(&scene, &opts).map_err(|e| anyhow!(e))
+    player::run(&scene, &opts)
 }
 
+/// `modex export` of a cutscene file, or of a folder (`fmt` is `None`: the dispatcher reads files
+/// only).
 pub fn export(args: &ExportArgs, fmt: Option<Format>, bytes: &[u8]) -> Result<()> {
     let targets = ExportTargets {
         png_dir: args.png.clone(),
         gif: args.gif.clone(),
         wav: args.wav.clone(),
     };
-    if targets.png_dir.is_none() && targets.gif.is_none() && targets.wav.is_none() {
+    if targets.is_empty() {
         bail!("nothing to export: give --png DIR, --gif FILE and/or --wav FILE");
     }
-    let scene = match fmt {
-        None => Some(scene_from_dir(&args.input, args.script)?),
-        Some(Format::Ascr) => Some(scene_from_script_file(&args.input, bytes)?),
-        Some(Format::Lib) if args.entry.is_none() && args.script.is_some() => {
+    let path = &args.input;
+    let input = detect(path, fmt.map(|_| bytes))?;
+    let scene = match input {
+        Input::Install => Some(scene_from_dir(path, args.script)?),
+        Input::Script => Some(scene_from_script_file(&OpenedFile::from_bytes(
+            path,
+            bytes.to_vec(),
+        ))?),
+        Input::Archive if args.entry.is_none() && args.script.is_some() => {
             bail!("--script takes a game folder, not an archive")
         }
         _ => None,
     };
     if let Some(mut scene) = scene {
         if let Some(p) = &args.palette {
-            // A palette given on the command line replaces the scene's starting palette.
-            let pal = load_palette(p)?;
-            scene
-                .script
-                .lines
-                .retain(|l| !matches!(l.command, ascr::Command::InitPal(_)));
-            scene.assets.palettes.insert((-1, -1), pal);
-            scene.script.lines.insert(
-                0,
-                ascr::Line {
-                    line: 0,
-                    command: ascr::Command::InitPal(ascr::PaletteRef {
-                        selector: 0,
-                        archive: -1,
-                        entry: -1,
-                    }),
-                },
-            );
+            scene.replace_palette(load_palette(p)?);
         }
         let bar = export::progress_bar(0, "scene");
         let s = export::export_scene(&scene, &targets, &bar)?;
         eprintln!(
             "exported {} ticks: {} PNGs, {} GIF frames, {} sound samples",
-            s.pngs.max(s.gif_frames).max(s.wav_samples / 882),
-            s.pngs,
-            s.gif_frames,
-            s.wav_samples
+            s.frames, s.pngs, s.gif_frames, s.wav_samples
         );
         return Ok(());
     }
-    let fmt = fmt.expect("scenes handled above");
-    let data = clip_bytes(fmt, bytes, args.entry)?;
-    let clip = BbhdClip::parse(&data).with_context(|| args.input.display().to_string())?;
-    let pictures = clip.decode_pictures()?;
+    let clip = clip_of(path, input, bytes, args.entry)?;
     let palette = match &args.palette {
         Some(p) => load_palette(p)?,
         None => Palette::grey_ramp(),
     };
-    let bar = export::progress_bar(pictures.len() as u64, "pictures");
-    let s = export::export_clip(&pictures, &palette, &targets, CLIP_FPS as u32, &bar)?;
+    let bar = export::progress_bar(clip.pictures.len() as u64, "pictures");
+    let s = export::export_clip(&clip.pictures, &palette, &targets, CLIP_FPS as u32, &bar)?;
     eprintln!(
         "exported {} pictures ({} PNGs, {} GIF frames)",
-        pictures.len(),
-        s.pngs,
-        s.gif_frames
+        s.frames, s.pngs, s.gif_frames
     );
     Ok(())
 }

@@ -266,20 +266,40 @@ impl VoxelSet {
         self.problems.push(p);
     }
 
+    /// Load turret and barrel pieces that stand alone, under the names given: each is looked for
+    /// and kept when it loads; a failure is only reported (in [`VoxelSet::problems`]).
+    fn load_turret_and_barrel(
+        &mut self,
+        turret: Option<&str>,
+        barrel: Option<&str>,
+        source: &dyn FileSource,
+    ) {
+        for (name, is_turret) in [(turret, true), (barrel, false)] {
+            let Some(name) = name else { continue };
+            self.looked_for.push(name.to_string());
+            match load_piece(source, name, true) {
+                PieceLoad::Loaded(m) if is_turret => self.turret = Some(m),
+                PieceLoad::Loaded(m) => self.barrel = Some(m),
+                PieceLoad::Failed(p) => self.problems.push(p),
+                PieceLoad::Absent => {}
+            }
+        }
+    }
+
+    /// `<id>TUR` and `<id>BARL`, standing alone.
+    fn turret_names(image_id: &str) -> (String, String) {
+        (
+            format!("{image_id}{}", Piece::Turret.suffix()),
+            format!("{image_id}{}", Piece::Barrel.suffix()),
+        )
+    }
+
     /// A vehicle drawn from shapes with `Turret=yes` whose shape file was found: loads `<id>TUR` and
     /// `<id>BARL` and draws only the barrel. A failing piece affects nothing else.
     pub fn load_shape_vehicle(image_id: &str, source: &dyn FileSource) -> VoxelSet {
         let mut set = VoxelSet::default();
-        for piece in [Piece::Turret, Piece::Barrel] {
-            let name = format!("{image_id}{}", piece.suffix());
-            set.looked_for.push(name.clone());
-            match load_piece(source, &name, true) {
-                PieceLoad::Loaded(m) if piece == Piece::Turret => set.turret = Some(m),
-                PieceLoad::Loaded(m) => set.barrel = Some(m),
-                PieceLoad::Failed(p) => set.problems.push(p),
-                PieceLoad::Absent => {}
-            }
-        }
+        let (turret, barrel) = Self::turret_names(image_id);
+        set.load_turret_and_barrel(Some(&turret), Some(&barrel), source);
         set
     }
 
@@ -294,16 +314,7 @@ impl VoxelSet {
             draws_turret: true,
             ..VoxelSet::default()
         };
-        for (name, is_turret) in [(turret, true), (barrel, false)] {
-            let Some(name) = name else { continue };
-            set.looked_for.push(name.to_string());
-            match load_piece(source, name, true) {
-                PieceLoad::Loaded(m) if is_turret => set.turret = Some(m),
-                PieceLoad::Loaded(m) => set.barrel = Some(m),
-                PieceLoad::Failed(p) => set.problems.push(p),
-                PieceLoad::Absent => {}
-            }
-        }
+        set.load_turret_and_barrel(turret, barrel, source);
         set
     }
 
@@ -361,16 +372,8 @@ impl VoxelSet {
                 })
             }
         }
-        for piece in [Piece::Turret, Piece::Barrel] {
-            let name = format!("{stem}{}", piece.suffix());
-            set.looked_for.push(name.clone());
-            match load_piece(siblings, &name, true) {
-                PieceLoad::Loaded(m) if piece == Piece::Turret => set.turret = Some(m),
-                PieceLoad::Loaded(m) => set.barrel = Some(m),
-                PieceLoad::Failed(p) => set.problems.push(p),
-                PieceLoad::Absent => {}
-            }
-        }
+        let (turret, barrel) = Self::turret_names(stem);
+        set.load_turret_and_barrel(Some(&turret), Some(&barrel), siblings);
         Ok(set)
     }
 

@@ -51,6 +51,32 @@ fn render(set: &VoxelSet, facing: f32, frame_no: usize, vpl: &vpl::Vpl) -> Index
     f
 }
 
+/// `count` units in rows of `per_row`, 40 world units apart: unit `i` is `units[i % len]`, turned
+/// by `i * turn` and at frame `i`.
+fn parade<'a>(units: &[Unit<'a>], count: usize, per_row: usize, turn: f32) -> Vec<Instance<'a>> {
+    (0..count)
+        .map(|i| Instance {
+            unit: units[i % units.len()],
+            pose: Pose {
+                position: Vec3::new(
+                    (i % per_row) as f32 * 40.0,
+                    (i / per_row) as f32 * 40.0,
+                    0.0,
+                ),
+                facing: i as f32 * turn,
+                frame: i,
+                ..Pose::default()
+            },
+        })
+        .collect()
+}
+
+/// The samples' VPL (the game's pages) and hmec, the Mammoth Mk II.
+fn game_vpl_and_hmec(dir: &Path) -> (vpl::Vpl, VoxelSet) {
+    let vpl = vpl::decode(&std::fs::read(dir.join("vengi/test.vpl")).unwrap()).unwrap();
+    (vpl, load(dir, "vengi/hmec.vxl"))
+}
+
 fn load(dir: &Path, rel: &str) -> VoxelSet {
     let file = OpenedFile::open(dir.join(rel)).unwrap();
     VoxelSet::load_file(&file).unwrap_or_else(|e| panic!("{rel}: {e}"))
@@ -61,8 +87,7 @@ fn hmec_and_jeep_match_their_golden_images() {
     let Some(dir) = modex_testkit::samples_dir("vxl") else {
         return;
     };
-    let vpl = vpl::decode(&std::fs::read(dir.join("vengi/test.vpl")).unwrap()).unwrap();
-    let hmec = load(&dir, "vengi/hmec.vxl");
+    let (vpl, hmec) = game_vpl_and_hmec(&dir);
     for (facing, frame) in [(0.0, 0), (64.0, 0), (160.0, 5)] {
         let f = render(&hmec, facing, frame, &vpl);
         assert!(
@@ -92,26 +117,11 @@ fn one_and_many_threads_draw_identical_frames() {
     let Some(dir) = modex_testkit::samples_dir("vxl") else {
         return;
     };
-    let vpl = vpl::decode(&std::fs::read(dir.join("vengi/test.vpl")).unwrap()).unwrap();
-    let hmec = load(&dir, "vengi/hmec.vxl");
-    let scene: Vec<Instance> = (0..12)
-        .map(|i| Instance {
-            unit: hmec.unit(),
-            pose: Pose {
-                position: Vec3::new((i % 4) as f32 * 40.0, (i / 4) as f32 * 40.0, 0.0),
-                facing: i as f32 * 21.0,
-                frame: i,
-                ..Pose::default()
-            },
-        })
-        .collect();
+    let (vpl, hmec) = game_vpl_and_hmec(&dir);
+    let scene = parade(&[hmec.unit()], 12, 4, 21.0);
     let cam = frame_scene(&scene, &game_camera(Vec3::ZERO, 100.0, 200, 150)).unwrap();
-    let draw = |threads: usize, parallel: bool| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+    let render_on = |threads: usize, parallel: bool| {
+        modex::with_threads(threads, || {
             let mut f = IndexedFrame::new(200, 150);
             let mut d = DepthBuffer::new(200, 150);
             let opts = RenderOptions {
@@ -124,11 +134,12 @@ fn one_and_many_threads_draw_identical_frames() {
             draw(&scene, &cam, &vpl, &opts, &mut s, &mut d2).unwrap();
             (f, d, s)
         })
+        .unwrap()
     };
-    let one = draw(1, false);
+    let one = render_on(1, false);
     assert!(one.0.pixels().iter().filter(|&&p| p != 0).count() > 5000);
     for threads in [1, 2, 4] {
-        let many = draw(threads, true);
+        let many = render_on(threads, true);
         assert!(
             one.0 == many.0,
             "8-bit frame differs with {threads} threads"
@@ -146,7 +157,6 @@ fn one_and_many_threads_draw_identical_frames() {
         covered8.abs_diff(covered32) * 50 < covered8,
         "{covered8} vs {covered32}"
     );
-    let _ = Unit::default();
 }
 
 /// The 16-bit formats drawn natively are exactly the 8888 frame narrowed pixel by pixel (what the
@@ -156,20 +166,9 @@ fn every_format_draws_natively_what_the_8888_frame_narrows_to() {
     let Some(dir) = modex_testkit::samples_dir("vxl") else {
         return;
     };
-    let vpl = vpl::decode(&std::fs::read(dir.join("vengi/test.vpl")).unwrap()).unwrap();
-    let hmec = load(&dir, "vengi/hmec.vxl");
+    let (vpl, hmec) = game_vpl_and_hmec(&dir);
     let jeep = load(&dir, "romanovs-vengeance/jeep.vxl");
-    let scene: Vec<Instance> = (0..6)
-        .map(|i| Instance {
-            unit: if i % 2 == 0 { hmec.unit() } else { jeep.unit() },
-            pose: Pose {
-                position: Vec3::new((i % 3) as f32 * 40.0, (i / 3) as f32 * 40.0, 0.0),
-                facing: i as f32 * 43.0,
-                frame: i,
-                ..Pose::default()
-            },
-        })
-        .collect();
+    let scene = parade(&[hmec.unit(), jeep.unit()], 6, 3, 43.0);
     let (w, h) = (200, 150);
     let cam = frame_scene(&scene, &game_camera(Vec3::ZERO, 100.0, w, h)).unwrap();
     let opts = RenderOptions::default();

@@ -7,7 +7,7 @@
 //! Rows are split into bands drawn in parallel with rayon; every pixel is computed by the same
 //! operations in the same limb order whatever the banding, so 1 and N threads give identical frames.
 //! The loop is generic over the pixel type, so each target format gets its own compiled loop with
-//! the shading inlined.
+//! the shading inlined, compiled in this crate (see the sealed pixel trait's `draw_pixels`).
 
 use glam::{Mat4, Vec4};
 use modex::Camera;

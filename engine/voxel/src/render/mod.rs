@@ -29,6 +29,7 @@ use crate::vpl::Vpl;
 pub use camera::{frame_scene, game_camera};
 pub use light::{LightSource, Shading};
 pub use outline::{draw_limb_outlines, limb_outlines};
+use pixel::Shade;
 pub use pixel::VoxelPixel;
 
 /// Render settings.
@@ -106,13 +107,32 @@ where
             depth: depth_size,
         });
     }
+    Ok(T::Px::draw_pixels(
+        instances,
+        camera,
+        vpl,
+        opts,
+        target.pixels_mut(),
+        depth,
+    )?)
+}
+
+/// The draw proper, once sizes are checked: the jobs, then the march into `pixels`.
+fn draw_pixels<P: Shade>(
+    instances: &[Instance<'_>],
+    camera: &Camera,
+    vpl: &Vpl,
+    opts: &RenderOptions,
+    pixels: &mut [P],
+    depth: &mut DepthBuffer,
+) -> Result<DrawStats, NoFrames> {
     let jobs = job::prepare(instances, camera, opts, vpl.page_count())?;
     let screen = march::Screen::new(camera);
     let rays = march::march_bands(
         &screen,
         &jobs,
         vpl,
-        target.pixels_mut(),
+        pixels,
         depth.values_mut(),
         opts.parallel,
     );

@@ -7,9 +7,12 @@
 //!   opaque with [`Pixel::from_rgba`]. A 565 or 4444 pixel is therefore exactly the 8888 pixel
 //!   narrowed to that format.
 
-use modex::{Argb4444, Argb8888, Pixel, Rgb565};
+use modex::{Argb4444, Argb8888, Camera, DepthBuffer, DrawStats, Pixel, Rgb565};
 
 use super::light::LimbShade;
+use super::RenderOptions;
+use crate::model::NoFrames;
+use crate::scene::Instance;
 use crate::vpl::Vpl;
 
 /// A pixel type the ray-marcher draws natively: `u8` palette indices (the mode-X frame),
@@ -26,10 +29,39 @@ mod sealed {
         /// The pixel of a voxel of palette index `colour` and normal index `normal` on a limb
         /// shaded by `limb`.
         fn shade(vpl: &Vpl, limb: &LimbShade, colour: u8, normal: u8) -> Self;
+
+        /// The whole draw into this format's pixels (the renderer's generic `draw_pixels`). Each
+        /// format's impl is an ordinary function of this crate, so its marcher is compiled here,
+        /// where the volume's helpers inline into it, and not in the caller's crate, where they
+        /// would not (6 % more instructions per ray, measured on hmec).
+        fn draw_pixels(
+            instances: &[Instance<'_>],
+            camera: &Camera,
+            vpl: &Vpl,
+            opts: &RenderOptions,
+            pixels: &mut [Self],
+            depth: &mut DepthBuffer,
+        ) -> Result<DrawStats, NoFrames>;
     }
 }
 
 pub(crate) use sealed::Shade;
+
+/// The format's marcher, compiled in this crate (see [`Shade::draw_pixels`]).
+macro_rules! draw_pixels {
+    () => {
+        fn draw_pixels(
+            instances: &[Instance<'_>],
+            camera: &Camera,
+            vpl: &Vpl,
+            opts: &RenderOptions,
+            pixels: &mut [Self],
+            depth: &mut DepthBuffer,
+        ) -> Result<DrawStats, NoFrames> {
+            super::draw_pixels(instances, camera, vpl, opts, pixels, depth)
+        }
+    };
+}
 
 impl VoxelPixel for u8 {}
 impl Shade for u8 {
@@ -41,6 +73,7 @@ impl Shade for u8 {
             colour
         }
     }
+    draw_pixels!();
 }
 
 /// The lit RGB of a voxel for the true-colour formats: palette colour times its normal's gain.
@@ -64,6 +97,7 @@ macro_rules! true_colour {
             fn shade(vpl: &Vpl, limb: &LimbShade, colour: u8, normal: u8) -> $p {
                 <$p>::from_rgba(lit_rgba(vpl, limb, colour, normal))
             }
+            draw_pixels!();
         }
     )*};
 }

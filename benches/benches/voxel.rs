@@ -13,9 +13,11 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use glam::{Mat4, Vec3, Vec4};
 use modex::normals::VxlNormalTable;
 use modex::{Camera, DepthBuffer, IndexedFrame, Palette};
-use modex_voxel::render::{draw_indexed, frame_scene, game_camera};
 use modex_voxel::write::{HvaSpec, LimbSpec, VxlSpec};
-use modex_voxel::{hva, vpl, vxl, Instance, Pose, RenderOptions, Unit, VoxelModel, Vpl};
+use modex_voxel::{
+    draw, frame_scene, game_camera, hva, vpl, vxl, Instance, Pose, RenderOptions, Unit, VoxelModel,
+    Vpl,
+};
 
 /// hmec and the game's VPL from the samples, or a synthetic unit and pages from a grey ramp.
 fn load_unit() -> (VoxelModel, Vpl, &'static str) {
@@ -158,7 +160,7 @@ fn bench_group(
     {
         let mut f = IndexedFrame::new(size.0, size.1);
         let mut d = DepthBuffer::new(size.0, size.1);
-        let stats = draw_indexed(
+        let stats = draw(
             &instances,
             &camera,
             vpl,
@@ -191,8 +193,7 @@ fn bench_group(
                 p.install(|| {
                     f.clear(0);
                     d.clear();
-                    draw_indexed(black_box(&instances), &camera, vpl, &opts, &mut f, &mut d)
-                        .unwrap();
+                    draw(black_box(&instances), &camera, vpl, &opts, &mut f, &mut d).unwrap();
                 })
             });
             black_box(&f);

@@ -194,6 +194,46 @@ fn render_writes_indexed_and_true_colour_pngs() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// `--format 565` and `4444` are drawn natively by the ray-marcher; their PNGs are exactly the
+/// 8888 render narrowed to the format, pixel by pixel (what the CLI wrote when it converted).
+#[test]
+fn true_colour_formats_are_the_8888_render_narrowed() {
+    use modex::{Argb4444, Pixel, Rgb565};
+    let dir = tmp("formats");
+    let vxl = write_tank(&dir);
+    let render = |format: &str| {
+        let png = dir.join(format!("t{format}.png"));
+        let out = modex(&[
+            "render",
+            s(&vxl),
+            "-o",
+            s(&png),
+            "--format",
+            format,
+            "--size",
+            "80x60",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let (w, h, rgba) = modex::pngio::decode_rgba(&std::fs::read(&png).unwrap()).unwrap();
+        assert_eq!((w, h), (80, 60));
+        rgba
+    };
+    let argb = render("8888");
+    assert!(argb.chunks(4).filter(|p| p[3] == 255).count() > 300);
+    fn narrowed<P: Pixel>(rgba: &[u8]) -> Vec<u8> {
+        rgba.chunks(4)
+            .flat_map(|p| P::from_rgba([p[0], p[1], p[2], p[3]]).to_rgba())
+            .collect()
+    }
+    assert!(render("565") == narrowed::<Rgb565>(&argb));
+    assert!(render("4444") == narrowed::<Argb4444>(&argb));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn real_samples_info_and_render() {
     let Some(dir) = modex_testkit::samples_dir("vxl") else {

@@ -6,7 +6,7 @@
 //! r22 tz]`.
 //!
 //! A file that declares no frames still loads: the game accepts it and only crashes when the model is
-//! drawn. Here drawing refuses with an error instead (see [`crate::model::DrawError`]).
+//! drawn. Here drawing refuses with an error instead (see [`crate::NoFrames`]).
 
 use modex::{ByteReader, FormatResult};
 

@@ -23,33 +23,47 @@ use crate::vxl::Vxl;
 pub enum Quirk {
     /// The HVA has a different number of sections than the VXL has layers.
     SectionCountMismatch {
+        /// Layers in the VXL.
         vxl_layers: usize,
+        /// Sections in the HVA.
         hva_sections: usize,
     },
     /// The HVA declares no frames: the model loads but cannot be drawn.
     NoFrames,
     /// A layer indexes normals past the end of the table it declares (indices are clamped).
     NormalIndexBeyondTable {
+        /// The layer.
         limb: usize,
+        /// Its largest normal index.
         max_index: u8,
+        /// Entries in the table it is shaded with.
         table_len: usize,
     },
     /// The first layer's mode byte disagrees with the indices the model uses (e.g. mode 4 but every
     /// index below 36, which is the 36-entry Tiberian Sun table).
     ModeDisagreesWithIndices {
+        /// The first layer's normals mode.
         declared: u8,
+        /// The largest normal index of the lit layers.
         max_index: u8,
+        /// The table those indices fit.
         suggested: u8,
     },
     /// A lit layer declares a different table than the first layer; the first layer's is used.
     LitLayerTableDiffers {
+        /// The layer.
         limb: usize,
+        /// The normals mode it declares.
         selector: u8,
+        /// The first layer's normals mode, used instead.
         first: u8,
     },
     /// The first layer is unlit but other layers are lit: the game shades them with whatever model
     /// was drawn before; the engine uses the table chosen by the largest index instead.
-    FirstLayerUnlitOthersLit { fallback: u8 },
+    FirstLayerUnlitOthersLit {
+        /// The table used: the one the largest index fits.
+        fallback: u8,
+    },
 }
 
 impl fmt::Display for Quirk {
@@ -95,13 +109,12 @@ impl fmt::Display for Quirk {
     }
 }
 
-/// Why a piece cannot be drawn.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum DrawError {
-    #[error("{name}: the HVA declares no frames, so the model cannot be drawn")]
-    NoFrames { name: String },
-    #[error("render target sizes differ: {0}")]
-    SizeMismatch(String),
+/// A piece cannot be placed: its motion file declares no frames (the game crashes drawing it).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{name}: the HVA declares no frames, so the model cannot be drawn")]
+pub struct NoFrames {
+    /// The base name the model was loaded under.
+    pub name: String,
 }
 
 /// Which normal table shades a model.
@@ -121,6 +134,7 @@ pub enum TableChoice {
 pub struct VoxelModel {
     /// Base name it was loaded under.
     pub name: String,
+    /// The decoded model.
     pub vxl: Vxl,
     /// `None` for voxel animations, which load a VXL without a motion file (identity placement).
     pub hva: Option<Hva>,
@@ -283,14 +297,14 @@ impl VoxelModel {
     /// Grid space of `limb` (cell (x, y, z) covers `[x, x+1)` etc.) to model space for `frame`
     /// (wrapped). `Ok(None)` for a layer the motion file has no transform for (the game would read
     /// unrelated memory; the layer is not drawn). Errors when the motion file has no frames.
-    pub fn limb_matrix(&self, limb: usize, frame: usize) -> Result<Option<Mat4>, DrawError> {
+    pub fn limb_matrix(&self, limb: usize, frame: usize) -> Result<Option<Mat4>, NoFrames> {
         let Some(l) = self.vxl.limbs.get(limb) else {
             return Ok(None);
         };
         let hva = match &self.hva {
             None => crate::write::IDENTITY,
             Some(h) if h.frame_count() == 0 => {
-                return Err(DrawError::NoFrames {
+                return Err(NoFrames {
                     name: self.name.clone(),
                 })
             }
@@ -320,7 +334,7 @@ impl VoxelModel {
 /// The table whose size fits `max_index`, keeping the declared one when it is 1 or 3 and fits.
 /// Tiberian Sun (2, 36 entries) and Red Alert 2 (4, 244 entries) are what real files use; a mode-4
 /// file with every index below 36 is a Tiberian Sun model with a wrong mode byte.
-pub fn table_for_indices(declared: u8, max_index: u8) -> u8 {
+pub(crate) fn table_for_indices(declared: u8, max_index: u8) -> u8 {
     match declared {
         1 if max_index < 16 => 1,
         3 if (36..64).contains(&max_index) => 3,

@@ -1,4 +1,4 @@
-//! `VoxelSet`: the pieces a game type loads, resolved by base name through a [`VoxelSource`] and
+//! `VoxelSet`: the pieces a game type loads, resolved by base name through a [`FileSource`] (files `<name>.vxl`, `<name>.hva`, in any case) and
 //! following every loading rule of `vxl-hva.txt`:
 //!
 //! | piece | looked for when |
@@ -14,99 +14,29 @@
 //!
 //! Other objects use other rules: [`VoxelSet::load_shape_vehicle`] (barrel only, independent
 //! failures), [`VoxelSet::load_structure`] (names given by the caller), [`VoxelSet::load_animation`]
-//! (a VXL without a motion file) and [`VoxelSet::load_dpod`] (fixed names, never drawn).
+//! (a VXL without a motion file) and [`VoxelSet::load_dpod`] (fixed names, never drawn). A file a
+//! user opened is loaded with [`VoxelSet::load_file`] (the viewer's rule).
 
-use std::fmt;
-use std::path::{Path, PathBuf};
+use std::io;
+
+use modex::{FileSource, FormatError, OpenedFile};
 
 use crate::model::VoxelModel;
+use crate::scene::Unit;
 use crate::{hva, vxl};
-
-/// Where the files come from: a directory today, a MIX archive later. Names are base names without
-/// extension (e.g. `"HMEC"`, `"HMECTUR"`); `ext` is `"vxl"` or `"hva"`.
-pub trait VoxelSource {
-    /// `Ok(None)` when the file does not exist, `Err` when it exists but cannot be read.
-    fn read(&self, base_name: &str, ext: &str) -> std::io::Result<Option<Vec<u8>>>;
-}
-
-/// Files loose in one directory, matched without regard to case (game names are upper case, files
-/// on disk are often lower case).
-#[derive(Debug, Clone)]
-pub struct DirSource {
-    dir: PathBuf,
-}
-
-impl DirSource {
-    pub fn new(dir: impl Into<PathBuf>) -> DirSource {
-        DirSource { dir: dir.into() }
-    }
-
-    /// The file's path, if present.
-    pub fn find(&self, base_name: &str, ext: &str) -> Option<PathBuf> {
-        let want = format!("{base_name}.{ext}");
-        let exact = self.dir.join(&want);
-        if exact.is_file() {
-            return Some(exact);
-        }
-        std::fs::read_dir(&self.dir)
-            .ok()?
-            .flatten()
-            .map(|e| e.path())
-            .find(|p| {
-                p.is_file()
-                    && p.file_name()
-                        .and_then(|n| n.to_str())
-                        .is_some_and(|n| n.eq_ignore_ascii_case(&want))
-            })
-    }
-}
-
-impl VoxelSource for DirSource {
-    fn read(&self, base_name: &str, ext: &str) -> std::io::Result<Option<Vec<u8>>> {
-        match self.find(base_name, ext) {
-            None => Ok(None),
-            Some(p) => std::fs::read(p).map(Some),
-        }
-    }
-}
-
-/// Files held in memory by name, for tests and for archives already read.
-#[derive(Debug, Clone, Default)]
-pub struct MemorySource {
-    files: Vec<(String, Vec<u8>)>,
-}
-
-impl MemorySource {
-    pub fn new() -> MemorySource {
-        MemorySource::default()
-    }
-
-    /// Add or replace `name` (e.g. `"HMEC.VXL"`; names compare without regard to case).
-    pub fn insert(&mut self, name: &str, bytes: Vec<u8>) -> &mut Self {
-        self.files.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
-        self.files.push((name.to_string(), bytes));
-        self
-    }
-}
-
-impl VoxelSource for MemorySource {
-    fn read(&self, base_name: &str, ext: &str) -> std::io::Result<Option<Vec<u8>>> {
-        let want = format!("{base_name}.{ext}");
-        Ok(self
-            .files
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(&want))
-            .map(|(_, b)| b.clone()))
-    }
-}
 
 /// The kind of a game type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TypeKind {
+    /// A `[VehicleTypes]` entry.
     Vehicle,
+    /// An `[AircraftTypes]` entry.
     Aircraft,
+    /// An `[InfantryTypes]` entry.
     Infantry,
+    /// A `[BuildingTypes]` entry.
     Structure,
+    /// A projectile.
     Projectile,
 }
 
@@ -117,6 +47,7 @@ pub struct VoxelType {
     pub section: String,
     /// `Image=` (defaults to the section name in the game).
     pub image_id: String,
+    /// Which list the type is in.
     pub kind: TypeKind,
     /// `Turret=yes`.
     pub turret: bool,
@@ -137,8 +68,11 @@ impl VoxelType {
 /// A piece of a set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Piece {
+    /// `<id>`: the hull.
     Body,
+    /// `<id>TUR`: the turret.
     Turret,
+    /// `<id>BARL`: the barrel.
     Barrel,
     /// The `W` model of an `APC`.
     W,
@@ -157,26 +91,36 @@ impl Piece {
 }
 
 /// Why a piece or a set failed.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LoadProblem {
     /// `<id>.VXL` is missing.
-    BodyMissing { name: String },
+    #[error("{name}.VXL is missing")]
+    BodyMissing {
+        /// The piece's base name.
+        name: String,
+    },
     /// A VXL is present but its HVA is missing.
-    HvaMissing { name: String },
-    /// A present file could not be read or decoded in full.
-    Unreadable { file: String, error: String },
-}
-
-impl fmt::Display for LoadProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LoadProblem::BodyMissing { name } => write!(f, "{name}.VXL is missing"),
-            LoadProblem::HvaMissing { name } => {
-                write!(f, "{name}.VXL is present but {name}.HVA is missing")
-            }
-            LoadProblem::Unreadable { file, error } => write!(f, "{file}: {error}"),
-        }
-    }
+    #[error("{name}.VXL is present but {name}.HVA is missing")]
+    HvaMissing {
+        /// The piece's base name.
+        name: String,
+    },
+    /// A present file could not be read.
+    #[error("{file}: cannot be read: {kind}")]
+    Unreadable {
+        /// The file (`<name>.VXL` or `<name>.HVA`).
+        file: String,
+        /// What the system said.
+        kind: io::ErrorKind,
+    },
+    /// A present file could not be decoded in full, or its model could not be assembled.
+    #[error("{file}: {error}")]
+    Invalid {
+        /// The file (`<name>.VXL` or `<name>.HVA`).
+        file: String,
+        /// Where decoding stopped.
+        error: FormatError,
+    },
 }
 
 /// The outcome of looking for one piece.
@@ -188,16 +132,33 @@ enum PieceLoad {
 
 /// Load one VXL/HVA pair by base name: absent without a VXL; with a VXL the HVA is required (unless
 /// `with_hva` is false, for voxel animations).
-fn load_piece(source: &dyn VoxelSource, name: &str, with_hva: bool) -> PieceLoad {
-    let unreadable =
-        |file: String, error: String| PieceLoad::Failed(LoadProblem::Unreadable { file, error });
-    let vxl_bytes = match source.read(name, "vxl") {
-        Ok(None) => return PieceLoad::Absent,
-        Ok(Some(b)) => b,
-        Err(e) => return unreadable(format!("{name}.VXL"), e.to_string()),
+fn load_piece(source: &dyn FileSource, name: &str, with_hva: bool) -> PieceLoad {
+    match source.read(&format!("{name}.vxl")) {
+        Ok(None) => PieceLoad::Absent,
+        Ok(Some(vxl_bytes)) => assemble_piece(source, name, &vxl_bytes, with_hva),
+        Err(e) => PieceLoad::Failed(LoadProblem::Unreadable {
+            file: format!("{name}.VXL"),
+            kind: e.kind(),
+        }),
+    }
+}
+
+/// The piece `name` whose VXL bytes are in hand: its HVA (when `with_hva`) from `source`, then the
+/// model assembled.
+fn assemble_piece(
+    source: &dyn FileSource,
+    name: &str,
+    vxl_bytes: &[u8],
+    with_hva: bool,
+) -> PieceLoad {
+    let invalid = |ext: &str, error: FormatError| {
+        PieceLoad::Failed(LoadProblem::Invalid {
+            file: format!("{name}.{ext}"),
+            error,
+        })
     };
     let hva = if with_hva {
-        match source.read(name, "hva") {
+        match source.read(&format!("{name}.hva")) {
             Ok(None) => {
                 return PieceLoad::Failed(LoadProblem::HvaMissing {
                     name: name.to_string(),
@@ -205,29 +166,38 @@ fn load_piece(source: &dyn VoxelSource, name: &str, with_hva: bool) -> PieceLoad
             }
             Ok(Some(b)) => match hva::decode(&b) {
                 Ok(h) => Some(h),
-                Err(e) => return unreadable(format!("{name}.HVA"), e.to_string()),
+                Err(e) => return invalid("HVA", e),
             },
-            Err(e) => return unreadable(format!("{name}.HVA"), e.to_string()),
+            Err(e) => {
+                return PieceLoad::Failed(LoadProblem::Unreadable {
+                    file: format!("{name}.HVA"),
+                    kind: e.kind(),
+                })
+            }
         }
     } else {
         None
     };
-    let vxl = match vxl::decode(&vxl_bytes) {
+    let vxl = match vxl::decode(vxl_bytes) {
         Ok(v) => v,
-        Err(e) => return unreadable(format!("{name}.VXL"), e.to_string()),
+        Err(e) => return invalid("VXL", e),
     };
     match VoxelModel::new(name, vxl, hva) {
         Ok(m) => PieceLoad::Loaded(m),
-        Err(e) => unreadable(format!("{name}.VXL"), e.to_string()),
+        Err(e) => invalid("VXL", e),
     }
 }
 
 /// The voxel models of one type.
 #[derive(Debug, Clone, Default)]
 pub struct VoxelSet {
+    /// The body, if it loaded (and the set did not fail).
     pub body: Option<VoxelModel>,
+    /// The turret, if it loaded (and the set did not fail).
     pub turret: Option<VoxelModel>,
+    /// The barrel, if it loaded (kept even when the set failed).
     pub barrel: Option<VoxelModel>,
+    /// The `W` model of an `APC`, if it loaded (and the set did not fail).
     pub w: Option<VoxelModel>,
     /// Whether the turret is drawn from voxels (false for a shape vehicle, whose turret comes from
     /// its shapes even when a TUR model loaded).
@@ -257,7 +227,7 @@ impl VoxelSet {
     }
 
     /// Load a `Voxel=yes` type's set.
-    pub fn load(t: &VoxelType, source: &dyn VoxelSource) -> VoxelSet {
+    pub fn load(t: &VoxelType, source: &dyn FileSource) -> VoxelSet {
         let mut set = VoxelSet {
             draws_turret: true,
             ..VoxelSet::default()
@@ -296,20 +266,40 @@ impl VoxelSet {
         self.problems.push(p);
     }
 
-    /// A vehicle drawn from shapes with `Turret=yes` whose shape file was found: loads `<id>TUR` and
-    /// `<id>BARL` and draws only the barrel. A failing piece affects nothing else.
-    pub fn load_shape_vehicle(image_id: &str, source: &dyn VoxelSource) -> VoxelSet {
-        let mut set = VoxelSet::default();
-        for piece in [Piece::Turret, Piece::Barrel] {
-            let name = format!("{image_id}{}", piece.suffix());
-            set.looked_for.push(name.clone());
-            match load_piece(source, &name, true) {
-                PieceLoad::Loaded(m) if piece == Piece::Turret => set.turret = Some(m),
-                PieceLoad::Loaded(m) => set.barrel = Some(m),
-                PieceLoad::Failed(p) => set.problems.push(p),
+    /// Load turret and barrel pieces that stand alone, under the names given: each is looked for
+    /// and kept when it loads; a failure is only reported (in [`VoxelSet::problems`]).
+    fn load_turret_and_barrel(
+        &mut self,
+        turret: Option<&str>,
+        barrel: Option<&str>,
+        source: &dyn FileSource,
+    ) {
+        for (name, is_turret) in [(turret, true), (barrel, false)] {
+            let Some(name) = name else { continue };
+            self.looked_for.push(name.to_string());
+            match load_piece(source, name, true) {
+                PieceLoad::Loaded(m) if is_turret => self.turret = Some(m),
+                PieceLoad::Loaded(m) => self.barrel = Some(m),
+                PieceLoad::Failed(p) => self.problems.push(p),
                 PieceLoad::Absent => {}
             }
         }
+    }
+
+    /// `<id>TUR` and `<id>BARL`, standing alone.
+    fn turret_names(image_id: &str) -> (String, String) {
+        (
+            format!("{image_id}{}", Piece::Turret.suffix()),
+            format!("{image_id}{}", Piece::Barrel.suffix()),
+        )
+    }
+
+    /// A vehicle drawn from shapes with `Turret=yes` whose shape file was found: loads `<id>TUR` and
+    /// `<id>BARL` and draws only the barrel. A failing piece affects nothing else.
+    pub fn load_shape_vehicle(image_id: &str, source: &dyn FileSource) -> VoxelSet {
+        let mut set = VoxelSet::default();
+        let (turret, barrel) = Self::turret_names(image_id);
+        set.load_turret_and_barrel(Some(&turret), Some(&barrel), source);
         set
     }
 
@@ -318,27 +308,18 @@ impl VoxelSet {
     pub fn load_structure(
         turret: Option<&str>,
         barrel: Option<&str>,
-        source: &dyn VoxelSource,
+        source: &dyn FileSource,
     ) -> VoxelSet {
         let mut set = VoxelSet {
             draws_turret: true,
             ..VoxelSet::default()
         };
-        for (name, is_turret) in [(turret, true), (barrel, false)] {
-            let Some(name) = name else { continue };
-            set.looked_for.push(name.to_string());
-            match load_piece(source, name, true) {
-                PieceLoad::Loaded(m) if is_turret => set.turret = Some(m),
-                PieceLoad::Loaded(m) => set.barrel = Some(m),
-                PieceLoad::Failed(p) => set.problems.push(p),
-                PieceLoad::Absent => {}
-            }
-        }
+        set.load_turret_and_barrel(turret, barrel, source);
         set
     }
 
     /// A voxel animation type: `<id>.VXL` alone, with no motion file (placed by identity).
-    pub fn load_animation(image_id: &str, source: &dyn VoxelSource) -> VoxelSet {
+    pub fn load_animation(image_id: &str, source: &dyn FileSource) -> VoxelSet {
         let mut set = VoxelSet {
             looked_for: vec![image_id.to_string()],
             ..VoxelSet::default()
@@ -354,50 +335,45 @@ impl VoxelSet {
     }
 
     /// `DPOD.VXL` and `DPOD.HVA`, loaded once at startup under fixed names. Nothing draws them.
-    pub fn load_dpod(source: &dyn VoxelSource) -> Option<VoxelModel> {
+    pub fn load_dpod(source: &dyn FileSource) -> Option<VoxelModel> {
         match load_piece(source, "DPOD", true) {
             PieceLoad::Loaded(m) => Some(m),
             _ => None,
         }
     }
 
-    /// Load a unit from a file path the way `modex view unit.vxl` does: the body from the file and
-    /// its HVA beside it, plus `<name>tur` and `<name>barl` when present. The turret pieces follow
-    /// the game's per-piece rule (VXL present requires its HVA) but, unlike a rules-driven type,
-    /// their failure does not drop the body: a viewer shows what it can and reports the rest.
-    pub fn load_beside(path: &Path) -> Result<VoxelSet, LoadProblem> {
-        let dir = path.parent().unwrap_or(Path::new("."));
-        let stem = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or_default()
-            .to_string();
-        let source = DirSource::new(if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir
-        });
+    /// Load a unit from a file the user opened, the way `modex view unit.vxl` does: the body from
+    /// the file's bytes (not read again) and its HVA beside it, plus `<stem>tur` and `<stem>barl`
+    /// when present in its folder. See [`VoxelSet::load_unit_from`] for the rule.
+    pub fn load_file(file: &OpenedFile) -> Result<VoxelSet, LoadProblem> {
+        VoxelSet::load_unit_from(file.stem(), file.bytes(), file.folder())
+    }
+
+    /// Load the unit `stem` whose body VXL is `vxl_bytes`, its other files from `siblings`. The
+    /// turret pieces follow the game's per-piece rule (VXL present requires its HVA) but, unlike a
+    /// rules-driven type, their failure does not drop the body: a viewer shows what it can and
+    /// reports the rest in [`VoxelSet::problems`]. Fails when the body cannot be assembled.
+    pub fn load_unit_from(
+        stem: &str,
+        vxl_bytes: &[u8],
+        siblings: &dyn FileSource,
+    ) -> Result<VoxelSet, LoadProblem> {
         let mut set = VoxelSet {
             draws_turret: true,
+            looked_for: vec![stem.to_string()],
             ..VoxelSet::default()
         };
-        for piece in [Piece::Body, Piece::Turret, Piece::Barrel] {
-            let name = format!("{stem}{}", piece.suffix());
-            set.looked_for.push(name.clone());
-            match load_piece(&source, &name, true) {
-                PieceLoad::Loaded(m) => match piece {
-                    Piece::Body => set.body = Some(m),
-                    Piece::Turret => set.turret = Some(m),
-                    _ => set.barrel = Some(m),
-                },
-                PieceLoad::Failed(p) if piece == Piece::Body => return Err(p),
-                PieceLoad::Absent if piece == Piece::Body => {
-                    return Err(LoadProblem::BodyMissing { name })
-                }
-                PieceLoad::Failed(p) => set.problems.push(p),
-                PieceLoad::Absent => {}
+        match assemble_piece(siblings, stem, vxl_bytes, true) {
+            PieceLoad::Loaded(m) => set.body = Some(m),
+            PieceLoad::Failed(p) => return Err(p),
+            PieceLoad::Absent => {
+                return Err(LoadProblem::BodyMissing {
+                    name: stem.to_string(),
+                })
             }
         }
+        let (turret, barrel) = Self::turret_names(stem);
+        set.load_turret_and_barrel(Some(&turret), Some(&barrel), siblings);
         Ok(set)
     }
 
@@ -408,8 +384,8 @@ impl VoxelSet {
 
     /// The pieces to draw: body (W when there is no body... never both), turret when drawn from
     /// voxels, barrel.
-    pub fn unit(&self) -> crate::render::Unit<'_> {
-        crate::render::Unit {
+    pub fn unit(&self) -> Unit<'_> {
+        Unit {
             body: self.body.as_ref(),
             turret: if self.draws_turret {
                 self.turret.as_ref()

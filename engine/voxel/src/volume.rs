@@ -42,8 +42,11 @@ const DIST_MAX_CELLS: usize = 1 << 22;
 pub struct Hit {
     /// Ray parameter where the ray enters the cell.
     pub t: f32,
+    /// The cell (x, y, z).
     pub cell: [usize; 3],
+    /// Its palette index.
     pub colour: u8,
+    /// Its normal index.
     pub normal: u8,
 }
 
@@ -236,7 +239,13 @@ impl LimbVolume {
     /// [`LimbVolume::march`] with the direction's constants prepared once, for the many parallel
     /// rays of an orthographic view.
     #[inline]
-    pub fn march_dir(&self, origin: Vec3, dir: &RayDir, t_min: f32, t_max: f32) -> Option<Hit> {
+    pub(crate) fn march_dir(
+        &self,
+        origin: Vec3,
+        dir: &RayDir,
+        t_min: f32,
+        t_max: f32,
+    ) -> Option<Hit> {
         if self.dist.is_empty() {
             return self.march_plain_dir(origin, dir, t_min, t_max);
         }
@@ -290,7 +299,7 @@ impl LimbVolume {
 
 /// The constants of a ray direction: the same for every ray of an orthographic view of a limb.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RayDir {
+pub(crate) struct RayDir {
     d: [f32; 3],
     /// `1 / d` (for the slab clip).
     inv: [f32; 3],
@@ -301,7 +310,7 @@ pub struct RayDir {
 }
 
 impl RayDir {
-    pub fn new(dir: Vec3) -> RayDir {
+    pub(crate) fn new(dir: Vec3) -> RayDir {
         let d = dir.to_array();
         RayDir {
             d,

@@ -13,8 +13,11 @@ pub const GAME_PAGE_COUNT: usize = 32;
 /// A decoded VPL: palette plus lighting pages.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Vpl {
+    /// First palette index of the house-colour remap range.
     pub remap_start: u32,
+    /// Last palette index of the house-colour remap range.
     pub remap_end: u32,
+    /// The palette the pages index into.
     pub palette: Palette,
     pages: Vec<[u8; 256]>,
 }

@@ -58,8 +58,9 @@ pub struct Limb {
     /// Placement transform from the info record, row-major 3x4. The game ignores it (the HVA places
     /// layers); kept for inspection.
     pub transform: [f32; 12],
-    /// Bounding box corners in model units.
+    /// Bounding box corner with the smallest coordinates, in model units.
     pub min: Vec3,
+    /// Bounding box corner with the largest coordinates, in model units.
     pub max: Vec3,
     /// X, Y, Z size in voxels.
     pub size: [u8; 3],

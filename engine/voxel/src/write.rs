@@ -10,13 +10,19 @@ pub type VoxelSpec = (u8, u8, u8, u8, u8);
 /// One layer to write.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LimbSpec {
+    /// The layer name (up to 15 bytes are stored).
     pub name: String,
+    /// X, Y, Z size in voxels.
     pub size: [u8; 3],
+    /// The filled cells.
     pub voxels: Vec<VoxelSpec>,
     /// The "HVA multiplier" stored in the info record.
     pub scale: f32,
+    /// Bounding box corner with the smallest coordinates, in model units.
     pub min: [f32; 3],
+    /// Bounding box corner with the largest coordinates, in model units.
     pub max: [f32; 3],
+    /// Normal table selector (0 = unlit, 1..=4).
     pub normals_mode: u8,
 }
 
@@ -280,6 +286,7 @@ fn encode_column(l: &LimbSpec, x: u8, y: u8) -> Vec<u8> {
 pub struct HvaSpec {
     /// The 16-byte name field (real files hold junk here).
     pub name: [u8; 16],
+    /// The 16-byte name of each section.
     pub section_names: Vec<[u8; 16]>,
     /// `frames[f][s]`: transform of section `s` in frame `f`.
     pub frames: Vec<Vec<[f32; 12]>>,
@@ -305,6 +312,7 @@ impl HvaSpec {
         }
     }
 
+    /// The file's bytes.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(&self.name);

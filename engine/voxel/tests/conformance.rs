@@ -192,7 +192,7 @@ fn known_quirks_of_real_files_are_reported() {
     let cc = load(&dir, "vengi/cc");
     assert!((cc.translation_scale() - 0.83333).abs() < 1e-4);
     // simple.vxl has no HVA beside it: as a rules-driven type its set fails, as an animation it loads.
-    let src = modex_voxel::DirSource::new(dir.join("vengi"));
+    let src = modex::DirSource::new(dir.join("vengi"));
     let t = modex_voxel::VoxelType::new("SIMPLE", modex_voxel::TypeKind::Vehicle, false);
     let set = VoxelSet::load(&t, &src);
     assert!(set.failure.is_some() && set.body.is_none());

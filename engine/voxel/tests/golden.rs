@@ -6,49 +6,22 @@
 //! `MODEX_BLESS=1 cargo test -p modex-voxel --test golden`, then look at the images.
 //! Skipped with a notice when the sample folder is missing (`modex_testkit::samples_dir`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use glam::Vec3;
-use modex::{pngio, Argb8888, DepthBuffer, IndexedFrame, Surface};
-use modex_voxel::render::{draw_argb, draw_indexed, frame_scene, game_camera};
-use modex_voxel::{vpl, Instance, Pose, RenderOptions, Unit, VoxelSet};
+use modex::{Argb4444, Argb8888, DepthBuffer, IndexedFrame, OpenedFile, Pixel, Rgb565, Surface};
+use modex_testkit::Golden;
+use modex_voxel::{
+    draw, frame_scene, game_camera, vpl, Instance, Pose, RenderOptions, Unit, VoxelSet,
+};
 
 const SIZE: (usize, usize) = (160, 120);
 
-fn golden_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
-}
-
-fn bless() -> bool {
-    std::env::var_os("MODEX_BLESS").is_some()
-}
-
-/// Compare (or with MODEX_BLESS rewrite) one golden PNG.
-fn check_indexed(name: &str, frame: &IndexedFrame, palette: &modex::Palette) {
-    let path = golden_dir().join(name);
-    if bless() {
-        std::fs::create_dir_all(golden_dir()).unwrap();
-        pngio::save_indexed(&path, frame, palette).unwrap();
-        eprintln!("blessed {}", path.display());
-        return;
-    }
-    let bytes = std::fs::read(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (run with MODEX_BLESS=1 to create)", path.display()));
-    let (want, _) = pngio::decode_indexed(&bytes).unwrap();
-    if &want != frame {
-        let got = std::env::temp_dir().join(format!("modex-voxel-got-{name}"));
-        pngio::save_indexed(&got, frame, palette).unwrap();
-        let differing = want
-            .pixels()
-            .iter()
-            .zip(frame.pixels())
-            .filter(|(a, b)| a != b)
-            .count();
-        panic!(
-            "{name}: {differing} pixels differ from the golden image; this render is at {}",
-            got.display()
-        );
-    }
+fn golden() -> Golden {
+    Golden::new(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden"),
+        "modex-voxel",
+    )
 }
 
 fn render(set: &VoxelSet, facing: f32, frame_no: usize, vpl: &vpl::Vpl) -> IndexedFrame {
@@ -74,12 +47,39 @@ fn render(set: &VoxelSet, facing: f32, frame_no: usize, vpl: &vpl::Vpl) -> Index
     }
     let mut f = IndexedFrame::new(SIZE.0, SIZE.1);
     let mut d = DepthBuffer::new(SIZE.0, SIZE.1);
-    draw_indexed(&inst, &cam, vpl, &RenderOptions::default(), &mut f, &mut d).unwrap();
+    draw(&inst, &cam, vpl, &RenderOptions::default(), &mut f, &mut d).unwrap();
     f
 }
 
+/// `count` units in rows of `per_row`, 40 world units apart: unit `i` is `units[i % len]`, turned
+/// by `i * turn` and at frame `i`.
+fn parade<'a>(units: &[Unit<'a>], count: usize, per_row: usize, turn: f32) -> Vec<Instance<'a>> {
+    (0..count)
+        .map(|i| Instance {
+            unit: units[i % units.len()],
+            pose: Pose {
+                position: Vec3::new(
+                    (i % per_row) as f32 * 40.0,
+                    (i / per_row) as f32 * 40.0,
+                    0.0,
+                ),
+                facing: i as f32 * turn,
+                frame: i,
+                ..Pose::default()
+            },
+        })
+        .collect()
+}
+
+/// The samples' VPL (the game's pages) and hmec, the Mammoth Mk II.
+fn game_vpl_and_hmec(dir: &Path) -> (vpl::Vpl, VoxelSet) {
+    let vpl = vpl::decode(&std::fs::read(dir.join("vengi/test.vpl")).unwrap()).unwrap();
+    (vpl, load(dir, "vengi/hmec.vxl"))
+}
+
 fn load(dir: &Path, rel: &str) -> VoxelSet {
-    VoxelSet::load_beside(&dir.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+    let file = OpenedFile::open(dir.join(rel)).unwrap();
+    VoxelSet::load_file(&file).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
 #[test]
@@ -87,25 +87,28 @@ fn hmec_and_jeep_match_their_golden_images() {
     let Some(dir) = modex_testkit::samples_dir("vxl") else {
         return;
     };
-    let vpl = vpl::decode(&std::fs::read(dir.join("vengi/test.vpl")).unwrap()).unwrap();
-    let hmec = load(&dir, "vengi/hmec.vxl");
+    let (vpl, hmec) = game_vpl_and_hmec(&dir);
     for (facing, frame) in [(0.0, 0), (64.0, 0), (160.0, 5)] {
         let f = render(&hmec, facing, frame, &vpl);
         assert!(
             f.pixels().iter().filter(|&&p| p != 0).count() > 1500,
             "hmec facing {facing} drew too little"
         );
-        check_indexed(
-            &format!("hmec_f{facing:03}_frame{frame}.png"),
-            &f,
-            &vpl.palette,
-        );
+        golden()
+            .check_indexed(
+                &format!("hmec_f{facing:03}_frame{frame}.png"),
+                &f,
+                &vpl.palette,
+            )
+            .unwrap();
     }
     let jeep = load(&dir, "romanovs-vengeance/jeep.vxl");
     for facing in [32.0, 96.0] {
         let f = render(&jeep, facing, 0, &vpl);
         assert!(f.pixels().iter().filter(|&&p| p != 0).count() > 800);
-        check_indexed(&format!("jeep_f{facing:03}.png"), &f, &vpl.palette);
+        golden()
+            .check_indexed(&format!("jeep_f{facing:03}.png"), &f, &vpl.palette)
+            .unwrap();
     }
 }
 
@@ -114,43 +117,29 @@ fn one_and_many_threads_draw_identical_frames() {
     let Some(dir) = modex_testkit::samples_dir("vxl") else {
         return;
     };
-    let vpl = vpl::decode(&std::fs::read(dir.join("vengi/test.vpl")).unwrap()).unwrap();
-    let hmec = load(&dir, "vengi/hmec.vxl");
-    let scene: Vec<Instance> = (0..12)
-        .map(|i| Instance {
-            unit: hmec.unit(),
-            pose: Pose {
-                position: Vec3::new((i % 4) as f32 * 40.0, (i / 4) as f32 * 40.0, 0.0),
-                facing: i as f32 * 21.0,
-                frame: i,
-                ..Pose::default()
-            },
-        })
-        .collect();
+    let (vpl, hmec) = game_vpl_and_hmec(&dir);
+    let scene = parade(&[hmec.unit()], 12, 4, 21.0);
     let cam = frame_scene(&scene, &game_camera(Vec3::ZERO, 100.0, 200, 150)).unwrap();
-    let draw = |threads: usize, parallel: bool| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+    let render_on = |threads: usize, parallel: bool| {
+        modex::with_threads(threads, || {
             let mut f = IndexedFrame::new(200, 150);
             let mut d = DepthBuffer::new(200, 150);
             let opts = RenderOptions {
                 parallel,
                 ..RenderOptions::default()
             };
-            draw_indexed(&scene, &cam, &vpl, &opts, &mut f, &mut d).unwrap();
+            draw(&scene, &cam, &vpl, &opts, &mut f, &mut d).unwrap();
             let mut s = Surface::<Argb8888>::new(200, 150);
             let mut d2 = DepthBuffer::new(200, 150);
-            draw_argb(&scene, &cam, &vpl.palette, &opts, &mut s, &mut d2).unwrap();
+            draw(&scene, &cam, &vpl, &opts, &mut s, &mut d2).unwrap();
             (f, d, s)
         })
+        .unwrap()
     };
-    let one = draw(1, false);
+    let one = render_on(1, false);
     assert!(one.0.pixels().iter().filter(|&&p| p != 0).count() > 5000);
     for threads in [1, 2, 4] {
-        let many = draw(threads, true);
+        let many = render_on(threads, true);
         assert!(
             one.0 == many.0,
             "8-bit frame differs with {threads} threads"
@@ -168,5 +157,51 @@ fn one_and_many_threads_draw_identical_frames() {
         covered8.abs_diff(covered32) * 50 < covered8,
         "{covered8} vs {covered32}"
     );
-    let _ = Unit::default();
+}
+
+/// The 16-bit formats drawn natively are exactly the 8888 frame narrowed pixel by pixel (what the
+/// command line used to write by converting), and every format covers the same pixels and depths.
+#[test]
+fn every_format_draws_natively_what_the_8888_frame_narrows_to() {
+    let Some(dir) = modex_testkit::samples_dir("vxl") else {
+        return;
+    };
+    let (vpl, hmec) = game_vpl_and_hmec(&dir);
+    let jeep = load(&dir, "romanovs-vengeance/jeep.vxl");
+    let scene = parade(&[hmec.unit(), jeep.unit()], 6, 3, 43.0);
+    let (w, h) = (200, 150);
+    let cam = frame_scene(&scene, &game_camera(Vec3::ZERO, 100.0, w, h)).unwrap();
+    let opts = RenderOptions::default();
+    fn drawn<P: Pixel + modex_voxel::VoxelPixel + modex::SurfacePixel>(
+        scene: &[Instance<'_>],
+        cam: &modex::Camera,
+        vpl: &vpl::Vpl,
+        opts: &RenderOptions,
+    ) -> (Surface<P>, DepthBuffer, modex::DrawStats) {
+        let mut s = Surface::<P>::new(cam.width, cam.height);
+        let mut d = DepthBuffer::new(cam.width, cam.height);
+        let stats = draw(scene, cam, vpl, opts, &mut s, &mut d).unwrap();
+        (s, d, stats)
+    }
+    let (argb, depth, stats) = drawn::<Argb8888>(&scene, &cam, &vpl, &opts);
+    assert!(stats.limbs > 20 && stats.rays > 5000, "{stats:?}");
+    assert!(argb.pixels().iter().filter(|p| p.0 != 0).count() > 3000);
+    fn narrowed<P: Pixel>(s: &Surface<Argb8888>) -> Vec<P> {
+        s.pixels()
+            .iter()
+            .map(|p| P::from_rgba(p.to_rgba()))
+            .collect()
+    }
+    let (rgb565, d565, s565) = drawn::<Rgb565>(&scene, &cam, &vpl, &opts);
+    assert!(rgb565.pixels() == narrowed::<Rgb565>(&argb).as_slice());
+    let (argb4444, d4444, s4444) = drawn::<Argb4444>(&scene, &cam, &vpl, &opts);
+    assert!(argb4444.pixels() == narrowed::<Argb4444>(&argb).as_slice());
+    let mut f = IndexedFrame::new(w, h);
+    let mut d8 = DepthBuffer::new(w, h);
+    let s8 = draw(&scene, &cam, &vpl, &opts, &mut f, &mut d8).unwrap();
+    for (d, s) in [(&d565, s565), (&d4444, s4444), (&d8, s8)] {
+        assert!(*d == depth);
+        assert_eq!(s, stats);
+    }
+    assert!(f.pixels().iter().filter(|&&p| p != 0).count() > 3000);
 }

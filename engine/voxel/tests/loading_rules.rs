@@ -1,12 +1,11 @@
 //! One test per loading rule of `vxl-hva.txt`, on tiny models built in code by the crate's writer.
 
 use glam::{Vec3, Vec4};
-use modex::{Camera, DepthBuffer, IndexedFrame, Palette};
-use modex_voxel::render::{draw_indexed, Instance, Pose, RenderOptions, Unit};
-use modex_voxel::set::LoadProblem;
+use modex::{Camera, DepthBuffer, FileSource, IndexedFrame, MemorySource, OpenedFile, Palette};
 use modex_voxel::write::{translation, HvaSpec, LimbSpec, VxlSpec};
 use modex_voxel::{
-    hva, vxl, DrawError, MemorySource, Piece, Quirk, TypeKind, VoxelModel, VoxelSet, VoxelType, Vpl,
+    draw, hva, lighting_for, vxl, DrawError, Instance, LoadProblem, NoFrames, Piece, Pose, Quirk,
+    RenderOptions, TypeKind, Unit, VoxelModel, VoxelSet, VoxelType, Vpl,
 };
 
 fn cube_vxl() -> Vec<u8> {
@@ -171,7 +170,7 @@ fn file_that_cannot_be_read_in_full_fails_the_set() {
     s.insert("APCW.hva", hva1());
     let set = VoxelSet::load(&t, &s);
     assert!(
-        matches!(set.failure, Some(LoadProblem::Unreadable { ref file, .. }) if file == "APCW.VXL")
+        matches!(set.failure, Some(LoadProblem::Invalid { ref file, .. }) if file == "APCW.VXL")
     );
     assert!(set.body.is_none() && set.w.is_none());
 
@@ -181,7 +180,7 @@ fn file_that_cannot_be_read_in_full_fails_the_set() {
     s.insert("APC.hva", h[..h.len() - 1].to_vec());
     let set = VoxelSet::load(&t, &s);
     assert!(
-        matches!(set.failure, Some(LoadProblem::Unreadable { ref file, .. }) if file == "APC.HVA")
+        matches!(set.failure, Some(LoadProblem::Invalid { ref file, .. }) if file == "APC.HVA")
     );
     assert!(set.body.is_none());
 }
@@ -241,6 +240,129 @@ fn voxel_animation_loads_a_vxl_without_motion_file() {
 fn dpod_loads_under_its_fixed_name() {
     assert!(VoxelSet::load_dpod(&source_with(&["DPOD"])).is_some());
     assert!(VoxelSet::load_dpod(&source_with(&["POD"])).is_none());
+}
+
+// --- A unit the user opened ----------------------------------------------------------------------
+
+#[test]
+fn opened_unit_takes_the_given_body_bytes_and_its_pieces_from_the_folder() {
+    let mut s = source_with(&["TANKBARL"]);
+    s.insert("tank.hva", hva1());
+    s.insert("TANKTUR.vxl", cube_vxl()); // without its HVA: reported, the rest still loads
+    let set = VoxelSet::load_unit_from("TANK", &cube_vxl(), &s).unwrap();
+    assert!(set.body.is_some() && set.turret.is_none() && set.barrel.is_some());
+    assert_eq!(set.looked_for, vec!["TANK", "TANKTUR", "TANKBARL"]);
+    assert_eq!(
+        set.problems,
+        vec![LoadProblem::HvaMissing {
+            name: "TANKTUR".into()
+        }]
+    );
+    // The body's own HVA is required, and its bytes must decode.
+    assert_eq!(
+        VoxelSet::load_unit_from("X", &cube_vxl(), &MemorySource::new()).unwrap_err(),
+        LoadProblem::HvaMissing { name: "X".into() }
+    );
+    let e = VoxelSet::load_unit_from("TANK", b"Voxel Animation\0", &s).unwrap_err();
+    assert!(
+        matches!(e, LoadProblem::Invalid { ref file, .. } if file == "TANK.VXL"),
+        "{e}"
+    );
+}
+
+#[test]
+fn opened_file_is_not_read_again() {
+    // The bytes in hand are the body, whatever the disk holds (here: nothing at that path).
+    let dir = std::env::temp_dir().join(format!("modex-voxel-opened-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("UNIT.HVA"), hva1()).unwrap();
+    let file = OpenedFile::from_bytes(dir.join("unit.vxl"), cube_vxl());
+    let set = VoxelSet::load_file(&file).unwrap();
+    assert_eq!(set.body.as_ref().unwrap().name, "unit");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Files that exist but cannot be read.
+struct Unreadable;
+
+impl FileSource for Unreadable {
+    fn read(&self, _: &str) -> std::io::Result<Option<Vec<u8>>> {
+        Err(std::io::ErrorKind::PermissionDenied.into())
+    }
+    fn names(&self) -> std::io::Result<Vec<String>> {
+        Ok(Vec::new())
+    }
+}
+
+#[test]
+fn a_file_that_exists_but_cannot_be_read_fails_the_set() {
+    let set = VoxelSet::load(
+        &VoxelType::new("HMEC", TypeKind::Vehicle, false),
+        &Unreadable,
+    );
+    assert_eq!(
+        set.failure,
+        Some(LoadProblem::Unreadable {
+            file: "HMEC.VXL".into(),
+            kind: std::io::ErrorKind::PermissionDenied
+        })
+    );
+}
+
+// --- Which lighting pages shade a model shown on its own -------------------------------------
+
+/// A VPL of `pages` identity pages over a grey ramp whose colour 1 is `colour_1`.
+fn vpl_bytes(pages: u32, colour_1: [u8; 3]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for v in [16u32, 31, pages, 0] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    let mut pal = Palette::grey_ramp().to_rgb_bytes();
+    pal[3..6].copy_from_slice(&colour_1);
+    out.extend_from_slice(&pal);
+    for _ in 0..pages {
+        out.extend((0..=255u8).collect::<Vec<_>>());
+    }
+    out
+}
+
+#[test]
+fn lighting_comes_from_the_given_file_then_the_folder_then_the_models_palette() {
+    let mut folder = MemorySource::new();
+    folder.insert("T.hva", hva1());
+    // The model's own palette (colour 1 made recognisable), made into the game's 32 pages.
+    let mut vxl_bytes = cube_vxl();
+    vxl_bytes[32 + 2 + 3..32 + 2 + 6].copy_from_slice(&[200, 0, 0]);
+    let set = VoxelSet::load_unit_from("T", &vxl_bytes, &folder).unwrap();
+    let v = lighting_for(&set, None, &folder).unwrap();
+    assert_eq!((v.palette.colors[1], v.page_count()), ([200, 0, 0], 32));
+    // voxels.vpl in the folder (any case) comes first.
+    folder.insert("VOXELS.VPL", vpl_bytes(2, [0, 200, 0]));
+    let v = lighting_for(&set, None, &folder).unwrap();
+    assert_eq!((v.palette.colors[1], v.page_count()), ([0, 200, 0], 2));
+    // A file the user gave comes before both: a VPL as it is, a palette made into pages.
+    let given = OpenedFile::from_bytes("pal/Game.VPL", vpl_bytes(3, [0, 0, 200]));
+    let v = lighting_for(&set, Some(&given), &folder).unwrap();
+    assert_eq!((v.palette.colors[1], v.page_count()), ([0, 0, 200], 3));
+    let mut rgb = Palette::grey_ramp().to_rgb_bytes();
+    rgb[3..6].copy_from_slice(&[9, 8, 7]);
+    let given = OpenedFile::from_bytes("pal/unit.pal", rgb);
+    let v = lighting_for(&set, Some(&given), &folder).unwrap();
+    assert_eq!((v.palette.colors[1], v.page_count()), ([9, 8, 7], 32));
+    // A broken file is an error that names it, never a fallback.
+    let bad = OpenedFile::from_bytes("pal/bad.vpl", vec![1, 2, 3]);
+    let e = lighting_for(&set, Some(&bad), &folder).unwrap_err();
+    assert!(e.to_string().contains("bad.vpl"), "{e}");
+    // A model without a palette of its own and nothing beside it: a grey ramp.
+    let bare = VxlSpec {
+        palette_count: 0,
+        ..VxlSpec::single(LimbSpec::filled_box([2, 2, 2], 20, 0))
+    };
+    let mut folder = MemorySource::new();
+    folder.insert("T.hva", hva1());
+    let set = VoxelSet::load_unit_from("T", &bare.encode(), &folder).unwrap();
+    let v = lighting_for(&set, None, &folder).unwrap();
+    assert_eq!(v.palette, Palette::grey_ramp());
 }
 
 // --- What the model file holds -----------------------------------------------------------------
@@ -388,14 +510,16 @@ fn hva_without_frames_loads_but_refuses_to_draw() {
         HvaSpec::identity(1, 0),
     );
     assert!(m.quirks().contains(&Quirk::NoFrames));
-    assert!(matches!(
+    assert_eq!(
         m.limb_matrix(0, 0),
-        Err(DrawError::NoFrames { .. })
-    ));
+        Err(NoFrames {
+            name: "t".to_string()
+        })
+    );
     let cam = Camera::look_at(Vec3::new(0.0, -10.0, 5.0), Vec3::ZERO, 1.0, 16, 16);
     let mut f = IndexedFrame::new(16, 16);
     let mut d = DepthBuffer::new(16, 16);
-    let e = draw_indexed(
+    let e = draw(
         &[Instance {
             unit: Unit::single(&m),
             pose: Pose::default(),
@@ -407,6 +531,7 @@ fn hva_without_frames_loads_but_refuses_to_draw() {
         &mut d,
     )
     .unwrap_err();
+    assert!(matches!(e, DrawError::NoFrames(_)));
     assert!(e.to_string().contains("no frames"), "{e}");
 }
 

@@ -3,9 +3,11 @@
 
 use glam::Vec3;
 use modex::{Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Projection, Surface};
-use modex_voxel::render::{draw_argb, draw_indexed, frame_scene, game_camera};
 use modex_voxel::write::{HvaSpec, LimbSpec, VxlSpec};
-use modex_voxel::{hva, vxl, Instance, Pose, RenderOptions, Shading, Unit, VoxelModel, Vpl};
+use modex_voxel::{
+    draw, frame_scene, game_camera, hva, vxl, DrawError, Instance, Pose, RenderOptions, Shading,
+    Unit, VoxelModel, Vpl,
+};
 
 fn model(limb: LimbSpec) -> VoxelModel {
     let v = vxl::decode(&VxlSpec::single(limb).encode()).unwrap();
@@ -13,9 +15,14 @@ fn model(limb: LimbSpec) -> VoxelModel {
     VoxelModel::new("m", v, Some(h)).unwrap()
 }
 
-fn draw(scene: &[Instance<'_>], cam: &Camera, vpl: &Vpl, depth: &mut DepthBuffer) -> IndexedFrame {
+fn draw_frame(
+    scene: &[Instance<'_>],
+    cam: &Camera,
+    vpl: &Vpl,
+    depth: &mut DepthBuffer,
+) -> IndexedFrame {
     let mut f = IndexedFrame::new(cam.width, cam.height);
-    draw_indexed(scene, cam, vpl, &RenderOptions::default(), &mut f, depth).unwrap();
+    modex_voxel::draw(scene, cam, vpl, &RenderOptions::default(), &mut f, depth).unwrap();
     f
 }
 
@@ -33,7 +40,7 @@ fn voxels_depth_test_against_what_is_already_in_the_buffer() {
     let cam = frame_scene(&scene, &game_camera(Vec3::ZERO, 50.0, 64, 64)).unwrap();
     let vpl = Vpl::identity(&Palette::grey_ramp());
     let mut open = DepthBuffer::new(64, 64);
-    let full = draw(&scene, &cam, &vpl, &mut open);
+    let full = draw_frame(&scene, &cam, &vpl, &mut open);
     assert!(covered(&full) > 500);
     // Depths written are view distances, as the triangle rasterizer writes them.
     let centre = cam.project(Vec3::new(0.0, 0.0, 4.0)).unwrap();
@@ -51,7 +58,7 @@ fn voxels_depth_test_against_what_is_already_in_the_buffer() {
             depth.test_and_set(x, y, 0.5);
         }
     }
-    let f = draw(&scene, &cam, &vpl, &mut depth);
+    let f = draw_frame(&scene, &cam, &vpl, &mut depth);
     for y in 0..64 {
         for x in 0..64 {
             let p = f.get(x, y).unwrap();
@@ -77,7 +84,7 @@ fn perspective_and_orthographic_both_draw_the_unit() {
     let ortho = frame_scene(&scene, &game_camera(Vec3::ZERO, 50.0, 80, 60)).unwrap();
     let vpl = Vpl::identity(&Palette::grey_ramp());
     for cam in [persp, ortho] {
-        let f = draw(&scene, &cam, &vpl, &mut DepthBuffer::new(80, 60));
+        let f = draw_frame(&scene, &cam, &vpl, &mut DepthBuffer::new(80, 60));
         let n = covered(&f);
         assert!(n > 400, "{:?}: {n} pixels", cam.projection);
         // The unit's centre pixel is covered.
@@ -89,7 +96,7 @@ fn perspective_and_orthographic_both_draw_the_unit() {
     inside.eye = Vec3::new(0.0, 0.0, 2.0);
     inside.target = Vec3::new(1.0, 0.0, 2.0);
     inside.near = 0.01;
-    draw(&scene, &inside, &vpl, &mut DepthBuffer::new(80, 60));
+    draw_frame(&scene, &inside, &vpl, &mut DepthBuffer::new(80, 60));
 }
 
 #[test]
@@ -105,7 +112,7 @@ fn facing_turret_and_recoil_move_the_pieces() {
     let vpl = Vpl::identity(&Palette::grey_ramp());
     let render = |pose: Pose| {
         let scene = [Instance { unit, pose }];
-        draw(&scene, &cam, &vpl, &mut DepthBuffer::new(96, 96))
+        draw_frame(&scene, &cam, &vpl, &mut DepthBuffer::new(96, 96))
     };
     let base = render(Pose::default());
     let turned = render(Pose {
@@ -173,12 +180,12 @@ fn unlit_layers_and_shading_modes() {
             pose: Pose::default(),
         }]
     };
-    let f = draw(&inst(&unlit), &cam, &vpl, &mut DepthBuffer::new(48, 48));
+    let f = draw_frame(&inst(&unlit), &cam, &vpl, &mut DepthBuffer::new(48, 48));
     assert!(
         f.pixels().iter().all(|&p| p == 0 || p == 120),
         "unlit = colour as stored"
     );
-    let f = draw(&inst(&lit), &cam, &vpl, &mut DepthBuffer::new(48, 48));
+    let f = draw_frame(&inst(&lit), &cam, &vpl, &mut DepthBuffer::new(48, 48));
     assert!(
         f.pixels().iter().any(|&p| p != 0 && p != 120),
         "lit goes through the pages"
@@ -188,7 +195,7 @@ fn unlit_layers_and_shading_modes() {
         shading: Shading::Unlit,
         ..RenderOptions::default()
     };
-    draw_indexed(
+    draw(
         &inst(&lit),
         &cam,
         &vpl,
@@ -200,10 +207,10 @@ fn unlit_layers_and_shading_modes() {
     assert!(f.pixels().iter().all(|&p| p == 0 || p == 120));
     // True colour: lit pixels are the palette colour scaled by ambient + diffuse (0.6..1.0).
     let mut s = Surface::<Argb8888>::new(48, 48);
-    draw_argb(
+    draw(
         &inst(&lit),
         &cam,
-        &Palette::grey_ramp(),
+        &Vpl::identity(&Palette::grey_ramp()),
         &RenderOptions::default(),
         &mut s,
         &mut DepthBuffer::new(48, 48),
@@ -224,7 +231,7 @@ fn mismatched_target_sizes_are_an_error_not_a_panic() {
     }];
     let cam = game_camera(Vec3::ZERO, 10.0, 32, 32);
     let mut f = IndexedFrame::new(32, 32);
-    let e = draw_indexed(
+    let e = draw(
         &scene,
         &cam,
         &Vpl::identity(&Palette::grey_ramp()),
@@ -232,7 +239,25 @@ fn mismatched_target_sizes_are_an_error_not_a_panic() {
         &mut f,
         &mut DepthBuffer::new(16, 16),
     );
-    assert!(e.is_err());
+    assert_eq!(
+        e,
+        Err(DrawError::SizeMismatch {
+            camera: (32, 32),
+            target: (32, 32),
+            depth: (16, 16)
+        })
+    );
+    let mut s = Surface::<Argb8888>::new(32, 16);
+    let e = draw(
+        &scene,
+        &cam,
+        &Vpl::identity(&Palette::grey_ramp()),
+        &RenderOptions::default(),
+        &mut s,
+        &mut DepthBuffer::new(32, 32),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("target 32x16"), "{e}");
 }
 
 /// What is asserted is that nothing panics, loops or aborts on non-finite, huge or degenerate
@@ -277,13 +302,13 @@ fn hostile_transforms_and_bounds_never_panic() {
                 game_camera(Vec3::ZERO, 20.0, 24, 16),
                 Camera::look_at(Vec3::new(0.0, -20.0, 5.0), Vec3::ZERO, 0.9, 24, 16),
             ] {
-                let _ = draw(&scene, &cam, &vpl, &mut DepthBuffer::new(24, 16));
+                let _ = draw_frame(&scene, &cam, &vpl, &mut DepthBuffer::new(24, 16));
                 let _ = frame_scene(&scene, &cam);
                 let mut s = Surface::<Argb8888>::new(24, 16);
-                let _ = draw_argb(
+                let _ = draw(
                     &scene,
                     &cam,
-                    &vpl.palette,
+                    &vpl,
                     &RenderOptions::default(),
                     &mut s,
                     &mut DepthBuffer::new(24, 16),
@@ -317,7 +342,7 @@ fn a_sun_direction_replaces_the_game_light() {
             sun,
             ..RenderOptions::default()
         };
-        draw_indexed(
+        draw(
             &scene,
             &cam,
             &vpl,

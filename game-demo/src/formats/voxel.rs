@@ -1,38 +1,28 @@
 //! CLI for Westwood voxels (VXL, HVA, VPL): `info`, the interactive viewer and headless renders.
-//! All decoding and drawing is `modex_voxel`; this module finds the companion files, picks the
-//! palette and camera, and maps keys.
+//! All decoding, loading rules (companion files, lighting pages) and drawing is `modex_voxel`; this
+//! module picks the camera and the output format, and maps keys.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use glam::Vec3;
 use modex::{
-    pngio, Argb4444, Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Pixel, Rgb565, Surface,
+    pngio, Argb4444, Argb8888, Camera, DepthBuffer, IndexedFrame, OpenedFile, Rgb565, Surface,
+    SurfacePixel, Target,
 };
-use modex_voxel::render::{draw_argb, draw_indexed, draw_line, frame_scene, limb_outlines};
 use modex_voxel::{
-    hva, vpl, vxl, Instance, LightSource, Pose, RenderOptions, Shading, TableChoice, VoxelModel,
-    VoxelSet, Vpl,
+    draw, draw_limb_outlines, frame_scene, hva, lighting_for, vpl, vxl, Instance, LightSource,
+    Pose, RenderOptions, Shading, TableChoice, VoxelModel, VoxelPixel, VoxelSet, Vpl,
 };
 use serde_json::json;
 
 use super::{Description, Format};
 use crate::cli::{parse_size, RenderArgs, TargetFormat, ViewArgs};
 
-/// A file beside `path` with the same stem and extension `ext` (any case).
-fn beside(path: &Path, suffix: &str, ext: &str) -> Option<PathBuf> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let stem = path.file_stem()?.to_str()?;
-    modex_voxel::DirSource::new(dir).find(&format!("{stem}{suffix}"), ext)
-}
-
 pub fn describe(path: &Path, fmt: Format, bytes: &[u8]) -> Result<Description> {
     match fmt {
-        Format::Vxl => describe_vxl(path, bytes),
+        Format::Vxl => describe_vxl(&OpenedFile::from_bytes(path, bytes.to_vec())),
         Format::Hva => {
             let h = hva::decode(bytes)?;
             let text = format!(
@@ -74,8 +64,8 @@ pub fn describe(path: &Path, fmt: Format, bytes: &[u8]) -> Result<Description> {
     }
 }
 
-fn describe_vxl(path: &Path, bytes: &[u8]) -> Result<Description> {
-    let v = vxl::decode(bytes)?;
+fn describe_vxl(file: &OpenedFile) -> Result<Description> {
+    let v = vxl::decode(file.bytes())?;
     let limbs: Vec<_> = v
         .limbs
         .iter()
@@ -120,7 +110,7 @@ fn describe_vxl(path: &Path, bytes: &[u8]) -> Result<Description> {
         "info_records": v.tailer_count,
     });
     // The HVA beside it: frames, sections, and the quirks of the assembled pair.
-    let hva = match beside(path, "", "hva") {
+    let hva = match file.sibling_path("hva") {
         Some(p) => {
             let bytes =
                 std::fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?;
@@ -160,77 +150,65 @@ fn describe_vxl(path: &Path, bytes: &[u8]) -> Result<Description> {
     })
 }
 
-/// The lighting pages and palette: `--palette` (a .vpl, or a 768-byte palette / .pcx from which pages
-/// are made), else a `voxels.vpl` beside the model, else pages made from the VXL's own palette.
-fn load_vpl(model_path: &Path, palette: Option<&Path>, set: &VoxelSet) -> Result<Vpl> {
-    let from_file = |p: &Path| -> Result<Vpl> {
-        let bytes =
-            std::fs::read(p).with_context(|| format!("cannot read palette {}", p.display()))?;
-        let is_vpl = p
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("vpl"));
-        if is_vpl {
-            return vpl::decode(&bytes).with_context(|| format!("{}", p.display()));
-        }
-        let pal = if bytes.first() == Some(&0x0a) {
-            Palette::from_pcx(&bytes)
-        } else {
-            Palette::from_rgb_bytes(&bytes)
-        }
-        .with_context(|| format!("palette {}", p.display()))?;
-        Ok(Vpl::from_palette(&pal, vpl::GAME_PAGE_COUNT))
-    };
-    if let Some(p) = palette {
-        return from_file(p);
-    }
-    let dir = model_path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    if let Some(p) = modex_voxel::DirSource::new(dir).find("voxels", "vpl") {
-        log::info!("lighting pages from {}", p.display());
-        return from_file(&p);
-    }
-    let embedded = [&set.body, &set.turret, &set.barrel]
-        .into_iter()
-        .flatten()
-        .find_map(|m| m.vxl.embedded_palette.as_ref());
-    let pal = match embedded {
-        Some(rgb) => Palette::from_rgb_bytes(&rgb[..])?,
-        None => Palette::grey_ramp(),
-    };
-    log::info!(
-        "no VPL given or beside the model: lighting pages made from the model's own palette"
-    );
-    Ok(Vpl::from_palette(&pal, vpl::GAME_PAGE_COUNT))
-}
-
-fn load_set(path: &Path, fmt: Format) -> Result<VoxelSet> {
+/// The unit of a VXL file the frontend already read, with its pieces from the same folder.
+fn load_set(file: &OpenedFile, fmt: Format) -> Result<VoxelSet> {
     if fmt != Format::Vxl {
         bail!(
             "{fmt:?} files are not drawn on their own: give the .vxl (its .hva is found beside it)"
         );
     }
-    let set = VoxelSet::load_beside(path).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let set = VoxelSet::load_file(file)?;
     for p in &set.problems {
         log::warn!("{p}");
     }
     Ok(set)
 }
 
-fn with_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T> {
-    modex_voxel::render::with_threads(threads.unwrap_or(0), f)
-        .map_err(|e| anyhow::anyhow!("thread pool: {e}"))
+/// The lighting pages of `set`: `--palette` if given, else the crate's rule
+/// ([`modex_voxel::lighting_for`]).
+fn load_vpl(file: &OpenedFile, palette: Option<&Path>, set: &VoxelSet) -> Result<Vpl> {
+    let given = palette.map(OpenedFile::open).transpose()?;
+    Ok(lighting_for(set, given.as_ref(), file.folder())?)
 }
 
-fn save_true_colour<P: Pixel>(path: &Path, s: &Surface<Argb8888>) -> Result<()> {
-    let rgba: Vec<u8> = s
-        .pixels()
-        .iter()
-        .flat_map(|p| P::from_rgba(p.to_rgba()).to_rgba())
-        .collect();
-    pngio::save_rgba(path, s.width(), s.height(), &rgba)?;
+/// A target of `T`'s format with the scene drawn into it.
+fn drawn<T: Target>(
+    mut target: T,
+    scene: &[Instance<'_>],
+    camera: &Camera,
+    vpl: &Vpl,
+    opts: &RenderOptions,
+) -> Result<T>
+where
+    T::Px: VoxelPixel,
+{
+    let (w, h) = target.size();
+    draw(
+        scene,
+        camera,
+        vpl,
+        opts,
+        &mut target,
+        &mut DepthBuffer::new(w, h),
+    )?;
+    Ok(target)
+}
+
+/// Draw the scene into a `P` surface and save it as an RGBA PNG.
+fn save_surface<P: SurfacePixel + VoxelPixel>(
+    out: &Path,
+    scene: &[Instance<'_>],
+    camera: &Camera,
+    vpl: &Vpl,
+) -> Result<()> {
+    let s = drawn(
+        Surface::<P>::new(camera.width, camera.height),
+        scene,
+        camera,
+        vpl,
+        &RenderOptions::default(),
+    )?;
+    pngio::save_rgba(out, s.width(), s.height(), &s.to_rgba8())?;
     Ok(())
 }
 
@@ -249,9 +227,10 @@ fn base_camera(yaw: f32, pitch: f32, w: usize, h: usize) -> Camera {
 }
 
 /// `modex render unit.vxl -o out.png --facing 64 --frame 3`.
-pub fn render(args: &RenderArgs, fmt: Format, _bytes: &[u8]) -> Result<()> {
-    let set = load_set(&args.file, fmt)?;
-    let vpl = load_vpl(&args.file, args.palette.as_deref(), &set)?;
+pub fn render(args: &RenderArgs, fmt: Format, bytes: &[u8]) -> Result<()> {
+    let file = OpenedFile::from_bytes(&args.file, bytes.to_vec());
+    let set = load_set(&file, fmt)?;
+    let vpl = load_vpl(&file, args.palette.as_deref(), &set)?;
     let (w, h) = parse_size(&args.size)?;
     if args.facing > 255 {
         bail!("--facing {} is out of range 0..=255", args.facing);
@@ -265,22 +244,18 @@ pub fn render(args: &RenderArgs, fmt: Format, _bytes: &[u8]) -> Result<()> {
         },
     }];
     let camera = frame_scene(&scene, &base_camera(args.yaw, args.pitch, w, h))?;
-    let opts = RenderOptions::default();
     let out = &args.output;
-    with_threads(args.threads, || -> Result<()> {
-        let mut depth = DepthBuffer::new(w, h);
-        if args.format == TargetFormat::Indexed8 {
-            let mut f = IndexedFrame::new(w, h);
-            draw_indexed(&scene, &camera, &vpl, &opts, &mut f, &mut depth)?;
-            pngio::save_indexed(out, &f, &vpl.palette)?;
-            return Ok(());
-        }
-        let mut s = Surface::<Argb8888>::new(w, h);
-        draw_argb(&scene, &camera, &vpl.palette, &opts, &mut s, &mut depth)?;
+    modex::with_threads(args.threads.unwrap_or(0), || -> Result<()> {
         match args.format {
-            TargetFormat::Rgb565 => save_true_colour::<Rgb565>(out, &s),
-            TargetFormat::Argb4444 => save_true_colour::<Argb4444>(out, &s),
-            _ => save_true_colour::<Argb8888>(out, &s),
+            TargetFormat::Indexed8 => {
+                let opts = RenderOptions::default();
+                let f = drawn(IndexedFrame::new(w, h), &scene, &camera, &vpl, &opts)?;
+                pngio::save_indexed(out, &f, &vpl.palette)?;
+                Ok(())
+            }
+            TargetFormat::Rgb565 => save_surface::<Rgb565>(out, &scene, &camera, &vpl),
+            TargetFormat::Argb4444 => save_surface::<Argb4444>(out, &scene, &camera, &vpl),
+            TargetFormat::Argb8888 => save_surface::<Argb8888>(out, &scene, &camera, &vpl),
         }
     })??;
     log::info!("wrote {}", out.display());
@@ -401,53 +376,44 @@ impl ViewState {
             sun: None,
             parallel: true,
         };
-        let mut depth = DepthBuffer::new(w, h);
-        let mut f = IndexedFrame::new(w, h);
         if self.true_colour {
             let mut s = Surface::<Argb8888>::new(w, h);
             s.clear(Argb8888(0xff20_2030));
-            draw_argb(&scene, &camera, &vpl.palette, &opts, &mut s, &mut depth)?;
-            if self.bounds {
-                outline(&scene, &camera, &mut f)?;
-                for (p, &i) in s.pixels_mut().iter_mut().zip(f.pixels()) {
-                    if i != 0 {
-                        *p = Argb8888(0xff00_ff00);
-                    }
-                }
-            }
-            return Ok(s.to_rgba8());
+            self.draw_into(s, &scene, &camera, vpl, &opts)
+        } else {
+            self.draw_into(IndexedFrame::new(w, h), &scene, &camera, vpl, &opts)
         }
-        draw_indexed(&scene, &camera, vpl, &opts, &mut f, &mut depth)?;
-        if self.bounds {
-            let green = vpl.palette.nearest([0, 255, 0]);
-            let mut lines = IndexedFrame::new(w, h);
-            outline(&scene, &camera, &mut lines)?;
-            for (p, &i) in f.pixels_mut().iter_mut().zip(lines.pixels()) {
-                if i != 0 {
-                    *p = green;
-                }
-            }
-        }
-        Ok(f.to_rgba8(&vpl.palette))
     }
-}
 
-fn outline(scene: &[Instance<'_>], camera: &Camera, into: &mut IndexedFrame) -> Result<()> {
-    for edges in limb_outlines(scene, camera)? {
-        for (a, b) in edges {
-            draw_line(into, a, b, 1);
+    /// Draw the scene into `target`, the limb outlines over it in green when asked; RGBA8 pixels.
+    fn draw_into<T: Target>(
+        &self,
+        target: T,
+        scene: &[Instance<'_>],
+        camera: &Camera,
+        vpl: &Vpl,
+        opts: &RenderOptions,
+    ) -> Result<Vec<u8>>
+    where
+        T::Px: VoxelPixel,
+    {
+        let mut target = drawn(target, scene, camera, vpl, opts)?;
+        if self.bounds {
+            let green = T::flat([0, 255, 0], &vpl.palette);
+            draw_limb_outlines(scene, camera, &mut target, green)?;
         }
+        Ok(target.to_rgba8(&vpl.palette))
     }
-    Ok(())
 }
 
 /// `modex view unit.vxl`: the unit in a window, turning and animating.
-pub fn view(args: &ViewArgs, fmt: Format, _bytes: &[u8]) -> Result<()> {
+pub fn view(args: &ViewArgs, fmt: Format, bytes: &[u8]) -> Result<()> {
     use modex::minifb::{Key, KeyRepeat};
     use modex::present::{Present, WindowPresenter};
 
-    let set = load_set(&args.file, fmt)?;
-    let vpl = load_vpl(&args.file, args.palette.as_deref(), &set)?;
+    let file = OpenedFile::from_bytes(&args.file, bytes.to_vec());
+    let set = load_set(&file, fmt)?;
+    let vpl = load_vpl(&file, args.palette.as_deref(), &set)?;
     let (w, h) = parse_size(&args.size)?;
     let frames = [&set.body, &set.turret, &set.barrel]
         .into_iter()
@@ -544,7 +510,7 @@ mod tests {
     use super::*;
     use modex_voxel::write::{HvaSpec, LimbSpec, VxlSpec};
 
-    fn unit_dir() -> PathBuf {
+    fn unit_dir() -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!("modex-voxel-cli-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(
@@ -565,9 +531,10 @@ mod tests {
     #[test]
     fn viewer_states_draw_and_keys_cycle() {
         let dir = unit_dir();
-        let set = load_set(&dir.join("tank.vxl"), Format::Vxl).unwrap();
+        let file = OpenedFile::open(dir.join("tank.vxl")).unwrap();
+        let set = load_set(&file, Format::Vxl).unwrap();
         assert!(set.barrel.is_some());
-        let vpl = load_vpl(&dir.join("tank.vxl"), None, &set).unwrap();
+        let vpl = load_vpl(&file, None, &set).unwrap();
         let mut st = ViewState::default();
         let plain = st.draw(&set, &vpl, 64, 48).unwrap();
         assert!(plain.chunks(4).any(|p| p[..3] != [0, 0, 0]));

@@ -10,10 +10,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use modex::Palette;
+use modex::{MemorySource, Palette};
 use modex_raster::hmp::HmpFile;
 use modex_raster::mdl::MdlFile;
-use modex_voxel::set::{MemorySource, TypeKind, VoxelSet, VoxelType};
+use modex_voxel::{TypeKind, VoxelSet, VoxelType};
 
 use super::{props, terrain, units};
 

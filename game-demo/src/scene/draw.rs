@@ -7,8 +7,7 @@ use std::time::Instant;
 use glam::Vec3;
 use modex::{Argb8888, Camera, DepthBuffer, IndexedFrame, Surface};
 use modex_raster::raster::{Entity, Light, PreparedModel, Renderer};
-use modex_voxel::render::{self, Instance, Pose, RenderOptions, Shading, Unit};
-use modex_voxel::vpl::Vpl;
+use modex_voxel::{Instance, Pose, RenderOptions, Shading, Unit, Vpl};
 
 use super::assets::Assets;
 use super::world::{UnitKind, World};
@@ -177,7 +176,7 @@ impl<'a> SceneRenderer<'a> {
             ..RenderOptions::default()
         };
         let s = match path {
-            DrawPath::Indexed => render::draw_indexed(
+            DrawPath::Indexed => modex_voxel::draw(
                 &instances,
                 &camera,
                 &self.vpl,
@@ -185,10 +184,10 @@ impl<'a> SceneRenderer<'a> {
                 &mut self.frame,
                 &mut self.depth,
             ),
-            DrawPath::TrueColour => render::draw_argb(
+            DrawPath::TrueColour => modex_voxel::draw(
                 &instances,
                 &camera,
-                &self.assets.palette,
+                &self.vpl,
                 &opts,
                 &mut self.surface,
                 &mut self.depth,

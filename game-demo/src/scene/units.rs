@@ -308,7 +308,8 @@ pub fn generate() -> Vec<UnitFile> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use modex_voxel::set::{DirSource, TypeKind, VoxelSet, VoxelType};
+    use modex::DirSource;
+    use modex_voxel::{TypeKind, VoxelSet, VoxelType};
 
     #[test]
     fn units_load_through_the_game_rules() {

@@ -1,0 +1,208 @@
+//! A limb prepared for marching: everything about it that is the same for all its pixels, worked
+//! out once per draw.
+//!
+//! For each placed limb ([`crate::scene`]) a job holds the matrix that takes a pixel's ray into the
+//! limb's grid space, the screen rectangle and outline of the box of its filled cells (only pixels
+//! inside are marched), its shading table ([`LimbShade`]) and, for orthographic cameras, the ray
+//! origin's change per pixel, so a ray costs two vector additions instead of two matrix products
+//! and divisions.
+
+use glam::{Mat3, Mat4, Vec2, Vec3, Vec4};
+use modex::{Camera, Projection};
+use rayon::prelude::*;
+
+use super::light::LimbShade;
+use super::RenderOptions;
+use crate::model::NoFrames;
+use crate::scene::{box_corners, limbs_of, Instance, PlacedLimb, BOX_EDGES};
+use crate::volume::{LimbVolume, RayDir};
+
+/// A limb prepared for marching.
+pub(crate) struct Job<'a> {
+    pub volume: &'a LimbVolume,
+    /// NDC (x, y, z, 1) to grid-space homogeneous coordinates.
+    pub ndc_to_grid: Mat4,
+    /// Screen rectangle: x0, y0, x1, y1 (exclusive).
+    pub rect: [usize; 4],
+    /// The 12 edges of the projected box as (y, x) at both ends, upper end first, when the whole
+    /// box is in front of the eye. The box's screen footprint is the convex hull of its projected
+    /// corners, whose outline is made of these edges: each row marches only the x-interval between
+    /// them instead of the whole rectangle ([`Job::row_span`]).
+    edges: Option<[[f32; 4]; 12]>,
+    /// How its voxels are lit.
+    pub shade: LimbShade,
+    /// Orthographic cameras: grid-space ray origin at pixel (0, 0), its change per pixel in x and
+    /// in y, and the (constant) direction. Saves two matrix products and divisions per ray.
+    pub affine: Option<[Vec3; 4]>,
+    /// The constants of the affine rays' common direction.
+    pub ray_dir: RayDir,
+}
+
+impl Job<'_> {
+    /// Pixels `x0..x1` of row `y` whose rays may meet the limb's occupied box.
+    ///
+    /// Conservative by one pixel on every side: the interval is the hull's extent over the strip of
+    /// rows `y - 1 ..= y + 1` (pixel centres), widened by one pixel, so rounding differences between
+    /// this projection and the per-pixel rays never lose a hit.
+    #[inline]
+    pub fn row_span(&self, y: usize) -> (usize, usize) {
+        let Some(edges) = &self.edges else {
+            return (self.rect[0], self.rect[2]);
+        };
+        let yc = y as f32 + 0.5;
+        let (s0, s1) = (yc - 1.0, yc + 1.0);
+        let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+        for &[ya, xa, yb, xb] in edges {
+            if yb < s0 || ya > s1 {
+                continue;
+            }
+            let (xc, xd) = if yb > ya {
+                let k = (xb - xa) / (yb - ya);
+                (xa + (ya.max(s0) - ya) * k, xa + (yb.min(s1) - ya) * k)
+            } else {
+                (xa, xb)
+            };
+            lo = lo.min(xc.min(xd));
+            hi = hi.max(xc.max(xd));
+        }
+        if lo > hi {
+            return (0, 0);
+        }
+        // Pixel x's ray passes through x + 0.5.
+        let x0 = (lo - 1.5).floor().max(self.rect[0] as f32) as usize;
+        let x1 = ((hi + 0.5).floor() + 1.0).min(self.rect[2] as f32) as usize;
+        (x0, x1)
+    }
+}
+
+/// One job per limb with something on screen, in scene order.
+pub(crate) fn prepare<'a>(
+    instances: &[Instance<'a>],
+    camera: &Camera,
+    opts: &RenderOptions,
+    page_count: usize,
+) -> Result<Vec<Job<'a>>, NoFrames> {
+    let vp = camera.view_projection();
+    let view = camera.view();
+    let inv_vp = vp.inverse();
+    let (w, h) = (camera.width, camera.height);
+    let limbs = limbs_of(instances)?;
+    // One job per limb, built in parallel (a scene of 100 units has 1300 limbs) and collected in
+    // scene order, so the draw order never depends on the thread count.
+    let build = |placed: &PlacedLimb<'a>| -> Option<Job<'a>> {
+        let &PlacedLimb {
+            model,
+            limb,
+            grid_to_world: m,
+        } = placed;
+        let volume = &model.volumes()[limb];
+        if volume.voxel_count() == 0 {
+            return None;
+        }
+        let world_to_grid = m.inverse();
+        if !world_to_grid.is_finite() || m.determinant().abs() < 1e-20 {
+            return None;
+        }
+        // Screen rectangle of the projected box of the filled cells (files pad their boxes); the
+        // whole screen when a corner is behind the eye.
+        let mut lo = Vec2::splat(f32::INFINITY);
+        let mut hi = Vec2::splat(f32::NEG_INFINITY);
+        let mut behind = false;
+        let (cell_lo, cell_hi) = volume.bounds();
+        let mut screen = [Vec2::ZERO; 8];
+        // Camera::project, with the camera's matrices built once per draw instead of per corner.
+        for (k, c) in box_corners(cell_lo, cell_hi).into_iter().enumerate() {
+            let p = m.transform_point3(c);
+            let clip = vp * p.extend(1.0);
+            if clip.w <= 0.0 || -(view.transform_point3(p).z) < camera.near {
+                behind = true;
+                continue;
+            }
+            let ndc = clip.truncate() / clip.w;
+            let s = Vec2::new(
+                (ndc.x + 1.0) * 0.5 * w as f32,
+                (1.0 - ndc.y) * 0.5 * h as f32,
+            );
+            lo = lo.min(s);
+            hi = hi.max(s);
+            screen[k] = s;
+        }
+        let edges = (!behind).then(|| {
+            BOX_EDGES.map(|(i, j)| {
+                let (mut a, mut b) = (screen[i], screen[j]);
+                if a.y > b.y {
+                    std::mem::swap(&mut a, &mut b);
+                }
+                [a.y, a.x, b.y, b.x]
+            })
+        });
+        let rect = if behind {
+            [0, 0, w, h]
+        } else {
+            let x0 = lo.x.floor().clamp(0.0, w as f32) as usize;
+            let y0 = lo.y.floor().clamp(0.0, h as f32) as usize;
+            let x1 = (hi.x.ceil() + 1.0).clamp(0.0, w as f32) as usize;
+            let y1 = (hi.y.ceil() + 1.0).clamp(0.0, h as f32) as usize;
+            [x0, y0, x1, y1]
+        };
+        if rect[0] >= rect[2] || rect[1] >= rect[3] {
+            return None;
+        }
+        let lit = opts.shading != super::Shading::Unlit && model.limb_is_lit(limb);
+        // The linear part that turns limb-space normals into world space, without the grid scale.
+        let ext = model.vxl.limbs[limb].voxel_extent();
+        let inv_ext = Vec3::new(
+            if ext.x != 0.0 { 1.0 / ext.x } else { 0.0 },
+            if ext.y != 0.0 { 1.0 / ext.y } else { 0.0 },
+            if ext.z != 0.0 { 1.0 / ext.z } else { 0.0 },
+        );
+        let linear = Mat3::from_mat4(m) * Mat3::from_diagonal(inv_ext);
+        let shade = LimbShade::new(
+            lit,
+            model.normal_table(opts.table),
+            linear,
+            opts,
+            page_count,
+        );
+        let ndc_to_grid = world_to_grid * inv_vp;
+        let affine = matches!(camera.projection, Projection::Orthographic { .. })
+            .then(|| {
+                let at = |x: f32, y: f32, z: f32| {
+                    let nx = (x + 0.5) / w as f32 * 2.0 - 1.0;
+                    let ny = 1.0 - (y + 0.5) / h as f32 * 2.0;
+                    ndc_to_grid * Vec4::new(nx, ny, z, 1.0)
+                };
+                let (o, ox, oy, f) = (
+                    at(0.0, 0.0, 0.0),
+                    at(1.0, 0.0, 0.0),
+                    at(0.0, 1.0, 0.0),
+                    at(0.0, 0.0, 1.0),
+                );
+                let unit_w = [o, ox, oy, f].iter().all(|v| (v.w - 1.0).abs() < 1e-5);
+                unit_w.then(|| {
+                    [
+                        o.truncate(),
+                        ox.truncate() - o.truncate(),
+                        oy.truncate() - o.truncate(),
+                        f.truncate() - o.truncate(),
+                    ]
+                })
+            })
+            .flatten();
+        let ray_dir = RayDir::new(affine.map_or(Vec3::ZERO, |a| a[3]));
+        Some(Job {
+            volume,
+            affine,
+            ray_dir,
+            ndc_to_grid,
+            rect,
+            edges,
+            shade,
+        })
+    };
+    Ok(if opts.parallel {
+        limbs.par_iter().filter_map(build).collect()
+    } else {
+        limbs.iter().filter_map(build).collect()
+    })
+}

@@ -1,0 +1,144 @@
+//! The voxel ray-marcher: draws a scene of [`Instance`]s into any [`Target`] (the 8-bit mode-X
+//! frame or a 565 / 4444 / 8888 surface), depth-tested against the shared [`DepthBuffer`].
+//!
+//! A draw runs in two steps:
+//! - [`job`]: for every limb of every unit, the limb's grid-to-world matrix (HVA frame, first-layer
+//!   translation scale, turret and barrel placement, unit facing and position, see
+//!   [`crate::scene`]), the screen outline of the box of its filled cells, and its shading table
+//!   ([`light`]: one entry per normal index, computed once per limb per draw).
+//! - [`march`]: every pixel under a job's outline marches its ray through the limb, and the first
+//!   filled cell becomes a pixel of the target's format ([`pixel`]).
+//!
+//! Beside the draw: cameras for voxel scenes ([`camera`]) and the limb-box outlines of the viewer
+//! ([`outline`]).
+
+mod camera;
+mod job;
+mod light;
+mod march;
+mod outline;
+mod pixel;
+
+use glam::Vec3;
+use modex::{Camera, DepthBuffer, DrawStats, Target};
+
+use crate::model::{NoFrames, TableChoice};
+use crate::scene::Instance;
+use crate::vpl::Vpl;
+
+pub use camera::{frame_scene, game_camera};
+pub use light::{LightSource, Shading};
+pub use outline::{draw_limb_outlines, limb_outlines};
+use pixel::Shade;
+pub use pixel::VoxelPixel;
+
+/// Render settings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RenderOptions {
+    /// How voxels are lit.
+    pub shading: Shading,
+    /// Which normal table shades the models.
+    pub table: TableChoice,
+    /// Which game's light direction.
+    pub light: LightSource,
+    /// Direction towards a light in world space that replaces the game's fixed light (`light`):
+    /// scenes with a moving sun, like the demo's.
+    pub sun: Option<Vec3>,
+    /// Draw row bands in parallel on the current rayon pool.
+    pub parallel: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            shading: Shading::Game,
+            table: TableChoice::Declared,
+            light: LightSource::Auto,
+            sun: None,
+            parallel: true,
+        }
+    }
+}
+
+/// Why a scene cannot be drawn.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DrawError {
+    /// A piece of the scene cannot be placed.
+    #[error(transparent)]
+    NoFrames(#[from] NoFrames),
+    /// The camera's viewport, the target and the depth buffer are not all the same size.
+    #[error(
+        "render target sizes differ: camera {}x{}, target {}x{}, depth {}x{}",
+        camera.0, camera.1, target.0, target.1, depth.0, depth.1
+    )]
+    SizeMismatch {
+        /// The camera's viewport (width, height).
+        camera: (usize, usize),
+        /// The target's (width, height).
+        target: (usize, usize),
+        /// The depth buffer's (width, height).
+        depth: (usize, usize),
+    },
+}
+
+/// Draw a scene into `target`, in its own pixel format, depth-tested against `depth`.
+///
+/// `vpl` holds the colours: its palette gives the voxels' colours, its lighting pages the 8-bit
+/// shading (lit voxels are `vpl[page][colour]`, unlit ones their colour as stored); true-colour
+/// targets get the palette colour times the brightness of the voxel's normal. The camera's
+/// viewport, the target and the depth buffer must have the same size.
+pub fn draw<T: Target>(
+    instances: &[Instance<'_>],
+    camera: &Camera,
+    vpl: &Vpl,
+    opts: &RenderOptions,
+    target: &mut T,
+    depth: &mut DepthBuffer,
+) -> Result<DrawStats, DrawError>
+where
+    T::Px: VoxelPixel,
+{
+    let size = (camera.width, camera.height);
+    let depth_size = (depth.width(), depth.height());
+    if target.size() != size || depth_size != size {
+        return Err(DrawError::SizeMismatch {
+            camera: size,
+            target: target.size(),
+            depth: depth_size,
+        });
+    }
+    Ok(T::Px::draw_pixels(
+        instances,
+        camera,
+        vpl,
+        opts,
+        target.pixels_mut(),
+        depth,
+    )?)
+}
+
+/// The draw proper, once sizes are checked: the jobs, then the march into `pixels`.
+fn draw_pixels<P: Shade>(
+    instances: &[Instance<'_>],
+    camera: &Camera,
+    vpl: &Vpl,
+    opts: &RenderOptions,
+    pixels: &mut [P],
+    depth: &mut DepthBuffer,
+) -> Result<DrawStats, NoFrames> {
+    let jobs = job::prepare(instances, camera, opts, vpl.page_count())?;
+    let screen = march::Screen::new(camera);
+    let rays = march::march_bands(
+        &screen,
+        &jobs,
+        vpl,
+        pixels,
+        depth.values_mut(),
+        opts.parallel,
+    );
+    Ok(DrawStats {
+        limbs: jobs.len(),
+        rays,
+        ..DrawStats::default()
+    })
+}

@@ -20,7 +20,8 @@
 //!   1 shows picture step 0 at the final position, 2 freezes the picture reached; 3..5 are treated
 //!   as 0 with a logged note. Position `(WIL + STX + DTX * k, WIT + STY + DTY * k)`, cut off at the
 //!   window `WIL, WIT, WIW, WIH` (see [Windows](#windows)). PMO 5 reverses DTX/DTY at each end of
-//!   the ping-pong.
+//!   the ping-pong. END 1, PMO 2 and PMO 5 are each one of two readings of the text (see
+//!   [Readings](#readings-where-the-text-is-open)).
 //! - `write`: the text is placed from the window's corner `(WIL, WIT)`, wrapped at its width and
 //!   cut off at its edges like a layer's. STY 100 shows the text at once, 101 types one character
 //!   per tick with a cursor; fx with BGN -1 sound on each typed character, -2 on each line return.
@@ -47,6 +48,25 @@
 //! A width or height of 0 or less reaches to the screen's right or bottom edge (a guess), still
 //! from the window's own left or top: a `write` box with WIW 0 wraps its text at
 //! `screen width - WIL`.
+//!
+//! # Readings where the text is open
+//! In three places the original text reads two ways. The sequencer plays one; the other is written
+//! beside it, so that a scene which shows the difference can settle it.
+//! - **END 1.** The text: "1: the frame counter goes back to 0 and the layer stays on screen at
+//!   its final position." Played: once DUR has run out, the layer shows the picture of step 0
+//!   (picture 0; the last picture for the backward modes PMO 1 and 4) at the position of its last
+//!   step, and stops there: no further pictures, no further movement. The other reading: the
+//!   counter goes back to 0 and the layer plays on from step 0, at its final position.
+//! - **PMO 2 after its round trip.** The text: "Forwards and back again, holding the end picture
+//!   for one step (0,1,2,3,3,2,1,0)." Played: the round trip repeats for as long as the layer is
+//!   shown (0,1,2,3,3,2,1,0,0,1,2,3,...). The other reading: one round trip, then the layer holds
+//!   picture 0, as PMO 0 and 1 hold their end picture after playing once.
+//! - **PMO 5.** The text: "As 2, and also reverses DTX/DTY at each end." Played: the movement
+//!   counts picture steps and turns at each end of the ping-pong, so the layer moves on one step
+//!   while the end picture is held, then comes back (with 4 pictures: pictures 0,1,2,3,3,2,1,0 at
+//!   movements 0,1,2,3,4,3,2,1; `movement_for_step`). The other reading: the movement follows the
+//!   picture number, so the layer stands still while an end picture is held (movements
+//!   0,1,2,3,3,2,1,0).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -18,17 +18,55 @@
 //! - `play`: FRQ pictures per second independent of the tick rate (step `k` at tick
 //!   `BGN + t` is `t * FRQ / 25`, integer). PMO 0..7 as in [`picture_for_step`]; END 0 stops drawing,
 //!   1 shows picture step 0 at the final position, 2 freezes the picture reached; 3..5 are treated
-//!   as 0 with a logged note. Position `(WIL + STX + DTX * k, WIT + STY + DTY * k)`, clipped to the
-//!   window `WIL, WIT, WIW, WIH` (a width or height of 0 reaches to the screen edge — a guess).
-//!   PMO 5 reverses DTX/DTY at each end of the ping-pong.
-//! - `write`: STY 100 shows the text at once, 101 types one character per tick with a cursor; fx
-//!   with BGN -1 sound on each typed character, -2 on each line return. Default colour 15 until a
-//!   `^COL` code (a guess: the argument that chooses it is unknown).
+//!   as 0 with a logged note. Position `(WIL + STX + DTX * k, WIT + STY + DTY * k)`, cut off at the
+//!   window `WIL, WIT, WIW, WIH` (see [Windows](#windows)). PMO 5 reverses DTX/DTY at each end of
+//!   the ping-pong. END 1, PMO 2 and PMO 5 are each one of two readings of the text (see
+//!   [Readings](#readings-where-the-text-is-open)).
+//! - `write`: the text is placed from the window's corner `(WIL, WIT)`, wrapped at its width and
+//!   cut off at its edges like a layer's. STY 100 shows the text at once, 101 types one character
+//!   per tick with a cursor; fx with BGN -1 sound on each typed character, -2 on each line return.
+//!   Default colour 15 until a `^COL` code (a guess: the argument that chooses it is unknown).
+//! - `clear` fills columns `left..left + width` and rows `top..top + height` (ends exclusive) with
+//!   its second argument, before the tick's layers are drawn. The rectangle is cut to the screen,
+//!   never moved onto it; a width or height of 0 or less clears nothing.
 //! - `initpal` sets the palette; `BLEND` fades colours low..high from its named palette to the other
 //!   over `min(end - begin, 127)` ticks. Fades change colours only.
 //! - `fx` plays a sound at tick BGN on the script's channel, volume /127, repeat n times (0 or less:
 //!   until `fxstop` — a guess). `fxstop` stops one channel or all.
 //! - `End(t)` sets the scene length.
+//!
+//! # Windows
+//! The text: "The window: left, top, width and height. The layer is drawn relative to it and cut
+//! off at its edges." (WIL, WIT, WIW, WIH of `play`; `write` shows its text "in the window
+//! WIL..WIH"). A window covers columns `WIL..WIL + WIW` and rows `WIT..WIT + WIH` (ends exclusive),
+//! reckoned from the script's values as they stand and only then cut to the screen. So a window
+//! that starts left of or above the screen keeps its right and bottom edges (WIL -20, WIW 90 shows
+//! columns 0..69), the layer's and the text's positions count from the window's own corner, not
+//! from where the screen cuts it, and a window wholly off the screen shows nothing. The edges are
+//! worked out in 64 bits, so no script value overflows them.
+//!
+//! A width or height of 0 or less reaches to the screen's right or bottom edge (a guess), still
+//! from the window's own left or top: a `write` box with WIW 0 wraps its text at
+//! `screen width - WIL`.
+//!
+//! # Readings where the text is open
+//! In three places the original text reads two ways. The sequencer plays one; the other is written
+//! beside it, so that a scene which shows the difference can settle it.
+//! - **END 1.** The text: "1: the frame counter goes back to 0 and the layer stays on screen at
+//!   its final position." Played: once DUR has run out, the layer shows the picture of step 0
+//!   (picture 0; the last picture for the backward modes PMO 1 and 4) at the position of its last
+//!   step, and stops there: no further pictures, no further movement. The other reading: the
+//!   counter goes back to 0 and the layer plays on from step 0, at its final position.
+//! - **PMO 2 after its round trip.** The text: "Forwards and back again, holding the end picture
+//!   for one step (0,1,2,3,3,2,1,0)." Played: the round trip repeats for as long as the layer is
+//!   shown (0,1,2,3,3,2,1,0,0,1,2,3,...). The other reading: one round trip, then the layer holds
+//!   picture 0, as PMO 0 and 1 hold their end picture after playing once.
+//! - **PMO 5.** The text: "As 2, and also reverses DTX/DTY at each end." Played: the movement
+//!   counts picture steps and turns at each end of the ping-pong, so the layer moves on one step
+//!   while the end picture is held, then comes back (with 4 pictures: pictures 0,1,2,3,3,2,1,0 at
+//!   movements 0,1,2,3,4,3,2,1; `movement_for_step`). The other reading: the movement follows the
+//!   picture number, so the layer stands still while an end picture is held (movements
+//!   0,1,2,3,3,2,1,0).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -444,14 +482,15 @@ impl Timeline {
         let ti = t as i64;
         for c in &self.clears {
             if c.begin as i64 == ti {
-                let (x0, y0) = (c.left.max(0) as usize, c.top.max(0) as usize);
-                let x1 = (c.left as i64 + c.width as i64).clamp(0, frame.width() as i64) as usize;
-                let y1 = (c.top as i64 + c.height as i64).clamp(0, frame.height() as i64) as usize;
+                let (left, top) = (c.left as i64, c.top as i64);
+                let (x0, y0, x1, y1) = cut_to_frame(
+                    (left, top, left + c.width as i64, top + c.height as i64),
+                    frame.width(),
+                    frame.height(),
+                );
                 let colour = c.colour.clamp(0, 255) as u8;
                 for y in y0..y1 {
-                    if x0 < x1 {
-                        frame.row_mut(y)[x0..x1].fill(colour);
-                    }
+                    frame.row_mut(y as usize)[x0 as usize..x1 as usize].fill(colour);
                 }
             }
         }
@@ -484,15 +523,31 @@ impl Timeline {
     }
 }
 
-/// The window rectangle (left, top, right, bottom) cut to the frame; 0 or negative width/height
-/// reach the frame edge.
+/// The part of the window `l, t, w, h` (a `play`'s or `write`'s WIL, WIT, WIW, WIH) on a
+/// `fw` x `fh` frame, as (left, top, right, bottom) with exclusive right and bottom. The far edges
+/// come from the script's own left and top, wherever they are, and only then is the window cut to
+/// the frame: a window starting off the screen keeps its right and bottom edges. A width or height
+/// of 0 or less reaches to the frame's right or bottom edge.
 fn window_rect(l: i32, t: i32, w: i32, h: i32, fw: usize, fh: usize) -> (i32, i32, i32, i32) {
-    let (fw, fh) = (fw as i64, fh as i64);
-    let l = (l as i64).clamp(0, fw);
-    let t = (t as i64).clamp(0, fh);
-    let r = if w > 0 { (l + w as i64).min(fw) } else { fw };
-    let b = if h > 0 { (t + h as i64).min(fh) } else { fh };
-    (l as i32, t as i32, r as i32, b as i32)
+    let far = |start: i32, size: i32| {
+        if size > 0 {
+            start as i64 + size as i64
+        } else {
+            i64::MAX
+        }
+    };
+    cut_to_frame((l as i64, t as i64, far(l, w), far(t, h)), fw, fh)
+}
+
+/// The rectangle (left, top, right, bottom; exclusive right and bottom, anywhere on the script's
+/// plane) cut to a `fw` x `fh` frame. The result lies in the frame, with `left <= right` and
+/// `top <= bottom`; a rectangle wholly off the frame (or with right <= left) becomes empty.
+fn cut_to_frame(r: (i64, i64, i64, i64), fw: usize, fh: usize) -> (i32, i32, i32, i32) {
+    let extent = |n: usize| n.min(i32::MAX as usize) as i64;
+    let (fw, fh) = (extent(fw), extent(fh));
+    let (left, top) = (r.0.clamp(0, fw), r.1.clamp(0, fh));
+    let (right, bottom) = (r.2.clamp(left, fw), r.3.clamp(top, fh));
+    (left as i32, top as i32, right as i32, bottom as i32)
 }
 
 /// Copy `src` to (x, y) in `dst`, only inside `clip`, skipping `transparent`.
@@ -730,6 +785,23 @@ mod tests {
                 y: 0
             })
         );
+    }
+
+    #[test]
+    fn windows_keep_their_far_edges_and_are_cut_to_the_frame() {
+        // Issue 17: WIL -20, WIT -10, WIW 90, WIH 50 covers columns -20..69 and rows -10..39.
+        assert_eq!(window_rect(-20, -10, 90, 50, 360, 240), (0, 0, 70, 40));
+        assert_eq!(
+            window_rect(300, 200, 90, 50, 360, 240),
+            (300, 200, 360, 240)
+        );
+        assert_eq!(window_rect(-20, -10, 0, -5, 360, 240), (0, 0, 360, 240));
+        let (mn, mx) = (i32::MIN, i32::MAX);
+        // Wholly off the frame: empty, not moved onto it.
+        assert_eq!(window_rect(mn, 0, mx, 0, 360, 240), (0, 0, 0, 240));
+        assert_eq!(window_rect(mx, mx, mx, mx, 360, 240), (360, 240, 360, 240));
+        assert_eq!(window_rect(-1, -1, mx, mx, 360, 240), (0, 0, 360, 240));
+        assert_eq!(window_rect(mn, mn, 0, 0, 360, 240), (0, 0, 360, 240));
     }
 
     #[test]

@@ -1,10 +1,11 @@
 //! Telling what a file or folder given to a cutscene frontend holds, and finding the clip in it.
 //!
-//! Frontends (`modex play`, `modex export`, `modex info`, and later one dispatcher for every
-//! format) call these instead of checking magics themselves. Files are told apart by content first,
-//! with the format modules' `sniff` functions ([`bbhd::sniff`], [`tpwm::sniff`], [`voc::sniff`]),
-//! then by extension for the formats that have no magic (LIB archives, ASCR scripts). A folder is
-//! a game install when it has an `ANI` folder ([`GameDir::looks_like_install`]).
+//! Which format a file is, is decided once for every format by the frontends' detection
+//! (`modex_assets::detect`, built on the format modules' `sniff` functions such as [`bbhd::sniff`]);
+//! a frontend maps that format to an [`Input`]. What only this crate knows is decided here: whether
+//! a folder is a game install ([`Input::of_folder`]: it has an `ANI` folder,
+//! [`GameDir::looks_like_install`]), what an archive entry holds ([`EntryKind::sniff`]) and where
+//! the clip of an input is ([`clip_data`]).
 
 use std::borrow::Cow;
 use std::fmt;
@@ -37,25 +38,6 @@ impl Input {
     /// A folder: [`Input::Install`] when it looks like one, else `None`.
     pub fn of_folder(path: &Path) -> Option<Input> {
         GameDir::looks_like_install(path).then_some(Input::Install)
-    }
-
-    /// A file, by its first bytes, then by the extension of `path` for formats without a magic.
-    pub fn sniff(path: &Path, bytes: &[u8]) -> Option<Input> {
-        if bbhd::sniff(bytes) {
-            return Some(Input::Clip);
-        }
-        if tpwm::sniff(bytes) {
-            return Some(Input::Packed);
-        }
-        if voc::sniff(bytes) {
-            return Some(Input::Sound);
-        }
-        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        match ext.as_str() {
-            "lib" => Some(Input::Archive),
-            "ascr" | "scr" => Some(Input::Script),
-            _ => None,
-        }
     }
 
     /// A short name for messages (`"BBHD clip"`, ...).
@@ -218,22 +200,7 @@ mod tests {
     use crate::lib_archive::write_lib;
 
     #[test]
-    fn files_by_magic_then_extension_and_folders_by_ani() {
-        let p = Path::new("x.bin");
-        assert_eq!(Input::sniff(p, b"BBHD...."), Some(Input::Clip));
-        assert_eq!(Input::sniff(p, b"TPWM\0\0\0\0"), Some(Input::Packed));
-        assert_eq!(Input::sniff(p, voc::MAGIC), Some(Input::Sound));
-        assert_eq!(
-            Input::sniff(Path::new("A.LIB"), b"\x10\0"),
-            Some(Input::Archive)
-        );
-        assert_eq!(
-            Input::sniff(Path::new("s.ascr"), b"End(1)"),
-            Some(Input::Script)
-        );
-        // Content wins over the extension.
-        assert_eq!(Input::sniff(Path::new("c.lib"), b"BBHD"), Some(Input::Clip));
-        assert_eq!(Input::sniff(p, b"nothing"), None);
+    fn folders_are_installs_when_they_have_ani() {
         let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/cutscene");
         assert_eq!(Input::of_folder(&data), Some(Input::Install));
         assert_eq!(Input::of_folder(&data.join("clips")), None);

@@ -4,8 +4,8 @@ use glam::{Vec3, Vec4};
 use modex::{Camera, DepthBuffer, FileSource, IndexedFrame, MemorySource, OpenedFile, Palette};
 use modex_voxel::write::{translation, HvaSpec, LimbSpec, VxlSpec};
 use modex_voxel::{
-    draw, hva, lighting_for, vxl, DrawError, Instance, LoadProblem, NoFrames, Piece, Pose, Quirk,
-    RenderOptions, TypeKind, Unit, VoxelModel, VoxelSet, VoxelType, Vpl,
+    draw, hva, lighting_for, vpl, vxl, DrawError, Instance, LoadProblem, NoFrames, Piece, Pose,
+    Quirk, RenderOptions, TypeKind, Unit, VoxelModel, VoxelSet, VoxelType, Vpl,
 };
 
 fn cube_vxl() -> Vec<u8> {
@@ -340,19 +340,14 @@ fn lighting_comes_from_the_given_file_then_the_folder_then_the_models_palette() 
     folder.insert("VOXELS.VPL", vpl_bytes(2, [0, 200, 0]));
     let v = lighting_for(&set, None, &folder).unwrap();
     assert_eq!((v.palette.colors[1], v.page_count()), ([0, 200, 0], 2));
-    // A file the user gave comes before both: a VPL as it is, a palette made into pages.
-    let given = OpenedFile::from_bytes("pal/Game.VPL", vpl_bytes(3, [0, 0, 200]));
-    let v = lighting_for(&set, Some(&given), &folder).unwrap();
+    // Lighting the user gave (read by the frontend's palette rule) comes before both.
+    let given = vpl::decode(&vpl_bytes(3, [0, 0, 200])).unwrap();
+    let v = lighting_for(&set, Some(given), &folder).unwrap();
     assert_eq!((v.palette.colors[1], v.page_count()), ([0, 0, 200], 3));
-    let mut rgb = Palette::grey_ramp().to_rgb_bytes();
-    rgb[3..6].copy_from_slice(&[9, 8, 7]);
-    let given = OpenedFile::from_bytes("pal/unit.pal", rgb);
-    let v = lighting_for(&set, Some(&given), &folder).unwrap();
-    assert_eq!((v.palette.colors[1], v.page_count()), ([9, 8, 7], 32));
-    // A broken file is an error that names it, never a fallback.
-    let bad = OpenedFile::from_bytes("pal/bad.vpl", vec![1, 2, 3]);
-    let e = lighting_for(&set, Some(&bad), &folder).unwrap_err();
-    assert!(e.to_string().contains("bad.vpl"), "{e}");
+    // A broken voxels.vpl is an error that names it, never a fallback.
+    folder.insert("voxels.vpl", vec![1, 2, 3]);
+    let e = lighting_for(&set, None, &folder).unwrap_err();
+    assert!(e.to_string().contains("voxels.vpl"), "{e}");
     // A model without a palette of its own and nothing beside it: a grey ramp.
     let bare = VxlSpec {
         palette_count: 0,

@@ -6,12 +6,13 @@ use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
 use modex::{OpenedFile, Palette};
-use modex_cutscene::{apal, ascr, tpwm, voc};
+use modex_assets::{Asset, Format};
+use modex_cutscene::{ascr, tpwm, voc};
 use modex_cutscene::{clip_data, ClipError, EntryKind, Input};
 use modex_cutscene::{BbhdClip, ClipPictures, FrameType, GameDir, LibArchive, Scene, SceneError};
 use serde_json::json;
 
-use super::{Description, Format};
+use super::Description;
 use crate::cli::{ExportArgs, PlayArgs};
 use crate::cutscene::export::{self, ExportTargets};
 use crate::cutscene::player::{self, PlayerOptions};
@@ -19,14 +20,15 @@ use crate::cutscene::player::{self, PlayerOptions};
 /// Pictures per second for a bare clip (clips have no timing of their own; scripts choose it).
 const CLIP_FPS: i32 = 10;
 
-pub fn describe(_path: &Path, fmt: Format, bytes: &[u8]) -> Result<Description> {
-    match fmt {
+pub fn describe(asset: &Asset) -> Result<Description> {
+    let bytes = asset.bytes();
+    match asset.format() {
         Format::Bbhd => describe_clip(bytes),
         Format::Lib => describe_lib(bytes),
         Format::Tpwm => describe_tpwm(bytes),
         Format::Voc => describe_voc(bytes),
         Format::Ascr => describe_script(bytes),
-        _ => bail!("{fmt:?} is not a cutscene format"),
+        other => bail!("{other} is not a cutscene format"),
     }
 }
 
@@ -184,9 +186,10 @@ fn describe_script(bytes: &[u8]) -> Result<Description> {
     })
 }
 
+/// `--palette`, read by the engine's one palette rule (an APAL, TPWM-wrapped or not, a PCX, a VGA
+/// palette or a VPL's palette).
 fn load_palette(path: &Path) -> Result<Palette> {
-    let file = OpenedFile::open(path)?;
-    apal::load_palette_file(file.bytes()).with_context(|| format!("palette {}", path.display()))
+    Ok(modex_assets::open_palette(path)?)
 }
 
 /// Script `script` (or the first with commands) of the install at `dir`.
@@ -217,14 +220,23 @@ fn report_warnings(scene: &Scene) {
     }
 }
 
-/// What `path` holds (a folder, or a file with `bytes`), as the cutscene crate tells it.
-fn detect(path: &Path, bytes: Option<&[u8]>) -> Result<Input> {
-    Ok(match bytes {
-        None => Input::of_folder(path).ok_or_else(|| SceneError::NotAnInstall {
-            root: path.to_path_buf(),
-        })?,
-        Some(b) => Input::sniff(path, b)
-            .with_context(|| format!("{}: not a cutscene file", path.display()))?,
+/// What `path` holds: a game install folder (`asset` is `None`), or a file whose format the
+/// engine's detection found.
+fn detect(path: &Path, asset: Option<&Asset>) -> Result<Input> {
+    let Some(asset) = asset else {
+        return Ok(
+            Input::of_folder(path).ok_or_else(|| SceneError::NotAnInstall {
+                root: path.to_path_buf(),
+            })?,
+        );
+    };
+    Ok(match asset.format() {
+        Format::Bbhd => Input::Clip,
+        Format::Tpwm => Input::Packed,
+        Format::Voc => Input::Sound,
+        Format::Lib => Input::Archive,
+        Format::Ascr => Input::Script,
+        other => bail!("{}: a {other} file, not a cutscene file", path.display()),
     })
 }
 
@@ -248,11 +260,11 @@ pub fn play(args: &PlayArgs) -> Result<()> {
     let scene = if path.is_dir() {
         scene_from_dir(path, args.script)?
     } else {
-        let file = OpenedFile::open(path)?;
-        match detect(path, Some(file.bytes()))? {
-            Input::Script => scene_from_script_file(&file)?,
+        let asset = Asset::open(path)?;
+        match detect(path, Some(&asset))? {
+            Input::Script => scene_from_script_file(asset.file())?,
             input @ (Input::Clip | Input::Packed) => Scene::from_clip(
-                clip_of(path, input, file.bytes(), None)?,
+                clip_of(path, input, asset.bytes(), None)?,
                 Palette::grey_ramp(),
                 CLIP_FPS,
                 1000,
@@ -272,9 +284,9 @@ pub fn play(args: &PlayArgs) -> Result<()> {
     player::run(&scene, &opts)
 }
 
-/// `modex export` of a cutscene file, or of a folder (`fmt` is `None`: the dispatcher reads files
-/// only).
-pub fn export(args: &ExportArgs, fmt: Option<Format>, bytes: &[u8]) -> Result<()> {
+/// `modex export` of a cutscene file, or of a folder (`asset` is `None`: the dispatcher reads
+/// files only).
+pub fn export(args: &ExportArgs, asset: Option<&Asset>) -> Result<()> {
     let targets = ExportTargets {
         png_dir: args.png.clone(),
         gif: args.gif.clone(),
@@ -284,14 +296,12 @@ pub fn export(args: &ExportArgs, fmt: Option<Format>, bytes: &[u8]) -> Result<()
         bail!("nothing to export: give --png DIR, --gif FILE and/or --wav FILE");
     }
     let path = &args.input;
-    let input = detect(path, fmt.map(|_| bytes))?;
-    let scene = match input {
-        Input::Install => Some(scene_from_dir(path, args.script)?),
-        Input::Script => Some(scene_from_script_file(&OpenedFile::from_bytes(
-            path,
-            bytes.to_vec(),
-        ))?),
-        Input::Archive if args.entry.is_none() && args.script.is_some() => {
+    let input = detect(path, asset)?;
+    let bytes = asset.map_or(&[][..], Asset::bytes);
+    let scene = match (input, asset) {
+        (Input::Install, _) => Some(scene_from_dir(path, args.script)?),
+        (Input::Script, Some(asset)) => Some(scene_from_script_file(asset.file())?),
+        (Input::Archive, _) if args.entry.is_none() && args.script.is_some() => {
             bail!("--script takes a game folder, not an archive")
         }
         _ => None,

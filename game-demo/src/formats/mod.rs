@@ -1,89 +1,19 @@
-//! Format detection and dispatch of `info`, `view`, `render`, `play` and `export` to one module per
-//! format family. Each family module owns its formats' CLI behaviour; this file only routes.
+//! Dispatch of `info`, `view`, `render`, `play` and `export` to one module per format family. A file
+//! is read once and its format detected by `modex_assets` (each format crate's `sniff`, then the
+//! extension); each family module maps the command's arguments to library calls.
 
 mod cutscene;
 mod model;
 mod model_render;
+mod palette;
 mod voxel;
 
 use std::io::Write;
-use std::path::Path;
 
 use anyhow::{bail, Context, Result};
+use modex_assets::{Asset, Family};
 
 use crate::cli::{ExportArgs, InfoArgs, PlayArgs, RenderArgs, ViewArgs};
-
-/// A file format recognised by magic (or, for formats without one, by extension).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    Mdl,
-    Hmp,
-    Vxl,
-    Hva,
-    Vpl,
-    Bbhd,
-    Lib,
-    Tpwm,
-    Voc,
-    Ascr,
-    Pcx,
-}
-
-/// Which module handles a format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Family {
-    Model,
-    Voxel,
-    Cutscene,
-}
-
-impl Format {
-    pub fn family(self) -> Family {
-        match self {
-            Format::Mdl | Format::Hmp | Format::Pcx => Family::Model,
-            Format::Vxl | Format::Hva | Format::Vpl => Family::Voxel,
-            Format::Bbhd | Format::Lib | Format::Tpwm | Format::Voc | Format::Ascr => {
-                Family::Cutscene
-            }
-        }
-    }
-}
-
-/// Detect a format from the first bytes, falling back to the extension for formats with no magic
-/// (HVA, VPL, LIB, ASCR scripts).
-pub fn detect(path: &Path, bytes: &[u8]) -> Option<Format> {
-    let magic = |m: &[u8]| bytes.starts_with(m);
-    if bytes.len() >= 4 && (magic(b"MDL") || magic(b"IDPO")) {
-        return Some(Format::Mdl);
-    }
-    if magic(b"HMP") {
-        return Some(Format::Hmp);
-    }
-    if magic(b"Voxel Animation\0") {
-        return Some(Format::Vxl);
-    }
-    if magic(b"BBHD") {
-        return Some(Format::Bbhd);
-    }
-    if magic(b"TPWM") {
-        return Some(Format::Tpwm);
-    }
-    if magic(b"Creative Voice File\x1a") {
-        return Some(Format::Voc);
-    }
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(|e| e.to_ascii_lowercase());
-    match ext.as_deref() {
-        Some("hva") => Some(Format::Hva),
-        Some("vpl") => Some(Format::Vpl),
-        Some("lib") => Some(Format::Lib),
-        Some("pcx") if magic(&[0x0a]) => Some(Format::Pcx),
-        Some("ascr") | Some("scr") => Some(Format::Ascr),
-        _ => None,
-    }
-}
 
 /// A summary of one file for `modex info`.
 pub struct Description {
@@ -93,28 +23,13 @@ pub struct Description {
     pub text: String,
 }
 
-fn read(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
-}
-
-fn detect_file(path: &Path) -> Result<(Format, Vec<u8>)> {
-    let bytes = read(path)?;
-    let fmt = detect(path, &bytes).with_context(|| {
-        format!(
-            "{}: unknown format (first bytes {:02x?})",
-            path.display(),
-            &bytes[..bytes.len().min(8)]
-        )
-    })?;
-    Ok((fmt, bytes))
-}
-
-fn describe(path: &Path) -> Result<Description> {
-    let (fmt, bytes) = detect_file(path)?;
-    let d = match fmt.family() {
-        Family::Model => model::describe(path, fmt, &bytes),
-        Family::Voxel => voxel::describe(path, fmt, &bytes),
-        Family::Cutscene => cutscene::describe(path, fmt, &bytes),
+fn describe(path: &std::path::Path) -> Result<Description> {
+    let asset = Asset::open(path)?;
+    let d = match asset.format().family() {
+        Family::Model => model::describe(&asset),
+        Family::Voxel => voxel::describe(&asset),
+        Family::Cutscene => cutscene::describe(&asset),
+        Family::Palette => palette::describe(&asset),
     };
     d.with_context(|| format!("{}", path.display()))
 }
@@ -151,21 +66,32 @@ pub fn info(args: &InfoArgs) -> Result<()> {
     Ok(())
 }
 
+/// A file passed where a palette belongs is described, not shown.
+fn palette_hint(asset: &Asset) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{}: a {} palette; pass it as --palette",
+        asset.path().display(),
+        asset.format().name().to_uppercase()
+    )
+}
+
 pub fn view(args: &ViewArgs) -> Result<()> {
-    let (fmt, bytes) = detect_file(&args.file)?;
-    match fmt.family() {
-        Family::Model => model_render::view(args, fmt, &bytes),
-        Family::Voxel => voxel::view(args, fmt, &bytes),
-        Family::Cutscene => bail!("{:?} files are played with `modex play`", fmt),
+    let asset = Asset::open(&args.file)?;
+    match asset.format().family() {
+        Family::Model => model_render::view(args, &asset),
+        Family::Voxel => voxel::view(args, &asset),
+        Family::Cutscene => bail!("{} files are played with `modex play`", asset.format()),
+        Family::Palette => Err(palette_hint(&asset)),
     }
 }
 
 pub fn render(args: &RenderArgs) -> Result<()> {
-    let (fmt, bytes) = detect_file(&args.file)?;
-    match fmt.family() {
-        Family::Model => model_render::render(args, fmt, &bytes),
-        Family::Voxel => voxel::render(args, fmt, &bytes),
-        Family::Cutscene => bail!("{:?} files are exported with `modex export`", fmt),
+    let asset = Asset::open(&args.file)?;
+    match asset.format().family() {
+        Family::Model => model_render::render(args, &asset),
+        Family::Voxel => voxel::render(args, &asset),
+        Family::Cutscene => bail!("{} files are exported with `modex export`", asset.format()),
+        Family::Palette => Err(palette_hint(&asset)),
     }
 }
 
@@ -175,35 +101,13 @@ pub fn play(args: &PlayArgs) -> Result<()> {
 
 pub fn export(args: &ExportArgs) -> Result<()> {
     if args.input.is_dir() {
-        return cutscene::export(args, None, &[]);
+        return cutscene::export(args, None);
     }
-    let (fmt, bytes) = detect_file(&args.input)?;
-    match fmt.family() {
-        Family::Model => model::export(args, fmt, &bytes),
+    let asset = Asset::open(&args.input)?;
+    match asset.format().family() {
+        Family::Model => model::export(args, &asset),
         Family::Voxel => bail!("voxel files have nothing to export yet; use `modex render`"),
-        Family::Cutscene => cutscene::export(args, Some(fmt), &bytes),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn detects_by_magic_then_extension() {
-        let p = Path::new("x.bin");
-        assert_eq!(detect(p, b"MDL5...."), Some(Format::Mdl));
-        assert_eq!(detect(p, b"HMP7"), Some(Format::Hmp));
-        assert_eq!(detect(p, b"Voxel Animation\0xx"), Some(Format::Vxl));
-        assert_eq!(detect(p, b"BBHD"), Some(Format::Bbhd));
-        assert_eq!(detect(p, b"TPWM\0\0\0\0"), Some(Format::Tpwm));
-        assert_eq!(detect(Path::new("a.HVA"), b"junk"), Some(Format::Hva));
-        assert_eq!(detect(Path::new("voxels.vpl"), b""), Some(Format::Vpl));
-        assert_eq!(
-            detect(Path::new("PART000.LIB"), b"\x10\0\0\0"),
-            Some(Format::Lib)
-        );
-        assert_eq!(detect(p, b"nothing"), None);
-        assert_eq!(Format::Hva.family(), Family::Voxel);
+        Family::Cutscene => cutscene::export(args, Some(&asset)),
+        Family::Palette => Err(palette_hint(&asset)),
     }
 }

@@ -13,27 +13,37 @@ use modex_raster::skin::{dds_fourcc, kind_name};
 use modex_raster::{Model, Skin, SkinPixels};
 use serde_json::{json, Value};
 
-use super::{Description, Format};
+use modex_assets::{Asset, Format};
+
+use super::Description;
 use crate::cli::ExportArgs;
 
-pub fn describe(_path: &Path, fmt: Format, bytes: &[u8]) -> Result<Description> {
-    match fmt {
+pub fn describe(asset: &Asset) -> Result<Description> {
+    let bytes = asset.bytes();
+    match asset.format() {
         Format::Mdl => Ok(describe_mdl(&MdlFile::parse(bytes)?, bytes.len())),
         Format::Hmp => Ok(describe_hmp(&HmpFile::parse(bytes)?, bytes.len())),
-        Format::Pcx => {
-            let pal = Palette::from_pcx(bytes)?;
-            let text = format!(
-                "PCX with a 256-colour palette (usable as --palette)\n\
-                 entries 0..3: {:?}\nentries 254, 255: {:?} {:?}",
-                &pal.colors[..4],
-                pal.colors[254],
-                pal.colors[255]
-            );
-            let json = json!({ "format": "pcx", "palette_colors": 256 });
-            Ok(Description { json, text })
-        }
-        other => bail!("{other:?} is not a model format"),
+        other => bail!("{other} is not a model format"),
     }
+}
+
+/// `--palette` read by the engine's one palette rule, else the Quake palette (the default of 8-bit
+/// GameStudio skins).
+pub fn palette_or_quake(path: Option<&Path>) -> Result<Palette> {
+    Ok(match path {
+        Some(p) => modex_assets::open_palette(p)?,
+        None => Palette::quake(),
+    })
+}
+
+/// The model of an MDL or HMP file, its 8-bit skins read through `palette`.
+pub fn load_model(asset: &Asset, palette: &Palette) -> Result<Model> {
+    let bytes = asset.bytes();
+    Ok(match asset.format() {
+        Format::Mdl => MdlFile::parse_with_palette(bytes, palette)?.model,
+        Format::Hmp => HmpFile::parse_with_palette(bytes, palette)?.model,
+        other => bail!("{other} files are not models"),
+    })
 }
 
 /// Box of frame 0 as `[[min], [max]]`, computed from the decoded vertices.
@@ -266,35 +276,12 @@ fn describe_hmp(f: &HmpFile, size: usize) -> Description {
     }
 }
 
-/// A palette from a file: `.pcx` (its 256-colour trailer) or 768 bytes of RGB (6- or 8-bit).
-pub fn load_palette(path: &Path) -> Result<Palette> {
-    let bytes =
-        std::fs::read(path).with_context(|| format!("cannot read palette {}", path.display()))?;
-    let is_pcx = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("pcx"));
-    let pal = if is_pcx {
-        Palette::from_pcx(&bytes)
-    } else {
-        Palette::from_rgb_bytes(&bytes)
-    };
-    pal.with_context(|| format!("palette {}", path.display()))
-}
-
-pub fn export(args: &ExportArgs, fmt: Format, bytes: &[u8]) -> Result<()> {
+pub fn export(args: &ExportArgs, asset: &Asset) -> Result<()> {
     let Some(dir) = &args.skins else {
         bail!("models export their skins: pass --skins DIR");
     };
-    let palette = match &args.palette {
-        Some(p) => load_palette(p)?,
-        None => Palette::quake(),
-    };
-    let model = match fmt {
-        Format::Mdl => MdlFile::parse_with_palette(bytes, &palette)?.model,
-        Format::Hmp => HmpFile::parse_with_palette(bytes, &palette)?.model,
-        other => bail!("{other:?} has no skins to export"),
-    };
+    let palette = palette_or_quake(args.palette.as_deref())?;
+    let model = load_model(asset, &palette)?;
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let stem = args
         .input

@@ -5,17 +5,14 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use modex::{
-    pngio, Argb4444, Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Rgb565, Surface,
-};
-use modex_raster::hmp::HmpFile;
-use modex_raster::mdl::MdlFile;
+use modex::{pngio, Argb4444, Argb8888, Camera, DepthBuffer, IndexedFrame, Rgb565, Surface};
 use modex_raster::raster::{
     framing_camera, with_threads, Entity, Light, PreparedModel, Renderer, Target, TrueColor,
 };
-use modex_raster::Model;
 
-use super::Format;
+use modex_assets::Asset;
+
+use super::model::{load_model, palette_or_quake};
 use crate::cli::{parse_size, RenderArgs, TargetFormat, ViewArgs};
 
 /// Light used by the viewer and renders: the sun over the camera's left shoulder.
@@ -23,28 +20,6 @@ const AMBIENT: f32 = 0.35;
 const DIFFUSE: f32 = 1.3;
 /// Animation speed of the viewer's playback, frames per second.
 const PLAY_FPS: f32 = 10.0;
-
-fn load_palette(path: Option<&Path>) -> Result<Palette> {
-    let Some(path) = path else {
-        return Ok(Palette::quake());
-    };
-    let bytes =
-        std::fs::read(path).with_context(|| format!("cannot read palette {}", path.display()))?;
-    let pal = if bytes.first() == Some(&0x0a) {
-        Palette::from_pcx(&bytes)
-    } else {
-        Palette::from_rgb_bytes(&bytes)
-    };
-    pal.with_context(|| format!("palette {}", path.display()))
-}
-
-fn load_model(fmt: Format, bytes: &[u8], palette: &Palette) -> Result<Model> {
-    Ok(match fmt {
-        Format::Mdl => MdlFile::parse_with_palette(bytes, palette)?.model,
-        Format::Hmp => HmpFile::parse_with_palette(bytes, palette)?.model,
-        other => bail!("{other:?} files cannot be rendered as models"),
-    })
-}
 
 /// Draw one picture of `model` into `target` (cleared to black first).
 fn draw<T: Target>(
@@ -80,9 +55,9 @@ fn save_true_colour<P: TrueColor>(
 }
 
 /// `modex render model.mdl -o out.png ...`: auto-framed from the frame's bounding box.
-pub fn render(args: &RenderArgs, fmt: Format, bytes: &[u8]) -> Result<()> {
-    let palette = load_palette(args.palette.as_deref())?;
-    let model = load_model(fmt, bytes, &palette)?;
+pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
+    let palette = palette_or_quake(args.palette.as_deref())?;
+    let model = load_model(asset, &palette)?;
     let (w, h) = parse_size(&args.size)?;
     let frames = model.frames.len();
     let frame = args.frame as usize;
@@ -176,12 +151,12 @@ impl ViewState {
 
 /// `modex view model.mdl`: a window with rotate, zoom, frame stepping, playback, format, skin and
 /// wireframe keys (listed in the title bar).
-pub fn view(args: &ViewArgs, fmt: Format, bytes: &[u8]) -> Result<()> {
+pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
     use modex::minifb::{Key, KeyRepeat};
     use modex::present::{Present, WindowPresenter};
 
-    let palette = load_palette(args.palette.as_deref())?;
-    let model = load_model(fmt, bytes, &palette)?;
+    let palette = palette_or_quake(args.palette.as_deref())?;
+    let model = load_model(asset, &palette)?;
     if model.frames.is_empty() {
         bail!("the model has no frames to show");
     }

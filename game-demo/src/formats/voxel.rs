@@ -17,12 +17,15 @@ use modex_voxel::{
 };
 use serde_json::json;
 
-use super::{Description, Format};
+use modex_assets::{Asset, Format, PaletteFile};
+
+use super::Description;
 use crate::cli::{parse_size, RenderArgs, TargetFormat, ViewArgs};
 
-pub fn describe(path: &Path, fmt: Format, bytes: &[u8]) -> Result<Description> {
-    match fmt {
-        Format::Vxl => describe_vxl(&OpenedFile::from_bytes(path, bytes.to_vec())),
+pub fn describe(asset: &Asset) -> Result<Description> {
+    let bytes = asset.bytes();
+    match asset.format() {
+        Format::Vxl => describe_vxl(asset.file()),
         Format::Hva => {
             let h = hva::decode(bytes)?;
             let text = format!(
@@ -151,24 +154,28 @@ fn describe_vxl(file: &OpenedFile) -> Result<Description> {
 }
 
 /// The unit of a VXL file the frontend already read, with its pieces from the same folder.
-fn load_set(file: &OpenedFile, fmt: Format) -> Result<VoxelSet> {
-    if fmt != Format::Vxl {
+fn load_set(asset: &Asset) -> Result<VoxelSet> {
+    if asset.format() != Format::Vxl {
         bail!(
-            "{fmt:?} files are not drawn on their own: give the .vxl (its .hva is found beside it)"
+            "{} files are not drawn on their own: give the .vxl (its .hva is found beside it)",
+            asset.format().name().to_uppercase()
         );
     }
-    let set = VoxelSet::load_file(file)?;
+    let set = VoxelSet::load_file(asset.file())?;
     for p in &set.problems {
         log::warn!("{p}");
     }
     Ok(set)
 }
 
-/// The lighting pages of `set`: `--palette` if given, else the crate's rule
+/// The lighting pages of `set`: `--palette` if given (read by the engine's one palette rule: a
+/// VPL keeps its pages, any other palette is made into pages), else the crate's rule
 /// ([`modex_voxel::lighting_for`]).
 fn load_vpl(file: &OpenedFile, palette: Option<&Path>, set: &VoxelSet) -> Result<Vpl> {
-    let given = palette.map(OpenedFile::open).transpose()?;
-    Ok(lighting_for(set, given.as_ref(), file.folder())?)
+    let given = palette
+        .map(|p| PaletteFile::open(p).map(PaletteFile::into_vpl))
+        .transpose()?;
+    Ok(lighting_for(set, given, file.folder())?)
 }
 
 /// A target of `T`'s format with the scene drawn into it.
@@ -227,10 +234,9 @@ fn base_camera(yaw: f32, pitch: f32, w: usize, h: usize) -> Camera {
 }
 
 /// `modex render unit.vxl -o out.png --facing 64 --frame 3`.
-pub fn render(args: &RenderArgs, fmt: Format, bytes: &[u8]) -> Result<()> {
-    let file = OpenedFile::from_bytes(&args.file, bytes.to_vec());
-    let set = load_set(&file, fmt)?;
-    let vpl = load_vpl(&file, args.palette.as_deref(), &set)?;
+pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
+    let set = load_set(asset)?;
+    let vpl = load_vpl(asset.file(), args.palette.as_deref(), &set)?;
     let (w, h) = parse_size(&args.size)?;
     if args.facing > 255 {
         bail!("--facing {} is out of range 0..=255", args.facing);
@@ -407,13 +413,12 @@ impl ViewState {
 }
 
 /// `modex view unit.vxl`: the unit in a window, turning and animating.
-pub fn view(args: &ViewArgs, fmt: Format, bytes: &[u8]) -> Result<()> {
+pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
     use modex::minifb::{Key, KeyRepeat};
     use modex::present::{Present, WindowPresenter};
 
-    let file = OpenedFile::from_bytes(&args.file, bytes.to_vec());
-    let set = load_set(&file, fmt)?;
-    let vpl = load_vpl(&file, args.palette.as_deref(), &set)?;
+    let set = load_set(asset)?;
+    let vpl = load_vpl(asset.file(), args.palette.as_deref(), &set)?;
     let (w, h) = parse_size(&args.size)?;
     let frames = [&set.body, &set.turret, &set.barrel]
         .into_iter()
@@ -531,10 +536,10 @@ mod tests {
     #[test]
     fn viewer_states_draw_and_keys_cycle() {
         let dir = unit_dir();
-        let file = OpenedFile::open(dir.join("tank.vxl")).unwrap();
-        let set = load_set(&file, Format::Vxl).unwrap();
+        let asset = Asset::open(dir.join("tank.vxl")).unwrap();
+        let set = load_set(&asset).unwrap();
         assert!(set.barrel.is_some());
-        let vpl = load_vpl(&file, None, &set).unwrap();
+        let vpl = load_vpl(asset.file(), None, &set).unwrap();
         let mut st = ViewState::default();
         let plain = st.draw(&set, &vpl, 64, 48).unwrap();
         assert!(plain.chunks(4).any(|p| p[..3] != [0, 0, 0]));

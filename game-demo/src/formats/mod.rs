@@ -29,7 +29,8 @@ fn describe(path: &std::path::Path) -> Result<Description> {
         Family::Model => model::describe(&asset),
         Family::Voxel => voxel::describe(&asset),
         Family::Cutscene => cutscene::describe(&asset),
-        Family::Palette => palette::describe(&asset),
+        // The palette rule's errors name the file themselves.
+        Family::Palette => return palette::describe(&asset),
     };
     d.with_context(|| format!("{}", path.display()))
 }
@@ -69,9 +70,9 @@ pub fn info(args: &InfoArgs) -> Result<()> {
 /// A file passed where a palette belongs is described, not shown.
 fn palette_hint(asset: &Asset) -> anyhow::Error {
     anyhow::anyhow!(
-        "{}: a {} palette; pass it as --palette",
+        "{}: a palette file ({}); give it as --palette to the file it colours",
         asset.path().display(),
-        asset.format().name().to_uppercase()
+        asset.format()
     )
 }
 

@@ -108,6 +108,25 @@ impl<'a> ByteReader<'a> {
         Ok(out)
     }
 
+    /// Read a file's magic: the next `magic.len()` bytes must equal `magic`, else a
+    /// [`ErrorKind::BadMagic`] error at their offset showing (up to 16 of) the bytes found. One
+    /// check for every format, so each decoder states its magic once.
+    pub fn expect_magic(&mut self, magic: &[u8], field: &str) -> FormatResult<()> {
+        let at = self.pos();
+        let found = self.bytes(magic.len(), field)?;
+        if found == magic {
+            return Ok(());
+        }
+        Err(FormatError::new(
+            self.format(),
+            field,
+            at,
+            ErrorKind::BadMagic {
+                found: found[..found.len().min(16)].to_vec(),
+            },
+        ))
+    }
+
     /// Skip `n` bytes.
     pub fn skip(&mut self, n: usize, field: &str) -> FormatResult<()> {
         self.bytes(n, field).map(|_| ())

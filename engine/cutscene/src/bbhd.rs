@@ -286,17 +286,7 @@ pub fn sniff(data: &[u8]) -> bool {
 
 fn parse_header(data: &[u8]) -> FormatResult<BbhdHeader> {
     let mut r = ByteReader::new(data, FORMAT);
-    let magic = r.array::<4>("magic")?;
-    if &magic != MAGIC {
-        return Err(FormatError::new(
-            FORMAT,
-            "magic",
-            0,
-            ErrorKind::BadMagic {
-                found: magic.to_vec(),
-            },
-        ));
-    }
+    r.expect_magic(MAGIC, "magic")?;
     let h = BbhdHeader {
         first_record_offset: r.u32("first_record_offset")?,
         last_record_offset: r.u32("last_record_offset")?,

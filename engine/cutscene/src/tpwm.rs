@@ -42,17 +42,7 @@ pub fn sniff(data: &[u8]) -> bool {
 /// The unpacked length declared in a TPWM header.
 pub fn unpacked_len(data: &[u8]) -> FormatResult<usize> {
     let mut r = ByteReader::new(data, FORMAT);
-    let magic = r.array::<4>("magic")?;
-    if &magic != MAGIC {
-        return Err(FormatError::new(
-            FORMAT,
-            "magic",
-            0,
-            ErrorKind::BadMagic {
-                found: magic.to_vec(),
-            },
-        ));
-    }
+    r.expect_magic(MAGIC, "magic")?;
     Ok(r.u32("unpacked_length")? as usize)
 }
 

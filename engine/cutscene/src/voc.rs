@@ -44,17 +44,7 @@ pub fn rate_from_divisor(divisor: u8) -> u32 {
 /// Parse a VOC file.
 pub fn parse_voc(data: &[u8]) -> FormatResult<Voc> {
     let mut r = ByteReader::new(data, FORMAT);
-    let magic = r.array::<20>("magic")?;
-    if &magic != MAGIC {
-        return Err(FormatError::new(
-            FORMAT,
-            "magic",
-            0,
-            ErrorKind::BadMagic {
-                found: magic[..8].to_vec(),
-            },
-        ));
-    }
+    r.expect_magic(MAGIC, "magic")?;
     let header_size = r.u16("header_size")? as usize;
     let _version = r.u16("version")?;
     let _check = r.u16("check")?;

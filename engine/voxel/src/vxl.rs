@@ -143,17 +143,7 @@ impl Vxl {
 /// Decode a VXL file.
 pub fn decode(data: &[u8]) -> FormatResult<Vxl> {
     let mut r = ByteReader::new(data, FORMAT);
-    let magic = r.bytes(16, "header.magic")?;
-    if magic != MAGIC {
-        return Err(FormatError::new(
-            FORMAT,
-            "header.magic",
-            0,
-            ErrorKind::BadMagic {
-                found: magic.to_vec(),
-            },
-        ));
-    }
+    r.expect_magic(MAGIC, "header.magic")?;
     let palette_count = r.u32("header.palette_count")?;
     let limb_count_at = r.pos();
     let limb_count = r.u32("header.limb_count")? as usize;

@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::builder::TypedValueParser;
+use clap::{Args, Parser, Subcommand};
 
 /// modex: 1990s game formats on a modern CPU, no GPU. Software rasterizer, voxel ray-marcher and a
 /// Battle Isle 2 cutscene player drawing into an 8-bit mode-X framebuffer.
@@ -77,26 +78,20 @@ pub struct InfoArgs {
     pub json: bool,
 }
 
-/// Target pixel format of a render.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
-pub enum TargetFormat {
-    /// 8-bit palettised (mode-X frame).
-    #[default]
-    #[value(name = "8")]
-    Indexed8,
-    #[value(name = "565")]
-    Rgb565,
-    #[value(name = "4444")]
-    Argb4444,
-    #[value(name = "8888")]
-    Argb8888,
+/// Target pixel format of a render: the engine's own (`8`, `565`, `4444`, `8888`).
+pub use modex::TargetFormat;
+
+/// `--format`: one of the engine's target formats by name, listed in `--help`.
+fn target_format() -> impl clap::builder::TypedValueParser<Value = TargetFormat> {
+    clap::builder::PossibleValuesParser::new(TargetFormat::ALL.map(TargetFormat::name))
+        .map(|name| TargetFormat::from_name(&name).expect("one of the listed names"))
 }
 
 #[derive(Debug, Args, Clone)]
 pub struct ViewArgs {
     /// The file to view (.mdl, .hmp, .vxl).
     pub file: PathBuf,
-    /// Palette for 8-bit skins and voxels (768-byte .pal/.lmp, .pcx, or a .vpl).
+    /// Palette for 8-bit skins and voxels: a VGA .pal (6- or 8-bit), a .pcx, an APAL or a .vpl (one rule, see `modex info FILE`).
     #[arg(long)]
     pub palette: Option<PathBuf>,
     /// Integer window scale.
@@ -124,7 +119,7 @@ pub struct RenderArgs {
     #[arg(long, default_value_t = 0.0)]
     pub fraction: f32,
     /// Target pixel format.
-    #[arg(long, value_enum, default_value_t = TargetFormat::Indexed8)]
+    #[arg(long, value_parser = target_format(), default_value = "8")]
     pub format: TargetFormat,
     /// Image size, WIDTHxHEIGHT.
     #[arg(long, default_value = "640x480")]
@@ -141,7 +136,7 @@ pub struct RenderArgs {
     /// Skin number (models).
     #[arg(long, default_value_t = 0)]
     pub skin: usize,
-    /// Palette file (768-byte VGA palette, .pcx, or .vpl for voxels).
+    /// Palette file: a VGA .pal (6- or 8-bit), a .pcx, an APAL or a .vpl (one rule, see `modex info FILE`).
     #[arg(long)]
     pub palette: Option<PathBuf>,
     /// Render threads (default: all cores).

@@ -11,7 +11,9 @@ use glam::Vec3;
 /// A terrain to write: a grid of heights, row-major, row 0 first.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HmpSpec {
+    /// Grid points per row.
     pub columns: usize,
+    /// Grid rows.
     pub rows: usize,
     /// World height of every grid point.
     pub heights: Vec<f32>,
@@ -19,9 +21,11 @@ pub struct HmpSpec {
     pub cell: [f32; 2],
     /// World position of grid point (0, 0).
     pub origin: [f32; 2],
-    /// One 8-bit skin covering the whole terrain.
+    /// Width of the one 8-bit skin covering the whole terrain.
     pub skin_width: u32,
+    /// Height of the skin.
     pub skin_height: u32,
+    /// The skin's palette indices, row-major, top row first.
     pub skin: Vec<u8>,
 }
 

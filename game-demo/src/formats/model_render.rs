@@ -6,14 +6,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use modex::{
-    pngio, Argb4444, Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Rgb565, Surface,
+    pngio, with_threads, Argb4444, Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Rgb565,
+    Surface, SurfacePixel, Target,
 };
-use modex_raster::hmp::HmpFile;
-use modex_raster::mdl::MdlFile;
-use modex_raster::raster::{
-    framing_camera, with_threads, Entity, Light, PreparedModel, Renderer, Target, TrueColor,
+use modex_raster::{
+    framing_camera, Entity, HmpFile, Light, MdlFile, Model, PreparedModel, RasterPixel, Renderer,
 };
-use modex_raster::Model;
 
 use super::Format;
 use crate::cli::{parse_size, RenderArgs, TargetFormat, ViewArgs};
@@ -55,9 +53,10 @@ fn draw<T: Target>(
     model: &PreparedModel,
     entity: &Entity,
     wireframe: bool,
-) {
-    let black = T::color([0, 0, 0], &renderer.shades);
-    target.pixels_mut().fill(black);
+) where
+    T::Px: RasterPixel,
+{
+    target.fill(T::flat([0, 0, 0], renderer.palette()));
     depth.clear();
     renderer.draw(target, depth, camera, model, entity);
     if wireframe {
@@ -65,7 +64,7 @@ fn draw<T: Target>(
     }
 }
 
-fn save_true_colour<P: TrueColor>(
+fn save_true_colour<P: SurfacePixel + RasterPixel>(
     path: &Path,
     renderer: &Renderer,
     camera: &Camera,

@@ -8,6 +8,8 @@
 
 use glam::Vec3;
 
+use crate::mdl_encode::{put_f32, put_i32};
+
 /// A terrain to write: a grid of heights, row-major, row 0 first.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HmpSpec {
@@ -27,14 +29,6 @@ pub struct HmpSpec {
     pub skin_height: u32,
     /// The skin's palette indices, row-major, top row first.
     pub skin: Vec<u8>,
-}
-
-fn put_i32(out: &mut Vec<u8>, v: i32) {
-    out.extend_from_slice(&v.to_le_bytes());
-}
-
-fn put_f32(out: &mut Vec<u8>, v: f32) {
-    out.extend_from_slice(&v.to_le_bytes());
 }
 
 impl HmpSpec {

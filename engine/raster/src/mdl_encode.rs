@@ -58,11 +58,13 @@ pub(crate) fn nearest_normal_index(n: Vec3) -> u8 {
     nearest_index(mdl_normals(), n.to_array()) as u8
 }
 
-fn put_i32(out: &mut Vec<u8>, v: i32) {
+/// Append a little-endian `i32` (shared with [`crate::hmp_encode`]).
+pub(crate) fn put_i32(out: &mut Vec<u8>, v: i32) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 
-fn put_f32(out: &mut Vec<u8>, v: f32) {
+/// Append a little-endian `f32` (shared with [`crate::hmp_encode`]).
+pub(crate) fn put_f32(out: &mut Vec<u8>, v: f32) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 

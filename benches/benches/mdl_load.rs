@@ -12,49 +12,8 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use modex_raster::hmp::HmpFile;
-use modex_raster::mdl::MdlFile;
-
-/// A synthetic MDL5: one 1024x1024 565 skin, 500 vertices, 1000 triangles, 100 word-packed frames.
-fn synthetic_mdl5() -> Vec<u8> {
-    let (w, h, nv, nt, nf) = (1024i32, 1024i32, 500i32, 1000i32, 100i32);
-    let mut b = Vec::new();
-    b.extend_from_slice(b"MDL5");
-    let ints =
-        |b: &mut Vec<u8>, v: &[i32]| v.iter().for_each(|x| b.extend_from_slice(&x.to_le_bytes()));
-    ints(&mut b, &[0]);
-    for f in [
-        0.001f32, 0.001, 0.001, -32.0, -32.0, -32.0, 55.0, 0.0, 0.0, 0.0,
-    ] {
-        b.extend_from_slice(&f.to_le_bytes());
-    }
-    ints(&mut b, &[1, 0, 0, nv, nt, nf, nv, 0, 0]);
-    ints(&mut b, &[2, w, h]);
-    b.extend((0..w * h * 2).map(|i| (i * 31) as u8));
-    for i in 0..nv {
-        b.extend_from_slice(&((i * 7 % w) as i16).to_le_bytes());
-        b.extend_from_slice(&((i * 13 % h) as i16).to_le_bytes());
-    }
-    for i in 0..nt {
-        for k in 0..6 {
-            b.extend_from_slice(&(((i + k) % nv) as i16).to_le_bytes());
-        }
-    }
-    for f in 0..nf {
-        ints(&mut b, &[2]);
-        b.extend_from_slice(&[0; 16]);
-        let mut name = [0u8; 16];
-        name[..5].copy_from_slice(b"frame");
-        b.extend_from_slice(&name);
-        for i in 0..nv {
-            for c in 0..3 {
-                b.extend_from_slice(&((i * 97 + c * 31 + f * 5) as u16).to_le_bytes());
-            }
-            b.extend_from_slice(&[(i % 162) as u8, 0]);
-        }
-    }
-    b
-}
+use modex_raster::{HmpFile, MdlFile};
+use modex_testkit::models::synthetic_mdl5;
 
 fn inputs() -> Vec<(String, Vec<u8>, bool)> {
     match modex_testkit::samples_dir("mdl") {

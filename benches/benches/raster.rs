@@ -21,187 +21,14 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use glam::{Mat4, Vec2, Vec3, Vec4};
-use modex::{Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Rgb565, Surface};
-use modex_raster::raster::{
-    framing_camera, Entity, Light, PreparedModel, Renderer, Target, Texture,
+use modex::{Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Rgb565, Surface, Target};
+use modex_raster::{
+    framing_camera, Entity, Light, MdlFile, Model, PreparedModel, RasterPixel, Renderer, LIGHT_ONE,
 };
-use modex_raster::{Frame, Model, Skin, SkinPixels, Triangle};
+use modex_testkit::models::{floor, noise_skin, quads, small_triangles, sphere, Quad};
 
 const SIZES: [(usize, usize); 3] = [(320, 200), (640, 480), (1920, 1080)];
 const PEER_SIZE: (usize, usize) = (640, 480);
-
-/// xorshift64*, so scenes are identical on every run.
-struct Rng(u64);
-impl Rng {
-    fn next_u32(&mut self) -> u32 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 32) as u32
-    }
-    fn f(&mut self) -> f32 {
-        self.next_u32() as f32 / u32::MAX as f32
-    }
-}
-
-fn noise_skin(size: usize, seed: u64) -> Skin {
-    let mut rng = Rng(seed);
-    let pal = Palette::quake();
-    // Blocky noise so texels are visible but not one flat colour.
-    let cells: Vec<u8> = (0..64).map(|_| (rng.next_u32() % 200 + 16) as u8).collect();
-    let idx: Vec<u8> = (0..size * size)
-        .map(|i| {
-            let (x, y) = (i % size, i / size);
-            cells[(y * 8 / size) * 8 + x * 8 / size].wrapping_add((rng.next_u32() % 6) as u8)
-        })
-        .collect();
-    Skin {
-        kind: 0,
-        has_mipmaps: false,
-        width: size,
-        height: size,
-        rgba: idx.iter().flat_map(|&i| pal.rgba(i)).collect(),
-        pixels: SkinPixels::Indexed(idx),
-    }
-}
-
-fn model(
-    positions: Vec<Vec3>,
-    normals: Vec<Vec3>,
-    uvs: Vec<Vec2>,
-    triangles: Vec<Triangle>,
-    skin: Skin,
-) -> Model {
-    let (bbox_min, bbox_max) = Frame::compute_bbox(&positions);
-    Model {
-        frames: vec![Frame {
-            name: "bench".into(),
-            positions,
-            normals,
-            normal_indices: None,
-            bbox_min,
-            bbox_max,
-        }],
-        uvs,
-        triangles,
-        skins: vec![skin],
-    }
-}
-
-/// Quads facing a camera at the origin looking along +Y, at distance `y`, half extents `hx`, `hz`,
-/// UVs repeating `rep` times; appended in the given order.
-fn quads(list: &[(f32, f32, f32, f32)], skin: Skin) -> Model {
-    let (mut p, mut uv, mut t) = (Vec::new(), Vec::new(), Vec::new());
-    for &(y, hx, hz, rep) in list {
-        let b = p.len() as u32;
-        p.extend([
-            Vec3::new(-hx, y, hz),
-            Vec3::new(hx, y, hz),
-            Vec3::new(hx, y, -hz),
-            Vec3::new(-hx, y, -hz),
-        ]);
-        uv.extend([
-            Vec2::new(0.0, 0.0),
-            Vec2::new(rep, 0.0),
-            Vec2::new(rep, rep),
-            Vec2::new(0.0, rep),
-        ]);
-        for tri in [[3, 2, 1], [3, 1, 0]] {
-            let v = tri.map(|k| b + k);
-            t.push(Triangle {
-                vertices: v,
-                uvs: v,
-            });
-        }
-    }
-    let n = p.len();
-    model(p, vec![-Vec3::Y; n], uv, t, skin)
-}
-
-fn sphere(r: f32, rings: usize, segments: usize, skin: Skin) -> Model {
-    let (mut p, mut n, mut uv, mut t) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for i in 0..=rings {
-        let th = std::f32::consts::PI * i as f32 / rings as f32;
-        for j in 0..=segments {
-            let ph = std::f32::consts::TAU * j as f32 / segments as f32;
-            let d = Vec3::new(th.sin() * ph.cos(), th.sin() * ph.sin(), th.cos());
-            p.push(d * r);
-            n.push(d);
-            uv.push(Vec2::new(
-                j as f32 / segments as f32 * 4.0,
-                i as f32 / rings as f32 * 2.0,
-            ));
-        }
-    }
-    let id = |i: usize, j: usize| (i * (segments + 1) + j) as u32;
-    for i in 0..rings {
-        for j in 0..segments {
-            let (a, b, c, d) = (id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1));
-            t.push(Triangle {
-                vertices: [a, b, c],
-                uvs: [a, b, c],
-            });
-            t.push(Triangle {
-                vertices: [a, c, d],
-                uvs: [a, c, d],
-            });
-        }
-    }
-    model(p, n, uv, t, skin)
-}
-
-/// `count` small random triangles facing the camera, spread over the view at depths 9..11.
-fn small_triangles(count: usize, skin: Skin) -> Model {
-    let mut rng = Rng(0x5eed_0001);
-    let (mut p, mut uv, mut t) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..count {
-        let c = Vec3::new(
-            (rng.f() - 0.5) * 11.0,
-            9.0 + rng.f() * 2.0,
-            (rng.f() - 0.5) * 6.0,
-        );
-        let s = 0.03 + rng.f() * 0.03;
-        let b = p.len() as u32;
-        // Counter-clockwise as seen from -Y.
-        p.extend([c, c + Vec3::new(s, 0.0, 0.0), c + Vec3::new(0.0, 0.0, s)]);
-        let u0 = Vec2::new(rng.f(), rng.f());
-        uv.extend([u0, u0 + Vec2::new(0.05, 0.0), u0 + Vec2::new(0.0, -0.05)]);
-        t.push(Triangle {
-            vertices: [b, b + 1, b + 2],
-            uvs: [b, b + 1, b + 2],
-        });
-    }
-    let n = p.len();
-    model(p, vec![-Vec3::Y; n], uv, t, skin)
-}
-
-/// A 400 x 400 floor at z = 0 with the texture repeated 100 times each way.
-fn floor(skin: Skin) -> Model {
-    let h = 200.0;
-    let p = vec![
-        Vec3::new(-h, h, 0.0),
-        Vec3::new(h, h, 0.0),
-        Vec3::new(h, -h, 0.0),
-        Vec3::new(-h, -h, 0.0),
-    ];
-    let uv = vec![
-        Vec2::new(0.0, 0.0),
-        Vec2::new(100.0, 0.0),
-        Vec2::new(100.0, 100.0),
-        Vec2::new(0.0, 100.0),
-    ];
-    let t = vec![
-        Triangle {
-            vertices: [3, 2, 1],
-            uvs: [3, 2, 1],
-        },
-        Triangle {
-            vertices: [3, 1, 0],
-            uvs: [3, 1, 0],
-        },
-    ];
-    model(p, vec![Vec3::Z; 4], uv, t, skin)
-}
 
 struct Scene {
     name: &'static str,
@@ -242,7 +69,12 @@ fn model_cam(m: &Model, w: usize, h: usize) -> Camera {
 
 fn scenes() -> Vec<Scene> {
     // At distance 10 a 60-degree view is 11.5 high and up to 20.5 wide (16:9): these quads cover it.
-    let full = |y: f32| (y, 12.0 * y / 10.0, 7.0 * y / 10.0, 8.0);
+    let full = |y: f32| Quad {
+        y,
+        half_x: 12.0 * y / 10.0,
+        half_z: 7.0 * y / 10.0,
+        repeat: 8.0,
+    };
     let mut s = vec![
         Scene {
             name: "fill",
@@ -252,13 +84,13 @@ fn scenes() -> Vec<Scene> {
         },
         Scene {
             name: "mesh10k",
-            model: sphere(1.5, 50, 100, noise_skin(128, 2)),
+            model: sphere(1.5, 50, 100, Vec2::new(4.0, 2.0), noise_skin(128, 2)),
             camera: sphere_cam,
             layers: 1,
         },
         Scene {
             name: "small100k",
-            model: small_triangles(100_000, noise_skin(64, 3)),
+            model: small_triangles(100_000, 0x5eed_0001, noise_skin(64, 3)),
             camera: front_cam,
             layers: 1,
         },
@@ -282,7 +114,8 @@ fn scenes() -> Vec<Scene> {
         },
         Scene {
             name: "floor",
-            model: floor(noise_skin(64, 5)),
+            // 400 x 400 at z = 0, the texture repeated 100 times each way.
+            model: floor(0.0, 200.0, 100.0, noise_skin(64, 5)),
             camera: floor_cam,
             layers: 1,
         },
@@ -290,9 +123,7 @@ fn scenes() -> Vec<Scene> {
     match modex_testkit::samples_dir("mdl") {
         Some(dir) => {
             let bytes = std::fs::read(dir.join("assimp/minigun.MDL")).expect("minigun.MDL");
-            let m = modex_raster::mdl::MdlFile::parse(&bytes)
-                .expect("minigun parses")
-                .model;
+            let m = MdlFile::parse(&bytes).expect("minigun parses").model;
             s.push(Scene {
                 name: "minigun",
                 model: m,
@@ -311,8 +142,11 @@ fn renderer(cam: &Camera) -> Renderer {
     r
 }
 
-fn frame<T: Target>(r: &Renderer, t: &mut T, d: &mut DepthBuffer, cam: &Camera, m: &PreparedModel) {
-    t.pixels_mut().fill(T::color([0, 0, 0], &r.shades));
+fn frame<T: Target>(r: &Renderer, t: &mut T, d: &mut DepthBuffer, cam: &Camera, m: &PreparedModel)
+where
+    T::Px: RasterPixel,
+{
+    t.fill(T::flat([0, 0, 0], r.palette()));
     d.clear();
     r.draw(t, d, cam, m, &Entity::default());
 }
@@ -426,8 +260,29 @@ fn bench_clear(c: &mut Criterion) {
 /// texture lookup with wrap, multiply by light, depth test).
 pub struct Soup {
     corners: Vec<Corner>,
-    tex: Texture,
+    tex: Texels,
     mvp: Mat4,
+}
+
+/// A skin's texels packed as modex's true-colour path reads them (`r | g << 8 | b << 16 | a << 24`).
+pub struct Texels {
+    width: u32,
+    height: u32,
+    rgba: Vec<u32>,
+}
+
+impl Texels {
+    fn of(skin: &modex_raster::Skin) -> Texels {
+        Texels {
+            width: skin.width as u32,
+            height: skin.height as u32,
+            rgba: skin
+                .rgba
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -440,7 +295,7 @@ pub struct Corner {
 
 fn soup(scene: &Scene, r: &Renderer, cam: &Camera) -> Soup {
     let m = &scene.model;
-    let tex = Texture::from_skin(&m.skins[0], &r.shades).unwrap();
+    let tex = Texels::of(&m.skins[0]);
     let f = &m.frames[0];
     let to_sun = r.light.towards_sun();
     let mut corners = Vec::with_capacity(m.triangles.len() * 3);
@@ -452,7 +307,7 @@ fn soup(scene: &Scene, r: &Renderer, cam: &Camera) -> Soup {
                 Some(idx) => Vec3::from(modex::normals::mdl_normal(idx[vi] as usize)),
                 None => f.normals[vi],
             };
-            let light = r.light.intensity(n.dot(to_sun), 0.0, 50.0) / 256.0;
+            let light = r.light.intensity(n.dot(to_sun), 0.0, 50.0) / LIGHT_ONE as f32;
             corners.push(Corner {
                 pos: f.positions[vi],
                 u: uv.x,
@@ -469,7 +324,7 @@ fn soup(scene: &Scene, r: &Renderer, cam: &Camera) -> Soup {
 }
 
 #[inline(always)]
-fn shade(tex: &Texture, u: f32, v: f32, light: f32) -> u32 {
+fn shade(tex: &Texels, u: f32, v: f32, light: f32) -> u32 {
     let (w, h) = (tex.width as i32, tex.height as i32);
     let (mut x, mut y) = (u as i32, v as i32);
     if x < 0 || x >= w {
@@ -479,7 +334,7 @@ fn shade(tex: &Texture, u: f32, v: f32, light: f32) -> u32 {
         y = y.rem_euclid(h);
     }
     let t = tex.rgba[(y * w + x) as usize];
-    let l = (light * 256.0) as u32;
+    let l = (light * LIGHT_ONE as f32) as u32;
     let ch = |s: u32| ((((t >> s) & 255) * l) >> 8).min(255);
     0xff00_0000 | ch(0) << 16 | ch(8) << 8 | ch(16)
 }

@@ -50,11 +50,11 @@ use crate::skin::{self, MIPMAP_FLAG};
 /// Format name used in errors.
 pub const FORMAT: &str = "HMP";
 /// Size of the header.
-pub const HEADER_SIZE: usize = 84;
+pub(crate) const HEADER_SIZE: usize = 84;
 /// Size of a frame header: type, two 8-byte boxes, `name[16]`.
-pub const FRAME_HEADER_SIZE: usize = 36;
+pub(crate) const FRAME_HEADER_SIZE: usize = 36;
 /// Size of a material record after a skin with the 0x10 flag.
-pub const MATERIAL_SIZE: usize = 68;
+pub(crate) const MATERIAL_SIZE: usize = 68;
 
 const FLAG_MATERIAL: u32 = 0x10;
 const FLAG_EFFECT: u32 = 0x20;
@@ -62,12 +62,16 @@ const FLAG_EFFECT: u32 = 0x20;
 /// The terrain variant, from the magic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum HmpVersion {
+    /// `HMP4`: vertices with an index into the 162-normal table.
     Hmp4,
+    /// `HMP5`: vertices as HMP4.
     Hmp5,
+    /// `HMP7`: vertices with the normal's x and y as two signed bytes.
     Hmp7,
 }
 
 impl HmpVersion {
+    /// The magic as text, e.g. `"HMP7"`.
     pub fn as_str(self) -> &'static str {
         match self {
             HmpVersion::Hmp4 => "HMP4",
@@ -86,26 +90,40 @@ impl std::fmt::Display for HmpVersion {
 /// The header fields that mean something.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HmpHeader {
+    /// The variant, from the magic.
     pub version: HmpVersion,
+    /// Height scale per axis (`position = scale * raw + offset`; x and y are not used for the grid).
     pub scale: Vec3,
+    /// Position of the grid's first point (x, y) and of height 0 (z).
     pub offset: Vec3,
+    /// Distance between grid columns.
     pub trisize_x: f32,
+    /// Distance between grid rows.
     pub trisize_y: f32,
     /// Vertices per row, stored as a float.
     pub fnumverts_x: f32,
+    /// Skin records that follow the header.
     pub num_skins: usize,
+    /// Grid points per frame.
     pub num_verts: usize,
+    /// Height frames.
     pub num_frames: usize,
+    /// The header's `flags` word as stored.
     pub flags: i32,
 }
 
 /// A material record (MDL7 style): four RGBA colours and a specular power.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Material {
+    /// Diffuse RGBA.
     pub diffuse: [f32; 4],
+    /// Ambient RGBA.
     pub ambient: [f32; 4],
+    /// Specular RGBA.
     pub specular: [f32; 4],
+    /// Emissive RGBA.
     pub emissive: [f32; 4],
+    /// Specular power.
     pub power: f32,
 }
 
@@ -118,8 +136,11 @@ pub struct HmpSkinInfo {
     pub raw_type: u32,
     /// Format part of the type (`raw_type & 7`).
     pub format: u32,
+    /// Whether three mipmap levels followed the image.
     pub has_mipmaps: bool,
+    /// The material record, when the type's material flag was set.
     pub material: Option<Material>,
+    /// The effect (shader) text, when the type's effect flag was set.
     pub effect: Option<String>,
     /// For type 7: the external texture file name.
     pub external_name: Option<String>,
@@ -132,15 +153,19 @@ pub struct HmpSkinInfo {
 /// A decoded terrain.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HmpFile {
+    /// The header fields that mean something.
     pub header: HmpHeader,
     /// The terrain as a mesh: one frame per height frame, two triangles per cell.
     pub model: Model,
+    /// Grid points per row.
     pub columns: usize,
+    /// Grid rows.
     pub rows: usize,
     /// One entry per skin of `model.skins` (references are resolved into copies there).
     pub skins: Vec<HmpSkinInfo>,
-    /// The first frame's bounding box as stored, decoded with scale and offset.
+    /// The first frame's bounding box as stored, decoded with scale and offset: lowest corner.
     pub file_bbox_min: Vec3,
+    /// Highest corner of the stored box.
     pub file_bbox_max: Vec3,
     /// Raw 16-bit heights of the first frame, row-major (for height-map export and tests).
     pub heights: Vec<u16>,

@@ -8,10 +8,14 @@
 
 use glam::Vec3;
 
+use crate::mdl_encode::{put_f32, put_i32};
+
 /// A terrain to write: a grid of heights, row-major, row 0 first.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HmpSpec {
+    /// Grid points per row.
     pub columns: usize,
+    /// Grid rows.
     pub rows: usize,
     /// World height of every grid point.
     pub heights: Vec<f32>,
@@ -19,18 +23,12 @@ pub struct HmpSpec {
     pub cell: [f32; 2],
     /// World position of grid point (0, 0).
     pub origin: [f32; 2],
-    /// One 8-bit skin covering the whole terrain.
+    /// Width of the one 8-bit skin covering the whole terrain.
     pub skin_width: u32,
+    /// Height of the skin.
     pub skin_height: u32,
+    /// The skin's palette indices, row-major, top row first.
     pub skin: Vec<u8>,
-}
-
-fn put_i32(out: &mut Vec<u8>, v: i32) {
-    out.extend_from_slice(&v.to_le_bytes());
-}
-
-fn put_f32(out: &mut Vec<u8>, v: f32) {
-    out.extend_from_slice(&v.to_le_bytes());
 }
 
 impl HmpSpec {

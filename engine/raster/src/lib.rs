@@ -1,15 +1,50 @@
 //! # modex-raster — 3D GameStudio models and the software rasterizer
 //!
-//! Decoders for MDL2..MDL5 models and HMP terrain (one file per format), and the triangle
-//! rasterizer that draws them into the 8-bit mode-X frame and 565/4444/8888 surfaces.
+//! Decoders for MDL2..MDL5 models ([`MdlFile`]) and HMP4..HMP7 terrain ([`HmpFile`]), one module per
+//! format, both producing one renderer-ready [`Model`]; writers for the MDL5 and HMP7 files the demo
+//! ships ([`mdl_encode`], [`hmp_encode`]); and the triangle rasterizer that draws models into any
+//! [`modex::Target`] of [`RasterPixel`]s: the 8-bit mode-X [`modex::IndexedFrame`] and the
+//! 565 / 4444 / 8888 [`modex::Surface`]s.
+//!
+//! Drawing a model:
+//!
+//! ```
+//! use modex::{DepthBuffer, IndexedFrame, Palette, Target};
+//! use modex_raster::{framing_camera, Entity, Light, Model, Renderer};
+//!
+//! fn picture(model: &Model) -> IndexedFrame {
+//!     let (w, h) = (160, 120);
+//!     let mut renderer = Renderer::new(&Palette::quake());
+//!     let camera = framing_camera(model, 0, 120.0, 15.0, w, h);
+//!     renderer.light = Light::over_shoulder(&camera, 0.35, 1.3);
+//!     let prepared = renderer.prepare(model);
+//!     let mut frame = IndexedFrame::new(w, h);
+//!     frame.fill(IndexedFrame::flat([0, 0, 0], renderer.palette()));
+//!     let mut depth = DepthBuffer::new(w, h);
+//!     renderer.draw(&mut frame, &mut depth, &camera, &prepared, &Entity::default());
+//!     frame
+//! }
+//! ```
+//!
+//! Every draw returns the engine's [`modex::DrawStats`]; thread counts are chosen with
+//! [`modex::with_threads`] around the draws.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod dds;
 pub mod hmp;
 pub mod hmp_encode;
 pub mod mdl;
 pub mod mdl_encode;
-pub mod model;
-pub mod raster;
+mod model;
+mod raster;
 pub mod skin;
 
+pub use hmp::HmpFile;
+pub use mdl::MdlFile;
 pub use model::{Frame, Model, Skin, SkinPixels, Triangle};
+pub use raster::{
+    framing_camera, Cull, DepthMode, Entity, Light, PreparedModel, RasterPixel, Renderer,
+    LIGHT_MAX, LIGHT_ONE,
+};

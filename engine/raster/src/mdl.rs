@@ -56,9 +56,9 @@ use crate::skin::{self, MIPMAP_FLAG};
 /// Format name used in errors.
 pub const FORMAT: &str = "MDL";
 /// Size of the MDL header in bytes (all versions read here).
-pub const HEADER_SIZE: usize = 84;
+pub(crate) const HEADER_SIZE: usize = 84;
 /// Length of a frame name field.
-pub const FRAME_NAME_LEN: usize = 16;
+pub(crate) const FRAME_NAME_LEN: usize = 16;
 
 /// The variant of an MDL file, from its magic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -143,20 +143,27 @@ impl fmt::Display for MdlVersion {
 /// The 84-byte header, fields as stored (counts checked to be non-negative).
 #[derive(Debug, Clone, PartialEq)]
 pub struct MdlHeader {
+    /// The variant, from the magic.
     pub version: MdlVersion,
     /// The long after the magic: "not used" in GameStudio files, the version (6) in IDPO files.
     pub final_or_version: i32,
+    /// Vertex scale per axis (`position = scale * raw + offset`).
     pub scale: Vec3,
+    /// Vertex offset per axis.
     pub offset: Vec3,
     /// The manual's `pad`: the bounding radius.
     pub bounding_radius: f32,
     /// Eye position; may hold garbage in real files.
     pub eye: Vec3,
+    /// Skin records that follow the header.
     pub num_skins: usize,
-    /// Header skin size (0 in MDL5 files: each skin has its own).
+    /// Header skin width (0 in MDL5 files: each skin has its own size).
     pub skin_width: usize,
+    /// Header skin height (0 in MDL5 files).
     pub skin_height: usize,
+    /// Vertices per frame.
     pub num_verts: usize,
+    /// Triangles.
     pub num_tris: usize,
     /// Frames as counted by the header (for MDL2/IDPO, a group counts once).
     pub num_frames: usize,
@@ -179,6 +186,7 @@ pub enum VertexPacking {
 }
 
 impl VertexPacking {
+    /// Bytes per stored vertex.
     pub fn size(self) -> usize {
         match self {
             VertexPacking::Byte => 4,
@@ -192,9 +200,11 @@ impl VertexPacking {
 pub struct FrameInfo {
     /// Byte offset of the frame (of its bounding box for frames inside a Quake group).
     pub offset: usize,
+    /// How its vertices are packed.
     pub packing: VertexPacking,
-    /// The bounding box stored in the file, decoded like the vertices.
+    /// The bounding box stored in the file, decoded like the vertices: lowest corner.
     pub file_bbox_min: Vec3,
+    /// Highest corner of the stored box.
     pub file_bbox_max: Vec3,
     /// For MDL2/IDPO frame groups: the group's index in the header's frame list.
     pub group: Option<usize>,
@@ -214,7 +224,9 @@ pub struct SkinInfo {
 /// A decoded MDL file: header, renderer-ready [`Model`], and what `info` needs to report.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MdlFile {
+    /// The header, fields as stored.
     pub header: MdlHeader,
+    /// The renderer-ready model.
     pub model: Model,
     /// One entry per frame of `model.frames`.
     pub frames: Vec<FrameInfo>,

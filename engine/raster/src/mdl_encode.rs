@@ -21,40 +21,50 @@ pub enum SkinData {
 /// One skin: size and pixels (top row first).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SkinSpec {
+    /// Width in pixels.
     pub width: u32,
+    /// Height in pixels.
     pub height: u32,
+    /// The pixels.
     pub data: SkinData,
 }
 
 /// One animation frame: a position and a unit normal per vertex.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FrameSpec {
+    /// Frame name (at most 15 bytes are written).
     pub name: String,
+    /// One position per vertex.
     pub positions: Vec<Vec3>,
+    /// One unit normal per vertex (stored as the nearest table normal).
     pub normals: Vec<Vec3>,
 }
 
 /// A whole model to write.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MdlSpec {
+    /// The skins.
     pub skins: Vec<SkinSpec>,
     /// Skin vertices in pixels.
     pub skin_vertices: Vec<[i16; 2]>,
     /// Triangles: three vertex indices and three skin-vertex indices, counter-clockwise front face.
     pub triangles: Vec<([u16; 3], [u16; 3])>,
+    /// The animation frames, all with the same vertex count.
     pub frames: Vec<FrameSpec>,
 }
 
 /// Index of the table normal nearest to `n`.
-pub fn nearest_normal_index(n: Vec3) -> u8 {
+pub(crate) fn nearest_normal_index(n: Vec3) -> u8 {
     nearest_index(mdl_normals(), n.to_array()) as u8
 }
 
-fn put_i32(out: &mut Vec<u8>, v: i32) {
+/// Append a little-endian `i32` (shared with [`crate::hmp_encode`]).
+pub(crate) fn put_i32(out: &mut Vec<u8>, v: i32) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 
-fn put_f32(out: &mut Vec<u8>, v: f32) {
+/// Append a little-endian `f32` (shared with [`crate::hmp_encode`]).
+pub(crate) fn put_f32(out: &mut Vec<u8>, v: f32) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 

@@ -18,8 +18,9 @@ pub struct Frame {
     pub normals: Vec<Vec3>,
     /// MDL normal table indices (0..=161, clamped), when the format stores indices.
     pub normal_indices: Option<Vec<u8>>,
-    /// Bounding box of `positions`.
+    /// Bounding box of `positions`: lowest corner.
     pub bbox_min: Vec3,
+    /// Highest corner of the bounding box.
     pub bbox_max: Vec3,
 }
 
@@ -39,7 +40,9 @@ impl Frame {
 /// A triangle: three model vertices and three UV (skin vertex) indices, counter-clockwise front face.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Triangle {
+    /// Indices into each frame's vertices.
     pub vertices: [u32; 3],
+    /// Indices into [`Model::uvs`].
     pub uvs: [u32; 3],
 }
 
@@ -69,8 +72,11 @@ pub struct Skin {
     pub kind: u32,
     /// Whether mipmap levels followed the image in the file (type + 8).
     pub has_mipmaps: bool,
+    /// Width in pixels (for DDS skins, from the DDS header).
     pub width: usize,
+    /// Height in pixels.
     pub height: usize,
+    /// The pixels as stored.
     pub pixels: SkinPixels,
     /// `width * height * 4` bytes, top row first; empty for external skins and for DDS skins of a kind
     /// the decoder does not read (DXT1/3/5 are decoded).
@@ -80,10 +86,13 @@ pub struct Skin {
 /// A model ready to draw: frames of vertices, UVs, triangles and skins.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Model {
+    /// Animation frames (a terrain has one height frame), all with the same vertex count.
     pub frames: Vec<Frame>,
     /// Normalised texture coordinates (see the decoder for the exact rule).
     pub uvs: Vec<Vec2>,
+    /// Triangles in file order.
     pub triangles: Vec<Triangle>,
+    /// Skins; [`crate::Entity::skin`] picks one.
     pub skins: Vec<Skin>,
 }
 

@@ -26,7 +26,7 @@ use modex::{Argb4444, ByteReader, ErrorKind, FormatResult, Palette, Pixel, Rgb56
 use crate::model::{Skin, SkinPixels};
 
 /// Bit that marks "three mipmap levels follow the image".
-pub const MIPMAP_FLAG: u32 = 0x08;
+pub(crate) const MIPMAP_FLAG: u32 = 0x08;
 
 /// Largest skin side we accept. The A5 engine's textures topped out far below this; anything larger
 /// in a header is corruption, and refusing it early gives a clearer error than a size mismatch.
@@ -34,11 +34,16 @@ pub const MAX_SKIN_SIDE: usize = 16384;
 
 /// The pixel format part of a skin type (`type & 7`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PixelFormat {
+pub(crate) enum PixelFormat {
+    /// Type 0: palette indices.
     Indexed8,
+    /// Type 2: RGB 565.
     Rgb565,
+    /// Type 3: ARGB 4444.
     Argb4444,
+    /// Type 4: B, G, R bytes.
     Rgb888,
+    /// Type 5: B, G, R, A bytes.
     Argb8888,
 }
 
@@ -83,7 +88,7 @@ pub fn kind_name(kind: u32) -> &'static str {
 
 /// Bytes of the three mipmap levels after a `pixels`-pixel image: n/4 + n/16 + n/64 pixels
 /// (the sizes are multiples of 8 in valid files, so the per-level sizes are exact).
-pub fn mipmap_bytes(pixels: usize, bpp: usize) -> Option<usize> {
+pub(crate) fn mipmap_bytes(pixels: usize, bpp: usize) -> Option<usize> {
     (pixels / 4 + pixels / 16 + pixels / 64).checked_mul(bpp)
 }
 
@@ -91,7 +96,7 @@ pub fn mipmap_bytes(pixels: usize, bpp: usize) -> Option<usize> {
 /// reader's position and decode it. `field` names the skin in errors (e.g. `"skin[0]"`).
 ///
 /// Sizes are checked against the bytes left before anything is allocated.
-pub fn read_image(
+pub(crate) fn read_image(
     r: &mut ByteReader<'_>,
     kind: u32,
     mipmaps: bool,
@@ -170,7 +175,7 @@ fn decode_pixels(format: PixelFormat, data: &[u8]) -> SkinPixels {
 
 /// RGBA8 of stored pixels; 8-bit indices go through `palette`. DDS and external skins give an
 /// empty vector (nothing decoded).
-pub fn to_rgba(pixels: &SkinPixels, palette: &Palette) -> Vec<u8> {
+pub(crate) fn to_rgba(pixels: &SkinPixels, palette: &Palette) -> Vec<u8> {
     match pixels {
         SkinPixels::Indexed(p) => {
             let table: Vec<[u8; 4]> = (0..=255u8).map(|i| palette.rgba(i)).collect();
@@ -217,7 +222,7 @@ impl Skin {
 
 /// A DDS skin kept as bytes. Its width and height are read from the DDS header when it is one
 /// (`"DDS "`, then a 124-byte header with height at +12 and width at +16); otherwise both are 0.
-pub fn dds_skin(kind: u32, mipmaps: bool, bytes: &[u8]) -> Skin {
+pub(crate) fn dds_skin(kind: u32, mipmaps: bool, bytes: &[u8]) -> Skin {
     // DXT1/3/5 are decoded so renderers can draw the skin as the engine did; other DDS kinds keep
     // their bytes with an empty RGBA (and are drawn with a blank stand-in).
     let (width, height, rgba) = match crate::dds::decode(bytes) {
@@ -238,7 +243,7 @@ pub fn dds_skin(kind: u32, mipmaps: bool, bytes: &[u8]) -> Skin {
 }
 
 /// Width and height from a DDS header, if `bytes` starts with one.
-pub fn dds_size(bytes: &[u8]) -> Option<(usize, usize)> {
+pub(crate) fn dds_size(bytes: &[u8]) -> Option<(usize, usize)> {
     if bytes.len() < 128 || &bytes[..4] != b"DDS " {
         return None;
     }

@@ -1,5 +1,6 @@
 //! Conformance on the real third-party samples in `../shared/data/mdl/` (never copied into the
-//! repository): every file in the three subfolders is opened, and what is known about each is checked.
+//! repository): every file in the subfolders (and their subfolders) is opened, and what is known
+//! about each is checked.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -146,6 +147,48 @@ fn facts() -> BTreeMap<&'static str, Expect> {
             grid: (215, 215),
         }),
     );
+    // LotterShock: one game's MDL7 models, with the external skins they name and a licence.
+    const LOTTERSHOCK_MDL7: &[&str] = &[
+        "Assets/ackmen01.mdl",
+        "Assets/cables_wall.mdl",
+        "Assets/env_radio0.mdl",
+        "Assets/flesh1.mdl",
+        "Assets/griechin.mdl",
+        "Assets/key_hull.mdl",
+        "Assets/keycard.mdl",
+        "Assets/lottifant.mdl",
+        "Assets/sputnik.mdl",
+        "Assets/tile-floor-turret.mdl",
+        "Assets/trail.mdl",
+        "Assets/tree3.mdl",
+        "Assets/trident_of_lightning.mdl",
+        "Assets/tubes5.mdl",
+        "Assets/whiskas.mdl",
+        "Assets/zorroLotti.mdl",
+        "Level/Glockenkessel.mdl",
+        "Level/concept_02.mdl",
+        "Level/room_kitchen_01.mdl",
+    ];
+    const LOTTERSHOCK_OTHER: &[&str] = &[
+        "Assets/cable_auv.bmp",
+        "Assets/flesh.tga",
+        "Assets/griechin_body.tga",
+        "Assets/griechin_head.tga",
+        "Assets/noise128.tga",
+        "Assets/sZorroBody.bmp",
+        "Assets/sZorroFaceZorro.tga",
+        "Assets/sZorroHead.bmp",
+        "Assets/sputnik.bmp",
+        "Assets/turretskin.tga",
+        "LICENSE.txt",
+        "Level/room_atlas_01.pcx",
+    ];
+    for (names, expect) in [(LOTTERSHOCK_MDL7, true), (LOTTERSHOCK_OTHER, false)] {
+        for f in names {
+            let key: &'static str = Box::leak(format!("lottershock/{f}").into_boxed_str());
+            m.insert(key, if expect { Mdl7 } else { NotAModel });
+        }
+    }
     m.insert("retroacknex/LICENSE.txt", NotAModel);
     m.insert(
         "retroacknex/terrain.hmp",
@@ -157,23 +200,26 @@ fn facts() -> BTreeMap<&'static str, Expect> {
     m
 }
 
+/// Every file below the subfolders of `dir`, keyed by its path relative to `dir` (`/`-separated).
 fn all_files(dir: &Path) -> Vec<(String, PathBuf)> {
-    let mut out = Vec::new();
-    for sub in std::fs::read_dir(dir).unwrap() {
-        let sub = sub.unwrap().path();
-        if !sub.is_dir() {
-            continue;
-        }
-        for f in std::fs::read_dir(&sub).unwrap() {
-            let p = f.unwrap().path();
-            let key = format!(
-                "{}/{}",
-                sub.file_name().unwrap().to_string_lossy(),
-                p.file_name().unwrap().to_string_lossy()
-            );
-            out.push((key, p));
+    fn walk(dir: &Path, prefix: &str, out: &mut Vec<(String, PathBuf)>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let p = entry.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            let key = if prefix.is_empty() {
+                name
+            } else {
+                format!("{prefix}/{name}")
+            };
+            if p.is_dir() {
+                walk(&p, &key, out);
+            } else if !prefix.is_empty() {
+                out.push((key, p));
+            }
         }
     }
+    let mut out = Vec::new();
+    walk(dir, "", &mut out);
     out.sort();
     out
 }

@@ -9,11 +9,11 @@
 
 use std::path::{Path, PathBuf};
 
-use modex::{pngio, Argb4444, Argb8888, DepthBuffer, IndexedFrame, Palette, Rgb565, Surface};
-use modex_raster::hmp::HmpFile;
-use modex_raster::mdl::MdlFile;
-use modex_raster::raster::{framing_camera, Entity, Light, Renderer, Target, TrueColor};
-use modex_raster::Model;
+use modex::{
+    Argb4444, Argb8888, DepthBuffer, IndexedFrame, Palette, Rgb565, Surface, SurfacePixel, Target,
+};
+use modex_raster::{framing_camera, Entity, HmpFile, Light, MdlFile, Model, RasterPixel, Renderer};
+use modex_testkit::{Golden, Tolerance};
 
 const W: usize = 160;
 const H: usize = 120;
@@ -52,13 +52,19 @@ const SAMPLES: &[(&str, &str, f32, f32)] = &[
     ),
 ];
 
-fn golden_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+/// The golden images beside this test.
+fn golden() -> Golden {
+    Golden::new(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden"),
+        "modex-raster",
+    )
 }
 
-fn bless() -> bool {
-    std::env::var_os("MODEX_BLESS").is_some()
-}
+/// True colour: up to 1 pixel in 1000 may differ, by at most 2 per channel.
+const TRUE_COLOUR: Tolerance = Tolerance {
+    max_channel: 2,
+    per_mille: 1,
+};
 
 fn load(path: &Path) -> Model {
     let bytes = std::fs::read(path).unwrap();
@@ -73,11 +79,13 @@ fn load(path: &Path) -> Model {
     }
 }
 
-fn render<T: Target>(model: &Model, yaw: f32, pitch: f32, target: &mut T) {
+fn render<T: Target>(model: &Model, yaw: f32, pitch: f32, target: &mut T)
+where
+    T::Px: RasterPixel,
+{
     let mut r = Renderer::new(&Palette::quake());
     // Opaque black behind the model in every format (index 0 is Quake's black).
-    let background = T::color([0, 0, 0], &r.shades);
-    target.pixels_mut().fill(background);
+    target.fill(T::flat([0, 0, 0], r.palette()));
     let cam = framing_camera(model, 0, yaw, pitch, W, H);
     r.light = Light::over_shoulder(&cam, 0.35, 1.3);
     let prepared = r.prepare(model);
@@ -86,63 +94,20 @@ fn render<T: Target>(model: &Model, yaw: f32, pitch: f32, target: &mut T) {
     assert!(stats.rasterized > 0, "nothing drawn");
 }
 
-fn check_indexed(stem: &str, frame: &IndexedFrame, pal: &Palette) {
-    let path = golden_dir().join(format!("{stem}_8.png"));
-    if bless() {
-        pngio::save_indexed(&path, frame, pal).unwrap();
-        return;
-    }
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (run with MODEX_BLESS=1 to create it)",
-            path.display()
-        )
-    });
-    let (golden, gpal) = pngio::decode_indexed(&bytes).unwrap();
-    assert_eq!(&gpal, pal, "{stem}: palette");
-    assert_eq!((golden.width(), golden.height()), (W, H), "{stem}: size");
-    let diff = golden
-        .pixels()
-        .iter()
-        .zip(frame.pixels())
-        .filter(|(a, b)| a != b)
-        .count();
-    assert_eq!(
-        diff,
-        0,
-        "{stem}: {diff} pixels differ from {}",
-        path.display()
-    );
-}
-
-fn check_rgba<P: TrueColor>(stem: &str, surface: &Surface<P>) {
-    let path = golden_dir().join(format!("{stem}_{}.png", P::NAME));
-    let rgba = surface.to_rgba8();
-    if bless() {
-        pngio::save_rgba(&path, W, H, &rgba).unwrap();
-        return;
-    }
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (run with MODEX_BLESS=1 to create it)",
-            path.display()
-        )
-    });
-    let (w, h, golden) = pngio::decode_rgba(&bytes).unwrap();
-    assert_eq!((w, h), (W, H), "{stem}: size");
-    let mut differing = 0;
-    for (a, b) in golden.chunks_exact(4).zip(rgba.chunks_exact(4)) {
-        if a != b {
-            differing += 1;
-            let worst = a.iter().zip(b).map(|(x, y)| x.abs_diff(*y)).max().unwrap();
-            assert!(worst <= 2, "{stem}_{}: pixel differs by {worst}", P::NAME);
-        }
-    }
-    assert!(
-        differing * 1000 <= W * H,
-        "{stem}_{}: {differing} pixels differ",
-        P::NAME
-    );
+/// Render `model` into a `P` surface and compare it with `<stem>_<format>.png`.
+fn check_surface<P: SurfacePixel + RasterPixel>(
+    golden: &Golden,
+    stem: &str,
+    model: &Model,
+    yaw: f32,
+    pitch: f32,
+) {
+    let mut s = Surface::<P>::new(W, H);
+    render(model, yaw, pitch, &mut s);
+    let name = format!("{stem}_{}.png", P::NAME);
+    golden
+        .check_rgba(&name, W, H, &s.to_rgba8(), TRUE_COLOUR)
+        .unwrap();
 }
 
 #[test]
@@ -150,7 +115,7 @@ fn sample_models_match_their_golden_images() {
     let Some(dir) = modex_testkit::samples_dir("mdl") else {
         return;
     };
-    let pal = Palette::quake();
+    let (golden, pal) = (golden(), Palette::quake());
     for &(file, stem, yaw, pitch) in SAMPLES {
         let model = load(&dir.join(file));
         let mut f = IndexedFrame::new(W, H);
@@ -159,15 +124,11 @@ fn sample_models_match_their_golden_images() {
             f.pixels().iter().filter(|&&c| c != 0).count() > W * H / 100,
             "{stem}: almost empty"
         );
-        check_indexed(stem, &f, &pal);
-        let mut s = Surface::<Rgb565>::new(W, H);
-        render(&model, yaw, pitch, &mut s);
-        check_rgba(stem, &s);
-        let mut s = Surface::<Argb4444>::new(W, H);
-        render(&model, yaw, pitch, &mut s);
-        check_rgba(stem, &s);
-        let mut s = Surface::<Argb8888>::new(W, H);
-        render(&model, yaw, pitch, &mut s);
-        check_rgba(stem, &s);
+        golden
+            .check_indexed(&format!("{stem}_8.png"), &f, &pal)
+            .unwrap();
+        check_surface::<Rgb565>(&golden, stem, &model, yaw, pitch);
+        check_surface::<Argb4444>(&golden, stem, &model, yaw, pitch);
+        check_surface::<Argb8888>(&golden, stem, &model, yaw, pitch);
     }
 }

@@ -1,19 +1,15 @@
 //! Rasterizer behaviour on meshes built in code: fill rule, clipping, culling, perspective, depth,
 //! overlay, animation, thread independence.
 
-mod raster_common;
-
-use glam::{Vec2, Vec3, Vec4};
+use glam::{Vec2, Vec3};
 use modex::{
-    Argb4444, Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Pixel, Projection, Rgb565,
-    Surface,
+    with_threads, Argb4444, Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Pixel,
+    Projection, Rgb565, Rng, Surface, Target,
 };
-use modex_raster::raster::{
-    fill, ClipVertex, Cull, DepthMode, Entity, Light, Paint, Renderer, ShadeTable, Target, Texture,
-    TriSetup, LIGHT_ONE,
+use modex_raster::{
+    Cull, DepthMode, Entity, Light, Model, RasterPixel, Renderer, SkinPixels, Triangle, LIGHT_ONE,
 };
-use modex_raster::{Model, Triangle};
-use raster_common::*;
+use modex_testkit::models::{checker_skin, floor, frame, indexed_skin, model, quad, skin, sphere};
 
 /// Light that leaves skins unchanged: ambient 1, no sun.
 fn flat_renderer() -> Renderer {
@@ -36,66 +32,23 @@ fn front_camera(distance: f32, w: usize, h: usize) -> Camera {
     )
 }
 
-/// Counts how often each pixel is painted (depth off).
-struct Coverage {
-    w: usize,
-    h: usize,
-    count: Vec<u8>,
-}
+/// A half-transparent red texel: drawn with depth off over opaque black, a 4444 pixel painted
+/// once, twice or more shows a different colour each time, so the picture counts coverage.
+const HALF_RED: u16 = 0x8f00;
 
-struct Count;
-impl Paint for Count {
-    type Px = u8;
-    fn texture_size(&self) -> (u32, u32) {
-        (1, 1)
-    }
-    fn paint(&self, _: usize, _: i32, dst: &mut u8) -> bool {
-        *dst = dst.saturating_add(1);
-        true
-    }
-}
-
-impl Target for Coverage {
-    type Px = u8;
-    fn size(&self) -> (usize, usize) {
-        (self.w, self.h)
-    }
-    fn pixels_mut(&mut self) -> &mut [u8] {
-        &mut self.count
-    }
-    fn color(_: [u8; 3], _: &ShadeTable) -> u8 {
-        0
-    }
-    fn fill_textured(
-        &mut self,
-        depth: &mut [f32],
-        tris: &[TriSetup],
-        _: &Texture,
-        _: &ShadeTable,
-        _: bool,
-        _: DepthMode,
-    ) {
-        fill(
-            &Count,
-            tris,
-            &mut self.count,
-            depth,
-            self.w,
-            self.h,
-            DepthMode::Off,
-        );
-    }
-}
-
-/// Tiny deterministic generator (xorshift) so the jitter is reproducible.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> f32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
+/// How often each pixel of `s` (cleared to opaque black, then drawn in [`HALF_RED`] by a flat
+/// renderer) was painted: 0, 1, or 2 for anything else.
+fn coverage(s: &Surface<Argb4444>) -> Vec<u8> {
+    // Source over destination at alpha 0x88 of full red on black: red 0x88, opaque.
+    let once = Argb4444::from_rgba([0x88, 0, 0, 255]);
+    s.pixels()
+        .iter()
+        .map(|&p| match p {
+            Argb4444(0xf000) => 0,
+            p if p == once => 1,
+            _ => 2,
+        })
+        .collect()
 }
 
 #[test]
@@ -113,7 +66,7 @@ fn shared_edges_cover_every_pixel_exactly_once() {
     );
     cam.projection = Projection::Orthographic { height: h as f32 };
     for seed in 1..6u64 {
-        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut rng = Rng::new(seed);
         let (gx, gy) = (9usize, 7usize);
         let mut positions = Vec::new();
         for j in 0..=gy {
@@ -128,8 +81,8 @@ fn shared_edges_cover_every_pixel_exactly_once() {
                             y = y.floor() + 0.5;
                         }
                         _ => {
-                            x += (rng.next() - 0.5) * 6.0;
-                            y += (rng.next() - 0.5) * 6.0;
+                            x += rng.range(-3.0, 3.0);
+                            y += rng.range(-3.0, 3.0);
                         }
                     }
                 }
@@ -155,25 +108,22 @@ fn shared_edges_cover_every_pixel_exactly_once() {
             }
         }
         let n = positions.len();
-        let model = Model {
-            frames: vec![frame("grid", positions, vec![Vec3::Y; n])],
-            uvs: vec![Vec2::ZERO],
+        let grid = model(
+            frame("grid", positions, vec![Vec3::Y; n]),
+            vec![Vec2::ZERO],
             triangles,
-            skins: vec![checker_skin(4, 4, 2, 1, 2)],
-        };
+            skin(1, 1, SkinPixels::Argb4444(vec![HALF_RED])),
+        );
         let mut r = flat_renderer();
         r.cull = Cull::None;
-        let prepared = r.prepare(&model);
-        let mut target = Coverage {
-            w,
-            h,
-            count: vec![0; w * h],
-        };
+        r.depth_mode = DepthMode::Off;
+        let prepared = r.prepare(&grid);
+        let mut target = Surface::<Argb4444>::new(w, h);
+        target.clear(Argb4444(0xf000));
         let mut depth = DepthBuffer::new(w, h);
         let stats = r.draw(&mut target, &mut depth, &cam, &prepared, &Entity::default());
         assert_eq!(stats.rasterized, gx * gy * 2);
-        let bad: Vec<(usize, usize, u8)> = target
-            .count
+        let bad: Vec<(usize, usize, u8)> = coverage(&target)
             .iter()
             .enumerate()
             .filter(|(_, &c)| c != 1)
@@ -221,14 +171,9 @@ fn texture_is_upright_not_mirrored_and_perspective_correct() {
     // one the exact ray/plane intersection hits.
     let size = 16usize;
     let idx: Vec<u8> = (0..size * size).map(|i| (i % 251 + 1) as u8).collect();
-    let skin = indexed_skin(size, size, idx.clone());
     let half = 10.0;
-    // The quad rotated to lie on the floor z = 0: build it directly.
-    let mut model = quad(0.0, half, skin);
-    for p in &mut model.frames[0].positions {
-        *p = Vec3::new(p.x, p.z, 0.0); // (x, 0, z) -> (x, z, 0): far edge at +Y
-    }
-    model.frames[0].normals = vec![Vec3::Z; 4];
+    // On the floor z = 0, UV (0, 0) at the far left corner (+Y).
+    let model = floor(0.0, half, 1.0, indexed_skin(size, size, idx.clone()));
     let (w, h) = (160usize, 120usize);
     let cam = Camera::look_at(
         Vec3::new(1.3, -12.0, 2.0),
@@ -307,15 +252,15 @@ fn nearer_surface_wins_whatever_the_order() {
 }
 
 fn raw_triangle_model(p: [Vec3; 3]) -> Model {
-    Model {
-        frames: vec![frame("t", p.to_vec(), vec![-Vec3::Y; 3])],
-        uvs: vec![Vec2::ZERO, Vec2::X, Vec2::Y],
-        triangles: vec![Triangle {
+    model(
+        frame("t", p.to_vec(), vec![-Vec3::Y; 3]),
+        vec![Vec2::ZERO, Vec2::X, Vec2::Y],
+        vec![Triangle {
             vertices: [0, 1, 2],
             uvs: [0, 1, 2],
         }],
-        skins: vec![checker_skin(4, 4, 1, 100, 200)],
-    }
+        checker_skin(4, 4, 1, 100, 200),
+    )
 }
 
 #[test]
@@ -447,12 +392,14 @@ fn overlay_skips_index_zero_and_black_565() {
     idx[..8].fill(0); // top half transparent in overlay mode
     for skin in [
         indexed_skin(4, 4, idx.clone()),
-        rgb565_skin(
+        skin(
             4,
             4,
-            idx.iter()
-                .map(|&i| if i == 0 { 0 } else { 0xf800 })
-                .collect(),
+            SkinPixels::Rgb565(
+                idx.iter()
+                    .map(|&i| if i == 0 { 0 } else { 0xf800 })
+                    .collect(),
+            ),
         ),
     ] {
         let model = quad(0.0, 1.0, skin);
@@ -491,16 +438,11 @@ fn overlay_skips_index_zero_and_black_565() {
 
 #[test]
 fn argb4444_target_blends_by_texel_alpha() {
-    let px = vec![0x8f00u16; 4]; // half-transparent red
-    let skin = modex_raster::Skin {
-        kind: 3,
-        has_mipmaps: false,
-        width: 2,
-        height: 2,
-        rgba: px.iter().flat_map(|&p| Argb4444(p).to_rgba()).collect(),
-        pixels: modex_raster::SkinPixels::Argb4444(px),
-    };
-    let model = quad(0.0, 1.0, skin);
+    let model = quad(
+        0.0,
+        1.0,
+        skin(2, 2, SkinPixels::Argb4444(vec![HALF_RED; 4])),
+    );
     let r = flat_renderer();
     let p = r.prepare(&model);
     let mut s = Surface::<Argb4444>::new(20, 20);
@@ -520,7 +462,7 @@ fn argb4444_target_blends_by_texel_alpha() {
 #[test]
 fn lighting_follows_the_normal_table_and_entity_fields() {
     // A sphere lit from +X: its +X side is brighter than its -X side; more ambient is brighter.
-    let model = sphere(1.0, 12, 24, checker_skin(8, 8, 8, 254, 254));
+    let model = sphere(1.0, 12, 24, Vec2::ONE, checker_skin(8, 8, 8, 254, 254));
     let mut r = Renderer::new(&Palette::quake());
     r.light = Light {
         direction: -Vec3::X,
@@ -647,23 +589,15 @@ fn frames_interpolate_and_skins_select() {
 fn scene_in<T: Target + Send>(
     make: impl Fn() -> T + Send + Sync,
     threads: usize,
-) -> (T, DepthBuffer) {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap();
-    pool.install(|| {
+) -> (T, DepthBuffer)
+where
+    T::Px: RasterPixel,
+{
+    with_threads(threads, || {
         let r = Renderer::new(&Palette::quake());
-        let ball = sphere(1.0, 40, 80, checker_skin(64, 32, 4, 15, 250));
-        let floor = {
-            let mut m = quad(0.0, 6.0, checker_skin(16, 16, 2, 100, 180));
-            for p in &mut m.frames[0].positions {
-                *p = Vec3::new(p.x, p.z, -1.0);
-            }
-            m.frames[0].normals = vec![Vec3::Z; 4];
-            m
-        };
-        let (pb, pf) = (r.prepare(&ball), r.prepare(&floor));
+        let ball = sphere(1.0, 40, 80, Vec2::ONE, checker_skin(64, 32, 4, 15, 250));
+        let ground = floor(-1.0, 6.0, 1.0, checker_skin(16, 16, 2, 100, 180));
+        let (pb, pf) = (r.prepare(&ball), r.prepare(&ground));
         let mut t = make();
         let (w, h) = t.size();
         let mut d = DepthBuffer::new(w, h);
@@ -681,6 +615,7 @@ fn scene_in<T: Target + Send>(
         );
         (t, d)
     })
+    .unwrap()
 }
 
 #[test]
@@ -699,30 +634,4 @@ fn one_and_many_threads_give_identical_pixels() {
         assert_eq!(scene_in(|| Surface::<Argb4444>::new(w, h), n).0, base4444.0);
         assert_eq!(scene_in(|| Surface::<Argb8888>::new(w, h), n).0, base8888.0);
     }
-}
-
-#[test]
-fn clip_vertices_are_public_for_custom_pipelines() {
-    // TriSetup + fill can be driven directly with clip-space vertices.
-    let v = |x: f32, y: f32| ClipVertex {
-        clip: Vec4::new(x, y, 0.5, 1.0),
-        depth: 1.0,
-        ..Default::default()
-    };
-    let (a, b, c) = (v(-1.0, -1.0), v(1.0, -1.0), v(-1.0, 1.0));
-    let t = TriSetup::new([&a, &b, &c], 10, 10, Cull::Back).unwrap();
-    let mut px = vec![0u8; 100];
-    let mut d = vec![f32::INFINITY; 100];
-    fill(
-        &Count,
-        &[t],
-        &mut px,
-        &mut d,
-        10,
-        10,
-        DepthMode::TestAndWrite,
-    );
-    // Half the square (the diagonal's centres go to one side): 45 or 55 pixels.
-    let n = px.iter().filter(|&&c| c == 1).count();
-    assert!(n == 45 || n == 55, "{n}");
 }

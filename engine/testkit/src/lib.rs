@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 
 pub mod golden;
+pub mod models;
 pub mod samples;
 
 pub use golden::{Golden, Tolerance};

@@ -5,9 +5,12 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use modex::{pngio, Argb4444, Argb8888, Camera, DepthBuffer, IndexedFrame, Rgb565, Surface};
-use modex_raster::raster::{
-    framing_camera, with_threads, Entity, Light, PreparedModel, Renderer, Target, TrueColor,
+use modex::{
+    pngio, with_threads, Argb4444, Argb8888, Camera, DepthBuffer, IndexedFrame, Rgb565, Surface,
+    SurfacePixel, Target,
+};
+use modex_raster::{
+    framing_camera, Entity, Light, PreparedModel, RasterPixel, Renderer,
 };
 
 use modex_assets::Asset;
@@ -30,9 +33,10 @@ fn draw<T: Target>(
     model: &PreparedModel,
     entity: &Entity,
     wireframe: bool,
-) {
-    let black = T::color([0, 0, 0], &renderer.shades);
-    target.pixels_mut().fill(black);
+) where
+    T::Px: RasterPixel,
+{
+    target.fill(T::flat([0, 0, 0], renderer.palette()));
     depth.clear();
     renderer.draw(target, depth, camera, model, entity);
     if wireframe {
@@ -40,7 +44,7 @@ fn draw<T: Target>(
     }
 }
 
-fn save_true_colour<P: TrueColor>(
+fn save_true_colour<P: SurfacePixel + RasterPixel>(
     path: &Path,
     renderer: &Renderer,
     camera: &Camera,

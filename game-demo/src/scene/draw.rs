@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use glam::Vec3;
 use modex::{Argb8888, Camera, DepthBuffer, IndexedFrame, Surface};
-use modex_raster::raster::{Entity, Light, PreparedModel, Renderer};
+use modex_raster::{Entity, Light, PreparedModel, Renderer};
 use modex_voxel::{Instance, Pose, RenderOptions, Shading, Unit, Vpl};
 
 use super::assets::Assets;

@@ -20,7 +20,7 @@ pub struct ClipVertex {
     /// Texture coordinates in texels (not normalised).
     pub u: f32,
     pub v: f32,
-    /// Fixed-point intensity as a float, [`crate::raster::LIGHT_ONE`] = 1.0.
+    /// Fixed-point intensity as a float, [`crate::LIGHT_ONE`] = 1.0.
     pub light: f32,
 }
 

@@ -1,5 +1,6 @@
 //! The draw call: a model as an A5 entity sees it (position, pan/tilt/roll, scale, frame and
-//! nextframe, skin, ambient, albedo, overlay flag) drawn by a [`Renderer`] into any [`Target`].
+//! nextframe, skin, ambient, albedo, overlay flag) drawn by a [`Renderer`] into any
+//! [`modex::Target`] of [`RasterPixel`]s.
 //!
 //! Pipeline per draw: vertex stage (interpolate the two frames, transform to clip space, light each
 //! vertex through the normal table) → triangle stage (texture coordinates, near/guard-band clipping,
@@ -9,16 +10,17 @@
 
 use glam::{Mat4, Quat, Vec2, Vec3, Vec4};
 use modex::float::floor_f32;
-use modex::{Camera, DepthBuffer, Palette};
+use modex::{draw_line, Camera, DepthBuffer, DrawStats, Palette, Projection, Target};
 use rayon::prelude::*;
 
 use crate::model::Model;
 
 use super::clip::{clip_triangle, ClipPlanes, ClipVertex, Clipped};
 use super::light::{normal_table_dots, Light, ShadeTable};
+use super::pixel::sealed::FillTextured;
+use super::pixel::{RasterPixel, TexturedFill};
 use super::setup::{Cull, TriSetup};
 use super::span::DepthMode;
-use super::target::Target;
 use super::texture::Texture;
 
 /// What an A5 entity says about how to draw its model (the `A4_ENTITY` fields that matter here).
@@ -28,9 +30,11 @@ use super::texture::Texture;
 pub struct Entity {
     /// World position.
     pub position: Vec3,
-    /// Euler angles in degrees: pan around Z (heading), tilt (positive = nose up), roll around X.
+    /// Heading in degrees: rotation around Z.
     pub pan: f32,
+    /// Pitch in degrees, positive = nose up.
     pub tilt: f32,
+    /// Roll in degrees, around the model's X axis.
     pub roll: f32,
     /// Scale factors per axis.
     pub scale: Vec3,
@@ -105,13 +109,14 @@ pub struct PreparedModel<'m> {
 }
 
 impl<'m> PreparedModel<'m> {
+    /// The model these skins were prepared for.
     pub fn model(&self) -> &'m Model {
         self.model
     }
 
     /// The texture for skin number `skin` (wrapping), or the blank stand-in when the model has no
     /// drawable skin.
-    pub fn texture(&self, skin: usize) -> &Texture {
+    pub(crate) fn texture(&self, skin: usize) -> &Texture {
         &self.skins[skin % self.skins.len()]
     }
 
@@ -121,21 +126,16 @@ impl<'m> PreparedModel<'m> {
     }
 }
 
-/// Counts from one draw.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct DrawStats {
-    /// Triangles submitted.
-    pub triangles: usize,
-    /// Triangles rasterized after culling and clipping (a clipped triangle may count more than once).
-    pub rasterized: usize,
-}
-
 /// Draws models: the palette tables, the scene light and the fixed-function state.
 #[derive(Debug, Clone)]
 pub struct Renderer {
-    pub shades: ShadeTable,
+    /// The palette's shade table (and the palette itself), built by [`Renderer::new`].
+    shades: ShadeTable,
+    /// The scene's sun and ambient light.
     pub light: Light,
+    /// Which faces are drawn.
     pub cull: Cull,
+    /// Depth test and write of [`Renderer::draw`].
     pub depth_mode: DepthMode,
 }
 
@@ -169,6 +169,12 @@ impl Renderer {
             cull: Cull::Back,
             depth_mode: DepthMode::TestAndWrite,
         }
+    }
+
+    /// The palette this renderer lights 8-bit targets through and maps true-colour skins into; the
+    /// palette to give [`modex::Target::flat`] for clear and line colours.
+    pub fn palette(&self) -> &Palette {
+        self.shades.palette()
     }
 
     /// Prepare a model's skins for this renderer's palette.
@@ -337,7 +343,9 @@ impl Renderer {
     }
 
     /// Draw `model` as `entity` sees it into `target`, testing and writing `depth` (which must have
-    /// the target's size; the camera's width and height should match it too).
+    /// the target's size; the camera's width and height should match it too). Returns the
+    /// triangle counters (`triangles`, `rasterized`) of [`DrawStats`]; a depth buffer of another
+    /// size draws nothing (logged).
     pub fn draw<T: Target>(
         &self,
         target: &mut T,
@@ -345,11 +353,14 @@ impl Renderer {
         camera: &Camera,
         model: &PreparedModel,
         entity: &Entity,
-    ) -> DrawStats {
+    ) -> DrawStats
+    where
+        T::Px: RasterPixel,
+    {
         let (w, h) = target.size();
         let mut stats = DrawStats {
             triangles: model.model.triangles.len(),
-            rasterized: 0,
+            ..DrawStats::default()
         };
         if (depth.width(), depth.height()) != (w, h) {
             log::warn!(
@@ -376,14 +387,14 @@ impl Renderer {
         for tris in model.model.triangles.chunks(batch) {
             self.setups(model.model, tris, &lit, tex, w, h, &mut setups);
             stats.rasterized += setups.len();
-            target.fill_textured(
-                depth.values_mut(),
-                &setups,
+            let job = TexturedFill {
+                tris: &setups,
                 tex,
-                &self.shades,
-                entity.overlay,
-                self.depth_mode,
-            );
+                shades: &self.shades,
+                overlay: entity.overlay,
+                mode: self.depth_mode,
+            };
+            T::Px::fill_textured(&job, target.pixels_mut(), depth.values_mut(), w, h);
         }
         SETUPS.with(|c| *c.borrow_mut() = setups);
         LIT.with(|c| *c.borrow_mut() = lit);
@@ -391,7 +402,7 @@ impl Renderer {
     }
 
     /// Draw the edges of the model's (front-facing, when culling) triangles in a flat colour, on top
-    /// of whatever is there, ignoring depth.
+    /// of whatever is there, ignoring depth, with the one line routine ([`modex::draw_line`]).
     pub fn draw_wireframe<T: Target>(
         &self,
         target: &mut T,
@@ -401,7 +412,7 @@ impl Renderer {
         rgb: [u8; 3],
     ) {
         let (w, h) = target.size();
-        let color = T::color(rgb, &self.shades);
+        let color = T::flat(rgb, self.palette());
         let mut lit = Vec::new();
         self.vertices(camera, model.model, entity, &mut lit);
         let screen: Vec<Option<Vec2>> = lit
@@ -413,7 +424,6 @@ impl Renderer {
                 })
             })
             .collect();
-        let px = target.pixels_mut();
         for tri in &model.model.triangles {
             let pts: Option<Vec<Vec2>> = tri
                 .vertices
@@ -429,39 +439,22 @@ impl Renderer {
             };
             if visible {
                 for k in 0..3 {
-                    line(px, w, h, p[k], p[(k + 1) % 3], color);
+                    draw_line(target, p[k], p[(k + 1) % 3], color);
                 }
             }
         }
     }
 }
 
-/// A line by DDA, clipped per pixel, at most a few screen sizes long.
-fn line<P: Copy>(px: &mut [P], w: usize, h: usize, a: Vec2, b: Vec2, color: P) {
-    let d = b - a;
-    let steps = d.x.abs().max(d.y.abs()).ceil();
-    if !steps.is_finite() || steps > 4.0 * (w + h) as f32 {
-        return;
-    }
-    let steps = steps as usize;
-    let inc = if steps > 0 {
-        d / steps as f32
-    } else {
-        Vec2::ZERO
-    };
-    let mut p = a;
-    for _ in 0..=steps {
-        let (x, y) = (p.x.floor(), p.y.floor());
-        if x >= 0.0 && y >= 0.0 && (x as usize) < w && (y as usize) < h {
-            px[y as usize * w + x as usize] = color;
-        }
-        p += inc;
-    }
-}
+/// Vertical field of view of [`framing_camera`], in degrees.
+const FRAMING_FOV_Y_DEGREES: f32 = 50.0;
 
-/// A camera orbiting a model's frame `frame` so the whole bounding box fills most of a
-/// `width` x `height` view: `yaw` around Z and `pitch` above the horizon in degrees. At yaw 0 the eye
-/// is on the model's -Y side looking along +Y.
+/// A camera orbiting a model's frame `frame` (the first frame if there is no such frame) so the
+/// whole bounding box fills most of a `width` x `height` view: `yaw` around Z and `pitch` above the
+/// horizon in degrees. At yaw 0 the eye is on the model's -Y side looking along +Y.
+///
+/// This is [`Camera::framing`] (the one framing rule of every viewer) with a 50-degree vertical
+/// field of view, looking from [`Camera::orbit_direction`].
 pub fn framing_camera(
     model: &Model,
     frame: usize,
@@ -476,22 +469,14 @@ pub fn framing_camera(
         .or(model.frames.first())
         .map_or(&[][..], |f| &f.positions[..]);
     let (lo, hi) = crate::model::Frame::compute_bbox(positions);
-    let centre = (lo + hi) * 0.5;
-    let radius = ((hi - lo).length() * 0.5).max(1e-3);
-    let fov_y = 50f32.to_radians();
-    let aspect = width.max(1) as f32 / height.max(1) as f32;
-    let half = (fov_y * 0.5).tan().min((fov_y * 0.5).tan() * aspect).atan();
-    let distance = radius / half.sin() * 1.02;
-    let mut cam = Camera::orbit(
-        centre,
-        distance,
-        yaw.to_radians(),
-        pitch.to_radians(),
-        fov_y,
+    Camera::framing(
+        Camera::orbit_direction(yaw.to_radians(), pitch.to_radians()),
+        lo,
+        hi,
+        Projection::Perspective {
+            fov_y: FRAMING_FOV_Y_DEGREES.to_radians(),
+        },
         width,
         height,
-    );
-    cam.near = (distance - radius * 1.5).max(distance * 0.01);
-    cam.far = distance + radius * 4.0;
-    cam
+    )
 }

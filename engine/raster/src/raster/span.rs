@@ -418,3 +418,57 @@ pub fn fill<P: Paint>(
         .for_each(|(b, ((px, depth), bin))| band(px, depth, b * BAND_HEIGHT, bin));
     BINS.with(|b| *b.borrow_mut() = bins);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::raster::clip::ClipVertex;
+    use crate::raster::setup::Cull;
+    use glam::Vec4;
+
+    /// Counts how often each pixel is painted.
+    struct Count;
+    impl Paint for Count {
+        type Px = u8;
+        fn texture_size(&self) -> (u32, u32) {
+            (1, 1)
+        }
+        fn paint(&self, _: usize, _: i32, dst: &mut u8) -> bool {
+            *dst = dst.saturating_add(1);
+            true
+        }
+    }
+
+    #[test]
+    fn setup_and_fill_draw_clip_space_vertices() {
+        let v = |x: f32, y: f32| ClipVertex {
+            clip: Vec4::new(x, y, 0.5, 1.0),
+            depth: 1.0,
+            ..Default::default()
+        };
+        let (a, b, c) = (v(-1.0, -1.0), v(1.0, -1.0), v(-1.0, 1.0));
+        let t = TriSetup::new([&a, &b, &c], 10, 10, Cull::Back).unwrap();
+        for threads in [1, 3] {
+            let (px, d) = modex::with_threads(threads, || {
+                let mut px = vec![0u8; 100];
+                let mut d = vec![f32::INFINITY; 100];
+                fill(
+                    &Count,
+                    &[t],
+                    &mut px,
+                    &mut d,
+                    10,
+                    10,
+                    DepthMode::TestAndWrite,
+                );
+                (px, d)
+            })
+            .unwrap();
+            // Half the square (the diagonal's centres go to one side): 45 or 55 pixels, each once.
+            let n = px.iter().filter(|&&c| c == 1).count();
+            assert!(n == 45 || n == 55, "{n}");
+            assert!(px.iter().all(|&c| c <= 1));
+            assert_eq!(d.iter().filter(|z| **z == 1.0).count(), n);
+        }
+    }
+}

@@ -102,6 +102,11 @@ impl Texture {
         })
     }
 
+    /// (width, height) in texels.
+    pub fn size(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+
     /// A 1x1 texture of [`BLANK_RGB`], so a model without a drawable skin is still drawn, lit.
     pub fn blank(shades: &ShadeTable) -> Texture {
         let [r, g, b] = BLANK_RGB;

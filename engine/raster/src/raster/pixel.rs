@@ -1,0 +1,247 @@
+//! What the rasterizer writes into each pixel type: the 8-bit palette index of an
+//! [`modex::IndexedFrame`] and the 565 / 4444 / 8888 pixels of a [`modex::Surface`].
+//!
+//! The rasterizer draws into any [`modex::Target`] whose pixel type is a [`RasterPixel`]. One
+//! generic span loop serves all four (see `span`), painting through one `Painter` (texel fetch and
+//! overlay key); what differs per pixel type is its `Lighting`: a shade-table lookup for 8-bit, a
+//! channel multiply and pack for true colour, plus a read-modify-write blend by the texel's alpha
+//! for 4444 ([`TrueColor::put`]). The choice is made by the pixel type at compile time, so each
+//! format's inner loop is monomorphised and as tight as a hand-written one (the bench table in
+//! `docs/benchmarks.md` has the per-format throughput).
+
+use std::marker::PhantomData;
+
+use modex::{Argb4444, Argb8888, Pixel, Rgb565};
+
+use super::light::{level_of, ShadeTable, LIGHT_MAX};
+use super::setup::TriSetup;
+use super::span::{fill, DepthMode, Paint};
+use super::texture::Texture;
+
+/// A pixel type the rasterizer can draw: `u8` palette indices (the mode-X frame, lit through the
+/// palette's shade table) and the true-colour [`Rgb565`], [`Argb4444`] (alpha-blended) and
+/// [`Argb8888`] (lit by multiplication).
+///
+/// A target `T: modex::Target` is drawn by [`crate::Renderer::draw`] when `T::Px: RasterPixel`:
+/// every [`modex::IndexedFrame`] and [`modex::Surface`] is. The trait is sealed: these four are
+/// all there are.
+pub trait RasterPixel: Copy + Send + Sync + 'static + sealed::FillTextured {}
+
+impl RasterPixel for u8 {}
+impl RasterPixel for Rgb565 {}
+impl RasterPixel for Argb4444 {}
+impl RasterPixel for Argb8888 {}
+
+/// One textured fill: what every pixel type needs besides its pixels.
+pub struct TexturedFill<'a> {
+    /// The set-up triangles, drawn in order.
+    pub tris: &'a [TriSetup],
+    /// The skin, prepared for every pixel type.
+    pub tex: &'a Texture,
+    /// The palette's shade table (8-bit targets).
+    pub shades: &'a ShadeTable,
+    /// Overlay mode: key texels are not drawn.
+    pub overlay: bool,
+    /// Depth test and write.
+    pub mode: DepthMode,
+}
+
+impl TexturedFill<'_> {
+    /// Fill with texels `texels` (`overlay_texels` in overlay mode, where 0 is the key) lit by
+    /// `lighting`: picks the painter of the overlay mode, so each span loop is monomorphised per
+    /// pixel type and mode.
+    #[inline]
+    fn fill_with<T: Texel, L: Lighting<T>>(
+        &self,
+        texels: &[T],
+        overlay_texels: &[T],
+        lighting: L,
+        px: &mut [L::Px],
+        depth: &mut [f32],
+        (w, h): (usize, usize),
+    ) {
+        let size = self.tex.size();
+        if self.overlay {
+            let p = Painter::<T, L, true> {
+                texels: overlay_texels,
+                size,
+                lighting,
+            };
+            fill(&p, self.tris, px, depth, w, h, self.mode);
+        } else {
+            let p = Painter::<T, L, false> {
+                texels,
+                size,
+                lighting,
+            };
+            fill(&p, self.tris, px, depth, w, h, self.mode);
+        }
+    }
+}
+
+pub(crate) mod sealed {
+    use super::TexturedFill;
+
+    /// How a pixel type fills textured triangles (the rasterizer's per-format entry point).
+    pub trait FillTextured: Sized {
+        /// Fill `job` into a `w` x `h` block of pixels and its depth buffer (both row-major).
+        fn fill_textured(
+            job: &TexturedFill<'_>,
+            px: &mut [Self],
+            depth: &mut [f32],
+            w: usize,
+            h: usize,
+        );
+    }
+}
+
+/// A prepared texel: a palette index (8-bit targets) or packed RGBA (true colour); 0 is the overlay
+/// key.
+trait Texel: Copy + PartialEq + Default + Sync {}
+impl Texel for u8 {}
+impl Texel for u32 {}
+
+/// How a texel lit by a fixed-point light level becomes a pixel: the only per-format code.
+trait Lighting<T>: Sync {
+    /// The pixel type written.
+    type Px: Copy + Send + Sync;
+    /// Write texel `t` lit by `light` into `dst`; `false` when nothing was drawn.
+    fn put(&self, t: T, light: i32, dst: &mut Self::Px) -> bool;
+}
+
+/// The painter of one texel kind, lighting and overlay mode.
+struct Painter<'a, T, L, const OVERLAY: bool> {
+    texels: &'a [T],
+    size: (u32, u32),
+    lighting: L,
+}
+
+impl<T: Texel, L: Lighting<T>, const OVERLAY: bool> Paint for Painter<'_, T, L, OVERLAY> {
+    type Px = L::Px;
+    #[inline(always)]
+    fn texture_size(&self) -> (u32, u32) {
+        self.size
+    }
+    #[inline(always)]
+    fn paint(&self, index: usize, light: i32, dst: &mut L::Px) -> bool {
+        let t = self.texels[index];
+        if OVERLAY && t == T::default() {
+            return false;
+        }
+        self.lighting.put(t, light, dst)
+    }
+}
+
+/// 8-bit lighting: the texel's index through the shade-table row of the light level.
+struct Colormap<'a>(&'a [u8]);
+
+impl Lighting<u8> for Colormap<'_> {
+    type Px = u8;
+    #[inline(always)]
+    fn put(&self, t: u8, light: i32, dst: &mut u8) -> bool {
+        *dst = self.0[(level_of(light) << 8) | t as usize];
+        true
+    }
+}
+
+impl sealed::FillTextured for u8 {
+    fn fill_textured(job: &TexturedFill<'_>, px: &mut [u8], depth: &mut [f32], w: usize, h: usize) {
+        let texels = &job.tex.indexed;
+        let lighting = Colormap(job.shades.colormap());
+        job.fill_with(texels, texels, lighting, px, depth, (w, h));
+    }
+}
+
+/// A true-colour pixel format the rasterizer can write.
+pub trait TrueColor: Pixel {
+    /// Store the lit colour `rgba` (8 bits per channel) into `dst`; `false` if nothing was drawn.
+    fn put(rgba: [u32; 4], dst: &mut Self) -> bool;
+}
+
+impl TrueColor for Argb8888 {
+    #[inline(always)]
+    fn put([r, g, b, a]: [u32; 4], dst: &mut Self) -> bool {
+        *dst = Argb8888(a << 24 | r << 16 | g << 8 | b);
+        true
+    }
+}
+
+impl TrueColor for Rgb565 {
+    #[inline(always)]
+    fn put([r, g, b, _]: [u32; 4], dst: &mut Self) -> bool {
+        *dst = Rgb565::from_rgba([r as u8, g as u8, b as u8, 255]);
+        true
+    }
+}
+
+impl TrueColor for Argb4444 {
+    /// Blends by the texel's alpha (source over destination); fully transparent texels draw nothing.
+    #[inline(always)]
+    fn put([r, g, b, a]: [u32; 4], dst: &mut Self) -> bool {
+        if a == 0 {
+            return false;
+        }
+        if a == 255 {
+            *dst = Argb4444::from_rgba([r as u8, g as u8, b as u8, 255]);
+            return true;
+        }
+        let d = dst.to_rgba().map(u32::from);
+        let k = 255 - a;
+        let mix = |s: u32, d: u32| ((s * a + d * k + 127) / 255) as u8;
+        let out_a = (a + (d[3] * k + 127) / 255).min(255) as u8;
+        *dst = Argb4444::from_rgba([mix(r, d[0]), mix(g, d[1]), mix(b, d[2]), out_a]);
+        true
+    }
+}
+
+/// True-colour lighting: texel times light per channel, saturating, stored by [`TrueColor::put`].
+struct Multiply<P>(PhantomData<P>);
+
+impl<P: TrueColor> Lighting<u32> for Multiply<P> {
+    type Px = P;
+    #[inline(always)]
+    fn put(&self, t: u32, light: i32, dst: &mut P) -> bool {
+        let l = light.clamp(0, LIGHT_MAX) as u32;
+        let ch = |s: u32| ((((t >> s) & 255) * l) >> 8).min(255);
+        P::put([ch(0), ch(8), ch(16), t >> 24], dst)
+    }
+}
+
+impl<P: TrueColor> sealed::FillTextured for P {
+    fn fill_textured(job: &TexturedFill<'_>, px: &mut [P], depth: &mut [f32], w: usize, h: usize) {
+        let (normal, overlay) = (&job.tex.rgba, &job.tex.rgba_overlay);
+        job.fill_with(normal, overlay, Multiply(PhantomData), px, depth, (w, h));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn argb4444_blends_by_alpha() {
+        let mut d = Argb4444(0xf000); // opaque black
+        assert!(Argb4444::put([255, 255, 255, 0x88], &mut d));
+        let c = d.to_rgba();
+        assert!(c[0] > 0x60 && c[0] < 0xa0, "{c:?}");
+        assert_eq!(c[3], 255);
+        let before = d;
+        assert!(!Argb4444::put([255, 0, 0, 0], &mut d));
+        assert_eq!(d, before);
+    }
+
+    #[test]
+    fn true_colour_light_multiplies() {
+        let tex = [u32::from_le_bytes([200, 100, 50, 255])];
+        let p = Painter::<u32, Multiply<Argb8888>, false> {
+            texels: &tex,
+            size: (1, 1),
+            lighting: Multiply(PhantomData),
+        };
+        let mut d = Argb8888(0);
+        p.paint(0, 128, &mut d);
+        assert_eq!(d.to_rgba(), [100, 50, 25, 255]);
+        p.paint(0, 511, &mut d);
+        assert_eq!(d.to_rgba(), [255, 199, 99, 255]);
+    }
+}

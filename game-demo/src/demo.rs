@@ -296,7 +296,7 @@ fn stats_lines(fps: f32, sim_ms: f32, s: &FrameStats, path: DrawPath, paused: bo
         ),
         format!(
             "{} triangles  {} voxels  {} rays",
-            s.triangles, s.voxels, s.rays
+            s.drawn.triangles, s.voxels, s.drawn.rays
         ),
     ]
 }

@@ -42,10 +42,16 @@ fn both_paths_draw_units_over_terrain() {
     let mut scene = SceneRenderer::new(&assets, 360, 240);
     let s8 = scene.draw(&world, DrawPath::Indexed).unwrap();
     let s32 = scene.draw(&world, DrawPath::TrueColour).unwrap();
-    assert_eq!(s8.triangles, s32.triangles);
-    assert!(s8.triangles >= 2 * 32 * 32, "terrain and props submitted");
+    assert_eq!(
+        s8.drawn, s32.drawn,
+        "both paths draw the same triangles, limbs and rays"
+    );
+    assert!(
+        s8.drawn.triangles >= 2 * 32 * 32,
+        "terrain and props submitted"
+    );
     assert!(s8.voxels > 10_000, "a dozen units' voxels");
-    assert!(s8.rays > 0 && s32.rays > 0);
+    assert!(s8.drawn.rays > 0 && s32.drawn.rays > 0);
     // The true-colour frame is not the sky colour everywhere.
     let distinct: std::collections::HashSet<u32> =
         scene.surface.pixels().iter().map(|p| p.0).collect();

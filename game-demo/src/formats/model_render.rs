@@ -9,9 +9,7 @@ use modex::{
     pngio, with_threads, Argb4444, Argb8888, Camera, DepthBuffer, IndexedFrame, Rgb565, Surface,
     SurfacePixel, Target,
 };
-use modex_raster::{
-    framing_camera, Entity, Light, PreparedModel, RasterPixel, Renderer,
-};
+use modex_raster::{framing_camera, Entity, Light, PreparedModel, RasterPixel, Renderer};
 
 use modex_assets::Asset;
 

@@ -4,8 +4,9 @@
 
 use std::time::Instant;
 
+use anyhow::Context;
 use glam::Vec3;
-use modex::{Argb8888, Camera, DepthBuffer, IndexedFrame, Surface};
+use modex::{Argb8888, Camera, DepthBuffer, DrawStats, IndexedFrame, Surface};
 use modex_raster::{Entity, Light, PreparedModel, Renderer};
 use modex_voxel::{Instance, Pose, RenderOptions, Shading, Unit, Vpl};
 
@@ -28,12 +29,10 @@ pub struct FrameStats {
     pub raster_ms: f32,
     /// Milliseconds for the units (ray-marcher).
     pub voxel_ms: f32,
-    /// Triangles submitted to the rasterizer.
-    pub triangles: usize,
+    /// What both renderers did, added up over the frame (triangles, limbs, rays).
+    pub drawn: DrawStats,
     /// Filled voxels of the units drawn.
     pub voxels: usize,
-    /// Rays marched by the voxel renderer.
-    pub rays: usize,
 }
 
 /// The orbiting camera the player steers.
@@ -163,7 +162,7 @@ impl<'a> SceneRenderer<'a> {
                         .draw(&mut self.surface, &mut self.depth, &camera, model, entity)
                 }
             };
-            stats.triangles += s.triangles;
+            stats.drawn += s;
         }
         stats.raster_ms = start.elapsed().as_secs_f32() * 1000.0;
 
@@ -193,8 +192,8 @@ impl<'a> SceneRenderer<'a> {
                 &mut self.depth,
             ),
         }
-        .map_err(|e| anyhow::anyhow!("voxel draw: {e}"))?;
-        stats.rays = s.rays;
+        .context("voxel draw")?;
+        stats.drawn += s;
         stats.voxel_ms = start.elapsed().as_secs_f32() * 1000.0;
         Ok(stats)
     }

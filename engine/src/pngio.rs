@@ -6,6 +6,7 @@ use std::path::Path;
 
 use crate::frame::IndexedFrame;
 use crate::palette::Palette;
+use crate::target::Target;
 
 /// PNG encoding or decoding failed, or the PNG is of a kind this function does not take.
 #[derive(Debug, thiserror::Error)]
@@ -75,6 +76,20 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), PngError> {
 /// Save an 8-bit frame as an indexed PNG.
 pub fn save_indexed(path: &Path, frame: &IndexedFrame, palette: &Palette) -> Result<(), PngError> {
     write_file(path, &encode_indexed(frame, palette)?)
+}
+
+/// Save any render target: an 8-bit frame as an indexed PNG (palette indices survive exactly), a
+/// true-colour surface as an RGBA PNG of its colours.
+pub fn save_target<T: Target + 'static>(
+    path: &Path,
+    target: &T,
+    palette: &Palette,
+) -> Result<(), PngError> {
+    if let Some(frame) = (target as &dyn std::any::Any).downcast_ref::<IndexedFrame>() {
+        return save_indexed(path, frame, palette);
+    }
+    let (w, h) = target.size();
+    save_rgba(path, w, h, &target.to_rgba8(palette))
 }
 
 /// Save RGBA8 pixels as a PNG.
@@ -166,5 +181,23 @@ mod tests {
         assert!(encode_rgba(5, 4, &[0; 3]).is_err());
         assert!(decode_indexed(&bytes).is_err());
         assert!(decode_rgba(b"not a png").is_err());
+    }
+
+    #[test]
+    fn targets_save_indexed_or_rgba_by_format() {
+        let dir = std::env::temp_dir().join(format!("modex-save-target-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pal = Palette::quake();
+        let mut f = IndexedFrame::new(3, 2);
+        f.set(2, 1, 77);
+        save_target(&dir.join("f.png"), &f, &pal).unwrap();
+        let (g, _) = decode_indexed(&std::fs::read(dir.join("f.png")).unwrap()).unwrap();
+        assert_eq!(g, f);
+        let mut s = crate::Surface::<crate::Argb4444>::new(3, 2);
+        s.set(0, 0, crate::Argb4444(0xf0f0));
+        save_target(&dir.join("s.png"), &s, &pal).unwrap();
+        let (w, h, rgba) = decode_rgba(&std::fs::read(dir.join("s.png")).unwrap()).unwrap();
+        assert_eq!((w, h, &rgba[..4]), (3, 2, &[0u8, 255, 0, 255][..]));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,19 +1,17 @@
 //! CLI rendering of 3D GameStudio models and terrain: the interactive viewer and headless renders.
-//! All drawing is `modex_raster::raster`; this module picks the camera, the target and the keys.
+//! All drawing is `modex_raster`; this module picks the camera and the keys, and `target` the
+//! pixel format.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use modex::{
-    pngio, with_threads, Argb4444, Argb8888, Camera, DepthBuffer, IndexedFrame, Rgb565, Surface,
-    SurfacePixel, Target,
-};
-use modex_raster::{framing_camera, Entity, Light, PreparedModel, RasterPixel, Renderer};
-
+use modex::{with_threads, Camera, DepthBuffer, Target};
 use modex_assets::Asset;
+use modex_raster::{framing_camera, Entity, Light, PreparedModel, RasterPixel, Renderer};
+use modex_voxel::VoxelPixel;
 
 use super::model::{load_model, palette_or_quake};
+use super::target::{save_png, DrawInto, Targets};
 use crate::cli::{parse_size, RenderArgs, TargetFormat, ViewArgs};
 
 /// Light used by the viewer and renders: the sun over the camera's left shoulder.
@@ -22,38 +20,43 @@ const DIFFUSE: f32 = 1.3;
 /// Animation speed of the viewer's playback, frames per second.
 const PLAY_FPS: f32 = 10.0;
 
-/// Draw one picture of `model` into `target` (cleared to black first).
-fn draw<T: Target>(
-    renderer: &Renderer,
-    target: &mut T,
-    depth: &mut DepthBuffer,
-    camera: &Camera,
-    model: &PreparedModel,
-    entity: &Entity,
+/// One picture of a prepared model, drawable into any target format.
+struct Picture<'a> {
+    renderer: &'a Renderer,
+    depth: DepthBuffer,
+    camera: Camera,
+    model: &'a PreparedModel<'a>,
+    entity: Entity,
     wireframe: bool,
-) where
-    T::Px: RasterPixel,
-{
-    target.fill(T::flat([0, 0, 0], renderer.palette()));
-    depth.clear();
-    renderer.draw(target, depth, camera, model, entity);
-    if wireframe {
-        renderer.draw_wireframe(target, camera, model, entity, [255, 255, 255]);
-    }
 }
 
-fn save_true_colour<P: SurfacePixel + RasterPixel>(
-    path: &Path,
-    renderer: &Renderer,
-    camera: &Camera,
-    model: &PreparedModel,
-    entity: &Entity,
-) -> Result<()> {
-    let mut s = Surface::<P>::new(camera.width, camera.height);
-    let mut depth = DepthBuffer::new(camera.width, camera.height);
-    draw(renderer, &mut s, &mut depth, camera, model, entity, false);
-    pngio::save_rgba(path, s.width(), s.height(), &s.to_rgba8())?;
-    Ok(())
+impl DrawInto for Picture<'_> {
+    /// Clear to black, draw the model, then its wireframe if asked.
+    fn draw_into<T: Target + 'static>(&mut self, target: &mut T) -> Result<()>
+    where
+        T::Px: RasterPixel + VoxelPixel,
+    {
+        target.fill(T::flat([0, 0, 0], self.renderer.palette()));
+        self.depth.clear();
+        let r = self.renderer;
+        r.draw(
+            target,
+            &mut self.depth,
+            &self.camera,
+            self.model,
+            &self.entity,
+        );
+        if self.wireframe {
+            r.draw_wireframe(
+                target,
+                &self.camera,
+                self.model,
+                &self.entity,
+                [255, 255, 255],
+            );
+        }
+        Ok(())
+    }
 }
 
 /// `modex render model.mdl -o out.png ...`: auto-framed from the frame's bounding box.
@@ -95,27 +98,16 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
         ..Entity::default()
     };
     let out = &args.output;
-    with_threads(args.threads.unwrap_or(0), || -> Result<()> {
-        match args.format {
-            TargetFormat::Indexed8 => {
-                let mut f = IndexedFrame::new(w, h);
-                let mut depth = DepthBuffer::new(w, h);
-                draw(
-                    &renderer, &mut f, &mut depth, &camera, &prepared, &entity, false,
-                );
-                pngio::save_indexed(out, &f, &palette)?;
-                Ok(())
-            }
-            TargetFormat::Rgb565 => {
-                save_true_colour::<Rgb565>(out, &renderer, &camera, &prepared, &entity)
-            }
-            TargetFormat::Argb4444 => {
-                save_true_colour::<Argb4444>(out, &renderer, &camera, &prepared, &entity)
-            }
-            TargetFormat::Argb8888 => {
-                save_true_colour::<Argb8888>(out, &renderer, &camera, &prepared, &entity)
-            }
-        }
+    let mut picture = Picture {
+        renderer: &renderer,
+        depth: DepthBuffer::new(w, h),
+        camera,
+        model: &prepared,
+        entity,
+        wireframe: false,
+    };
+    with_threads(args.threads.unwrap_or(0), || {
+        save_png(args.format, (w, h), &palette, out, &mut picture)
     })??;
     log::info!("wrote {}", out.display());
     Ok(())
@@ -155,7 +147,7 @@ impl ViewState {
 /// wireframe keys (listed in the title bar).
 pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
     use modex::minifb::{Key, KeyRepeat};
-    use modex::present::{Present, WindowPresenter};
+    use modex::present::WindowPresenter;
 
     let palette = palette_or_quake(args.palette.as_deref())?;
     let model = load_model(asset, &palette)?;
@@ -183,10 +175,7 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
     };
     let frames = model.frames.len();
     let skins = prepared.skin_count();
-    let mut frame8 = IndexedFrame::new(w, h);
-    let mut s565 = Surface::<Rgb565>::new(w, h);
-    let mut s4444 = Surface::<Argb4444>::new(w, h);
-    let mut s8888 = Surface::<Argb8888>::new(w, h);
+    let mut targets = Targets::new(w, h);
     let mut depth = DepthBuffer::new(w, h);
     let mut last = Instant::now();
     let mut title = String::new();
@@ -261,56 +250,16 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
             skin: st.skin,
             ..Entity::default()
         };
-        let open = match st.format {
-            TargetFormat::Indexed8 => {
-                draw(
-                    &renderer,
-                    &mut frame8,
-                    &mut depth,
-                    &camera,
-                    &prepared,
-                    &entity,
-                    st.wireframe,
-                );
-                win.present_indexed(&frame8, &palette)?
-            }
-            TargetFormat::Rgb565 => {
-                draw(
-                    &renderer,
-                    &mut s565,
-                    &mut depth,
-                    &camera,
-                    &prepared,
-                    &entity,
-                    st.wireframe,
-                );
-                win.present_rgba(w, h, &s565.to_rgba8())?
-            }
-            TargetFormat::Argb4444 => {
-                draw(
-                    &renderer,
-                    &mut s4444,
-                    &mut depth,
-                    &camera,
-                    &prepared,
-                    &entity,
-                    st.wireframe,
-                );
-                win.present_rgba(w, h, &s4444.to_rgba8())?
-            }
-            TargetFormat::Argb8888 => {
-                draw(
-                    &renderer,
-                    &mut s8888,
-                    &mut depth,
-                    &camera,
-                    &prepared,
-                    &entity,
-                    st.wireframe,
-                );
-                win.present_rgba(w, h, &s8888.to_rgba8())?
-            }
+        let mut picture = Picture {
+            renderer: &renderer,
+            depth,
+            camera,
+            model: &prepared,
+            entity,
+            wireframe: st.wireframe,
         };
+        let open = targets.show(st.format, &mut win, &palette, &mut picture)?;
+        depth = picture.depth;
         if !open {
             return Ok(());
         }

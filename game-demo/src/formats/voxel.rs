@@ -7,10 +7,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use glam::Vec3;
-use modex::{
-    pngio, Argb4444, Argb8888, Camera, DepthBuffer, IndexedFrame, OpenedFile, Rgb565, Surface,
-    SurfacePixel, Target,
-};
+use modex::{Argb8888, Camera, DepthBuffer, IndexedFrame, OpenedFile, Surface, Target};
+use modex_raster::RasterPixel;
 use modex_voxel::{
     draw, draw_limb_outlines, frame_scene, hva, lighting_for, vpl, vxl, Instance, LightSource,
     Pose, RenderOptions, Shading, TableChoice, VoxelModel, VoxelPixel, VoxelSet, Vpl,
@@ -19,8 +17,9 @@ use serde_json::json;
 
 use modex_assets::{Asset, Format, PaletteFile};
 
+use super::target::{save_png, DrawInto};
 use super::Description;
-use crate::cli::{parse_size, RenderArgs, TargetFormat, ViewArgs};
+use crate::cli::{parse_size, RenderArgs, ViewArgs};
 
 pub fn describe(asset: &Asset) -> Result<Description> {
     let bytes = asset.bytes();
@@ -178,45 +177,31 @@ fn load_vpl(file: &OpenedFile, palette: Option<&Path>, set: &VoxelSet) -> Result
     Ok(lighting_for(set, given, file.folder())?)
 }
 
-/// A target of `T`'s format with the scene drawn into it.
-fn drawn<T: Target>(
-    mut target: T,
-    scene: &[Instance<'_>],
-    camera: &Camera,
-    vpl: &Vpl,
-    opts: &RenderOptions,
-) -> Result<T>
-where
-    T::Px: VoxelPixel,
-{
-    let (w, h) = target.size();
-    draw(
-        scene,
-        camera,
-        vpl,
-        opts,
-        &mut target,
-        &mut DepthBuffer::new(w, h),
-    )?;
-    Ok(target)
+/// A posed scene of units, drawable into any target format.
+struct Shot<'a> {
+    scene: &'a [Instance<'a>],
+    camera: Camera,
+    vpl: &'a Vpl,
+    opts: RenderOptions,
 }
 
-/// Draw the scene into a `P` surface and save it as an RGBA PNG.
-fn save_surface<P: SurfacePixel + VoxelPixel>(
-    out: &Path,
-    scene: &[Instance<'_>],
-    camera: &Camera,
-    vpl: &Vpl,
-) -> Result<()> {
-    let s = drawn(
-        Surface::<P>::new(camera.width, camera.height),
-        scene,
-        camera,
-        vpl,
-        &RenderOptions::default(),
-    )?;
-    pngio::save_rgba(out, s.width(), s.height(), &s.to_rgba8())?;
-    Ok(())
+impl DrawInto for Shot<'_> {
+    fn draw_into<T: Target + 'static>(&mut self, target: &mut T) -> Result<()>
+    where
+        T::Px: RasterPixel + VoxelPixel,
+    {
+        let (w, h) = target.size();
+        let mut depth = DepthBuffer::new(w, h);
+        draw(
+            self.scene,
+            &self.camera,
+            self.vpl,
+            &self.opts,
+            target,
+            &mut depth,
+        )?;
+        Ok(())
+    }
 }
 
 fn base_camera(yaw: f32, pitch: f32, w: usize, h: usize) -> Camera {
@@ -251,18 +236,14 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
     }];
     let camera = frame_scene(&scene, &base_camera(args.yaw, args.pitch, w, h))?;
     let out = &args.output;
-    modex::with_threads(args.threads.unwrap_or(0), || -> Result<()> {
-        match args.format {
-            TargetFormat::Indexed8 => {
-                let opts = RenderOptions::default();
-                let f = drawn(IndexedFrame::new(w, h), &scene, &camera, &vpl, &opts)?;
-                pngio::save_indexed(out, &f, &vpl.palette)?;
-                Ok(())
-            }
-            TargetFormat::Rgb565 => save_surface::<Rgb565>(out, &scene, &camera, &vpl),
-            TargetFormat::Argb4444 => save_surface::<Argb4444>(out, &scene, &camera, &vpl),
-            TargetFormat::Argb8888 => save_surface::<Argb8888>(out, &scene, &camera, &vpl),
-        }
+    let mut shot = Shot {
+        scene: &scene,
+        camera,
+        vpl: &vpl,
+        opts: RenderOptions::default(),
+    };
+    modex::with_threads(args.threads.unwrap_or(0), || {
+        save_png(args.format, (w, h), &vpl.palette, out, &mut shot)
     })??;
     log::info!("wrote {}", out.display());
     Ok(())
@@ -382,33 +363,32 @@ impl ViewState {
             sun: None,
             parallel: true,
         };
+        let mut shot = Shot {
+            scene: &scene,
+            camera,
+            vpl,
+            opts,
+        };
         if self.true_colour {
             let mut s = Surface::<Argb8888>::new(w, h);
             s.clear(Argb8888(0xff20_2030));
-            self.draw_into(s, &scene, &camera, vpl, &opts)
+            self.outlined(s, &mut shot)
         } else {
-            self.draw_into(IndexedFrame::new(w, h), &scene, &camera, vpl, &opts)
+            self.outlined(IndexedFrame::new(w, h), &mut shot)
         }
     }
 
-    /// Draw the scene into `target`, the limb outlines over it in green when asked; RGBA8 pixels.
-    fn draw_into<T: Target>(
-        &self,
-        target: T,
-        scene: &[Instance<'_>],
-        camera: &Camera,
-        vpl: &Vpl,
-        opts: &RenderOptions,
-    ) -> Result<Vec<u8>>
+    /// `shot` drawn into `target`, the limb outlines over it in green when asked; RGBA8 pixels.
+    fn outlined<T: Target + 'static>(&self, mut target: T, shot: &mut Shot<'_>) -> Result<Vec<u8>>
     where
-        T::Px: VoxelPixel,
+        T::Px: RasterPixel + VoxelPixel,
     {
-        let mut target = drawn(target, scene, camera, vpl, opts)?;
+        shot.draw_into(&mut target)?;
         if self.bounds {
-            let green = T::flat([0, 255, 0], &vpl.palette);
-            draw_limb_outlines(scene, camera, &mut target, green)?;
+            let green = T::flat([0, 255, 0], &shot.vpl.palette);
+            draw_limb_outlines(shot.scene, &shot.camera, &mut target, green)?;
         }
-        Ok(target.to_rgba8(&vpl.palette))
+        Ok(target.to_rgba8(&shot.vpl.palette))
     }
 }
 

@@ -5,4 +5,7 @@
 //! This is a library so the `modex` binary stays thin, and so the asset generator
 //! (`cargo run -p modex-demo --example make_demo_data`) and the tests share the same code.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 pub mod scene;

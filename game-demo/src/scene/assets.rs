@@ -76,12 +76,19 @@ fn read_tree(dir: &Path, prefix: &str, files: &mut BTreeMap<String, Vec<u8>>) ->
 
 /// The decoded assets of the scene.
 pub struct Assets {
+    /// The scene's 256 colours (skins, VPL pages and the 8-bit frame).
     pub palette: Palette,
+    /// The battlefield.
     pub terrain: HmpFile,
+    /// The animated windmill prop.
     pub windmill: MdlFile,
+    /// The animated flag prop.
     pub flag: MdlFile,
+    /// Tank: body, turret and barrel.
     pub tank: VoxelSet,
+    /// Armoured personnel carrier.
     pub apc: VoxelSet,
+    /// Helicopter with its rotor animation.
     pub heli: VoxelSet,
 }
 

@@ -44,6 +44,7 @@ pub struct ViewControl {
     pub yaw: f32,
     /// Radians above the horizon.
     pub pitch: f32,
+    /// Eye distance from the target.
     pub distance: f32,
 }
 
@@ -59,6 +60,7 @@ impl Default for ViewControl {
 }
 
 impl ViewControl {
+    /// The camera of this view for a `width` x `height` frame.
     pub fn camera(&self, width: usize, height: usize) -> Camera {
         let mut c = Camera::orbit(
             self.target,
@@ -83,9 +85,12 @@ pub struct SceneRenderer<'a> {
     windmill: PreparedModel<'a>,
     flag: PreparedModel<'a>,
     vpl: Vpl,
+    /// The 8-bit frame the indexed path draws into.
     pub frame: IndexedFrame,
+    /// The true-colour surface the 8888 path draws into.
     pub surface: Surface<Argb8888>,
     depth: DepthBuffer,
+    /// The camera the player steers.
     pub view: ViewControl,
 }
 
@@ -95,6 +100,7 @@ const SKY_INDEX: u8 = 213;
 const SKY_RGB: [u8; 3] = [47, 47, 159];
 
 impl<'a> SceneRenderer<'a> {
+    /// A renderer of `width` x `height` frames of `assets`, with the default view.
     pub fn new(assets: &'a Assets, width: usize, height: usize) -> SceneRenderer<'a> {
         let renderer = Renderer::new(&assets.palette);
         SceneRenderer {
@@ -111,6 +117,7 @@ impl<'a> SceneRenderer<'a> {
         }
     }
 
+    /// The camera of the current view.
     pub fn camera(&self) -> Camera {
         self.view.camera(self.frame.width(), self.frame.height())
     }

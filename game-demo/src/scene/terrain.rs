@@ -53,6 +53,7 @@ impl ValueNoise {
 /// The generated terrain.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TerrainSpec {
+    /// The HMP the generator writes.
     pub hmp: HmpSpec,
 }
 

@@ -19,15 +19,20 @@ pub const STEP: f32 = 1.0 / 60.0;
 /// What a unit is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UnitKind {
+    /// Tracked tank with turret and barrel.
     Tank,
+    /// Armoured personnel carrier.
     Apc,
+    /// Helicopter.
     Heli,
 }
 
 /// One unit's state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Unit {
+    /// Which model it is.
     pub kind: UnitKind,
+    /// Its side (0 or 1); tanks aim at units of the other side.
     pub team: u8,
     /// Loop: centre, radii, angular speed (radians per second, signed), current angle.
     centre: Vec3,
@@ -50,7 +55,9 @@ pub struct Unit {
 /// A prop's state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prop {
+    /// A windmill (else a flag).
     pub is_windmill: bool,
+    /// Where it stands.
     pub position: Vec3,
     /// Heading in degrees.
     pub pan: f32,
@@ -64,7 +71,9 @@ pub struct Prop {
 pub struct World {
     /// Steps taken.
     pub steps: u64,
+    /// The units, in draw order.
     pub units: Vec<Unit>,
+    /// The props, in draw order.
     pub props: Vec<Prop>,
     /// Terrain vertex positions (frame 0 of the HMP), for heights.
     heights: Vec<Vec3>,

@@ -13,7 +13,7 @@
 //!   and transform are kept for `modex info` only.
 //!
 //! Voxels are stored sparse, column by column, which is also how the ray-marcher's occupancy masks
-//! are built (see [`crate::volume`]).
+//! are built (see [`crate::LimbVolume`]).
 
 use glam::Vec3;
 use modex::{ByteReader, ErrorKind, FormatError, FormatResult};

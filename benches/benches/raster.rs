@@ -148,7 +148,8 @@ where
 {
     t.fill(T::flat([0, 0, 0], r.palette()));
     d.clear();
-    r.draw(t, d, cam, m, &Entity::default());
+    r.draw(t, d, cam, m, &Entity::default())
+        .expect("bench targets, depth and camera share one size");
 }
 
 /// Pixels a scene covers (measured once with modex, 8-bit).

@@ -53,7 +53,7 @@ pub use reader::ByteReader;
 pub use rng::Rng;
 pub use source::{DirSource, FileSource, MemorySource, OpenedFile, ReadError};
 pub use stats::DrawStats;
-pub use target::{SurfacePixel, Target, TargetFormat};
+pub use target::{SizeMismatch, SurfacePixel, Target, TargetFormat};
 pub use threads::{with_threads, ThreadPoolError};
 
 /// The window library, re-exported so binaries read keys with the same types the presenter uses.

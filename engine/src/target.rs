@@ -9,6 +9,8 @@
 //! What a renderer needs beyond the pixels (how a texel or a voxel colour becomes a pixel) is a
 //! trait of that renderer over [`Target::Px`]; this trait only says what every target shares.
 
+use crate::camera::Camera;
+use crate::depth::DepthBuffer;
 use crate::frame::IndexedFrame;
 use crate::palette::Palette;
 use crate::pixel::{Argb4444, Argb8888, Pixel, Rgb565, Surface};
@@ -96,6 +98,44 @@ pub trait Target {
     }
 }
 
+/// A draw was asked to combine a target, a depth buffer and a camera of different sizes.
+///
+/// Both renderers check this before drawing and refuse with this error instead of drawing a
+/// stretched or partial picture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "render target sizes differ: camera {}x{}, target {}x{}, depth {}x{}",
+    camera.0, camera.1, target.0, target.1, depth.0, depth.1
+)]
+pub struct SizeMismatch {
+    /// The camera's viewport (width, height).
+    pub camera: (usize, usize),
+    /// The target's (width, height).
+    pub target: (usize, usize),
+    /// The depth buffer's (width, height).
+    pub depth: (usize, usize),
+}
+
+impl SizeMismatch {
+    /// `Ok` when `target`, `depth` and `camera` all have the same size.
+    pub fn check<T: Target + ?Sized>(
+        target: &T,
+        depth: &DepthBuffer,
+        camera: &Camera,
+    ) -> Result<(), SizeMismatch> {
+        let m = SizeMismatch {
+            camera: (camera.width, camera.height),
+            target: target.size(),
+            depth: (depth.width(), depth.height()),
+        };
+        if m.camera == m.target && m.depth == m.target {
+            Ok(())
+        } else {
+            Err(m)
+        }
+    }
+}
+
 impl Target for IndexedFrame {
     type Px = u8;
     const FORMAT: TargetFormat = TargetFormat::Indexed8;
@@ -155,6 +195,18 @@ impl<P: SurfacePixel> Target for Surface<P> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn size_mismatch_names_all_three_sizes() {
+        let cam = Camera::look_at(glam::Vec3::NEG_Y, glam::Vec3::ZERO, 1.0, 4, 3);
+        let f = IndexedFrame::new(4, 3);
+        assert!(SizeMismatch::check(&f, &DepthBuffer::new(4, 3), &cam).is_ok());
+        let e = SizeMismatch::check(&f, &DepthBuffer::new(4, 2), &cam).unwrap_err();
+        assert_eq!(e.depth, (4, 2));
+        assert!(e.to_string().contains("depth 4x2"), "{e}");
+        let wide = Camera { width: 8, ..cam };
+        assert!(SizeMismatch::check(&f, &DepthBuffer::new(4, 3), &wide).is_err());
+    }
 
     #[test]
     fn names_round_trip() {

@@ -21,7 +21,7 @@
 //!     let mut frame = IndexedFrame::new(w, h);
 //!     frame.fill(IndexedFrame::flat([0, 0, 0], renderer.palette()));
 //!     let mut depth = DepthBuffer::new(w, h);
-//!     renderer.draw(&mut frame, &mut depth, &camera, &prepared, &Entity::default());
+//!     renderer.draw(&mut frame, &mut depth, &camera, &prepared, &Entity::default()).unwrap();
 //!     frame
 //! }
 //! ```

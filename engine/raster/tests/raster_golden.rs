@@ -90,7 +90,9 @@ where
     r.light = Light::over_shoulder(&cam, 0.35, 1.3);
     let prepared = r.prepare(model);
     let mut depth = DepthBuffer::new(W, H);
-    let stats = r.draw(target, &mut depth, &cam, &prepared, &Entity::default());
+    let stats = r
+        .draw(target, &mut depth, &cam, &prepared, &Entity::default())
+        .unwrap();
     assert!(stats.rasterized > 0, "nothing drawn");
 }
 

@@ -121,7 +121,9 @@ fn shared_edges_cover_every_pixel_exactly_once() {
         let mut target = Surface::<Argb4444>::new(w, h);
         target.clear(Argb4444(0xf000));
         let mut depth = DepthBuffer::new(w, h);
-        let stats = r.draw(&mut target, &mut depth, &cam, &prepared, &Entity::default());
+        let stats = r
+            .draw(&mut target, &mut depth, &cam, &prepared, &Entity::default())
+            .unwrap();
         assert_eq!(stats.rasterized, gx * gy * 2);
         let bad: Vec<(usize, usize, u8)> = coverage(&target)
             .iter()
@@ -145,13 +147,15 @@ fn back_faces_are_culled() {
     let mut f = IndexedFrame::new(64, 64);
     let mut d = DepthBuffer::new(64, 64);
     // From the front the quad is drawn; from behind it is not.
-    let front = r.draw(
-        &mut f,
-        &mut d,
-        &front_camera(4.0, 64, 64),
-        &p,
-        &Entity::default(),
-    );
+    let front = r
+        .draw(
+            &mut f,
+            &mut d,
+            &front_camera(4.0, 64, 64),
+            &p,
+            &Entity::default(),
+        )
+        .unwrap();
     assert_eq!(front.rasterized, 2);
     assert!(f.pixels().iter().any(|&c| c != 0));
     let back_cam = Camera::look_at(Vec3::new(0.0, 4.0, 0.0), Vec3::ZERO, 1.0, 64, 64);
@@ -159,6 +163,7 @@ fn back_faces_are_culled() {
     let mut d2 = DepthBuffer::new(64, 64);
     assert_eq!(
         r.draw(&mut f2, &mut d2, &back_cam, &p, &Entity::default())
+            .unwrap()
             .rasterized,
         0
     );
@@ -186,7 +191,8 @@ fn texture_is_upright_not_mirrored_and_perspective_correct() {
     let p = r.prepare(&model);
     let mut f = IndexedFrame::new(w, h);
     let mut d = DepthBuffer::new(w, h);
-    r.draw(&mut f, &mut d, &cam, &p, &Entity::default());
+    r.draw(&mut f, &mut d, &cam, &p, &Entity::default())
+        .unwrap();
     let mut checked = 0;
     for y in 0..h {
         for x in 0..w {
@@ -243,7 +249,7 @@ fn nearer_surface_wins_whatever_the_order() {
         let mut f = IndexedFrame::new(80, 60);
         let mut d = DepthBuffer::new(80, 60);
         for m in order {
-            r.draw(&mut f, &mut d, &cam, m, &Entity::default());
+            r.draw(&mut f, &mut d, &cam, m, &Entity::default()).unwrap();
         }
         assert_eq!(f.get(40, 30), Some(40));
         assert_eq!(f.get(2, 2), Some(200));
@@ -280,7 +286,9 @@ fn triangle_crossing_the_near_plane_is_clipped_not_dropped() {
     let cam = front_camera(1.0, 64, 48);
     let mut f = IndexedFrame::new(64, 48);
     let mut d = DepthBuffer::new(64, 48);
-    let stats = r.draw(&mut f, &mut d, &cam, &p, &Entity::default());
+    let stats = r
+        .draw(&mut f, &mut d, &cam, &p, &Entity::default())
+        .unwrap();
     assert!(stats.rasterized >= 1);
     let drawn = f.pixels().iter().filter(|&&c| c != 0).count();
     assert!(drawn > 100, "{drawn}");
@@ -311,6 +319,7 @@ fn triangle_fully_behind_draws_nothing() {
             &p,
             &Entity::default()
         )
+        .unwrap()
         .rasterized,
         0
     );
@@ -359,10 +368,12 @@ fn huge_and_non_finite_coordinates_never_panic() {
         let p = r.prepare(&m);
         let mut f = IndexedFrame::new(50, 40);
         let mut d = DepthBuffer::new(50, 40);
-        r.draw(&mut f, &mut d, &cam, &p, &Entity::default());
+        r.draw(&mut f, &mut d, &cam, &p, &Entity::default())
+            .unwrap();
         let mut s = Surface::<Argb4444>::new(50, 40);
         d.clear();
-        r.draw(&mut s, &mut d, &cam, &p, &Entity::default());
+        r.draw(&mut s, &mut d, &cam, &p, &Entity::default())
+            .unwrap();
         assert!(d.values().iter().all(|z| !z.is_nan()));
     }
     // A huge on-screen triangle fills the whole frame and nothing else.
@@ -374,16 +385,17 @@ fn huge_and_non_finite_coordinates_never_panic() {
     let p = r.prepare(&m);
     let mut f = IndexedFrame::new(50, 40);
     let mut d = DepthBuffer::new(50, 40);
-    r.draw(&mut f, &mut d, &cam, &p, &Entity::default());
+    r.draw(&mut f, &mut d, &cam, &p, &Entity::default())
+        .unwrap();
     assert!(f.pixels().iter().all(|&c| c == 100 || c == 200));
-    // Mismatched depth buffer: nothing drawn, no panic.
+    // Mismatched depth buffer: an error naming the sizes, nothing drawn, no panic.
     let mut small = DepthBuffer::new(10, 10);
     let mut f = IndexedFrame::new(50, 40);
-    assert_eq!(
-        r.draw(&mut f, &mut small, &cam, &p, &Entity::default())
-            .rasterized,
-        0
-    );
+    let e = r
+        .draw(&mut f, &mut small, &cam, &p, &Entity::default())
+        .unwrap_err();
+    assert_eq!((e.target, e.depth), ((50, 40), (10, 10)));
+    assert!(f.pixels().iter().all(|&c| c == 0));
 }
 
 #[test]
@@ -414,11 +426,11 @@ fn overlay_skips_index_zero_and_black_565() {
             let mut f = IndexedFrame::new(40, 40);
             f.clear(3);
             let mut d = DepthBuffer::new(40, 40);
-            r.draw(&mut f, &mut d, &cam, &p, &ent);
+            r.draw(&mut f, &mut d, &cam, &p, &ent).unwrap();
             let mut s = Surface::<Rgb565>::new(40, 40);
             s.clear(Rgb565(0x1234));
             d.clear();
-            r.draw(&mut s, &mut d, &cam, &p, &ent);
+            r.draw(&mut s, &mut d, &cam, &p, &ent).unwrap();
             // Top half of the quad (texture rows 0..2) vs bottom half.
             let top = (20, 14);
             let bottom = (20, 26);
@@ -454,7 +466,8 @@ fn argb4444_target_blends_by_texel_alpha() {
         &front_camera(2.0, 20, 20),
         &p,
         &Entity::default(),
-    );
+    )
+    .unwrap();
     let c = s.get(10, 10).unwrap().to_rgba();
     assert!(c[0] > 100 && c[2] > 100 && c[3] == 255, "{c:?}");
 }
@@ -475,7 +488,7 @@ fn lighting_follows_the_normal_table_and_entity_fields() {
     let render = |ent: &Entity| {
         let mut s = Surface::<Argb8888>::new(80, 80);
         let mut d = DepthBuffer::new(80, 80);
-        r.draw(&mut s, &mut d, &cam, &p, ent);
+        r.draw(&mut s, &mut d, &cam, &p, ent).unwrap();
         s
     };
     let plain = render(&Entity::default());
@@ -510,13 +523,15 @@ fn lighting_follows_the_normal_table_and_entity_fields() {
     let pi = r.prepare(&indexed);
     let mut s = Surface::<Argb8888>::new(80, 80);
     let mut d = DepthBuffer::new(80, 80);
-    r.draw(&mut s, &mut d, &cam, &pi, &Entity::default());
+    r.draw(&mut s, &mut d, &cam, &pi, &Entity::default())
+        .unwrap();
     assert!((lum(&s, 52, 40) - lum(&plain, 52, 40)).abs() < 30);
     assert!(lum(&s, 52, 40) > lum(&s, 28, 40) + 60);
     // The 8-bit path shades through the table: white at full light, darker at the shadowed side.
     let mut f = IndexedFrame::new(80, 80);
     let mut d = DepthBuffer::new(80, 80);
-    r.draw(&mut f, &mut d, &cam, &p, &Entity::default());
+    r.draw(&mut f, &mut d, &cam, &p, &Entity::default())
+        .unwrap();
     let pal = Palette::quake();
     let bright_i = pal.colors[f.get(52, 40).unwrap() as usize][0];
     let dark_i = pal.colors[f.get(28, 40).unwrap() as usize][0];
@@ -545,7 +560,7 @@ fn frames_interpolate_and_skins_select() {
     let draw = |m, e: &Entity| {
         let mut f = IndexedFrame::new(64, 48);
         let mut d = DepthBuffer::new(64, 48);
-        r.draw(&mut f, &mut d, &cam, m, e);
+        r.draw(&mut f, &mut d, &cam, m, e).unwrap();
         f
     };
     let a = draw(
@@ -602,7 +617,8 @@ where
         let (w, h) = t.size();
         let mut d = DepthBuffer::new(w, h);
         let cam = Camera::orbit(Vec3::ZERO, 5.0, 0.4, 0.3, 1.0, w, h);
-        r.draw(&mut t, &mut d, &cam, &pf, &Entity::default());
+        r.draw(&mut t, &mut d, &cam, &pf, &Entity::default())
+            .unwrap();
         r.draw(
             &mut t,
             &mut d,
@@ -612,7 +628,8 @@ where
                 pan: 33.0,
                 ..Entity::default()
             },
-        );
+        )
+        .unwrap();
         (t, d)
     })
     .unwrap()

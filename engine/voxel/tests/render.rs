@@ -241,11 +241,11 @@ fn mismatched_target_sizes_are_an_error_not_a_panic() {
     );
     assert_eq!(
         e,
-        Err(DrawError::SizeMismatch {
+        Err(DrawError::SizeMismatch(modex::SizeMismatch {
             camera: (32, 32),
             target: (32, 32),
             depth: (16, 16)
-        })
+        }))
     );
     let mut s = Surface::<Argb8888>::new(32, 16);
     let e = draw(

@@ -45,7 +45,7 @@ impl DrawInto for Picture<'_> {
             &self.camera,
             self.model,
             &self.entity,
-        );
+        )?;
         if self.wireframe {
             r.draw_wireframe(
                 target,

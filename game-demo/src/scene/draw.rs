@@ -168,7 +168,8 @@ impl<'a> SceneRenderer<'a> {
                     self.renderer
                         .draw(&mut self.surface, &mut self.depth, &camera, model, entity)
                 }
-            };
+            }
+            .context("model draw")?;
             stats.drawn += s;
         }
         stats.raster_ms = start.elapsed().as_secs_f32() * 1000.0;

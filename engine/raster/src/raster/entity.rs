@@ -10,7 +10,7 @@
 
 use glam::{Mat4, Quat, Vec2, Vec3, Vec4};
 use modex::float::floor_f32;
-use modex::{draw_line, Camera, DepthBuffer, DrawStats, Palette, Projection, Target};
+use modex::{draw_line, Camera, DepthBuffer, DrawStats, Palette, Projection, SizeMismatch, Target};
 use rayon::prelude::*;
 
 use crate::model::Model;
@@ -342,10 +342,10 @@ impl Renderer {
         }
     }
 
-    /// Draw `model` as `entity` sees it into `target`, testing and writing `depth` (which must have
-    /// the target's size; the camera's width and height should match it too). Returns the
-    /// triangle counters (`triangles`, `rasterized`) of [`DrawStats`]; a depth buffer of another
-    /// size draws nothing (logged).
+    /// Draw `model` as `entity` sees it into `target`, testing and writing `depth`. Returns the
+    /// triangle counters (`triangles`, `rasterized`) of [`DrawStats`]. The target, the depth buffer
+    /// and the camera's viewport must have the same size, as for the ray-marcher; otherwise
+    /// nothing is drawn and the sizes are returned as the error.
     pub fn draw<T: Target>(
         &self,
         target: &mut T,
@@ -353,23 +353,16 @@ impl Renderer {
         camera: &Camera,
         model: &PreparedModel,
         entity: &Entity,
-    ) -> DrawStats
+    ) -> Result<DrawStats, SizeMismatch>
     where
         T::Px: RasterPixel,
     {
+        SizeMismatch::check(target, depth, camera)?;
         let (w, h) = target.size();
         let mut stats = DrawStats {
             triangles: model.model.triangles.len(),
             ..DrawStats::default()
         };
-        if (depth.width(), depth.height()) != (w, h) {
-            log::warn!(
-                "depth buffer {}x{} does not match the target {w}x{h}; nothing drawn",
-                depth.width(),
-                depth.height()
-            );
-            return stats;
-        }
         // Both reused from draw to draw on this thread: fresh multi-megabyte buffers every frame
         // cost more in page faults than filling them (see `span::fill`).
         let mut lit = LIT.with(|c| std::mem::take(&mut *c.borrow_mut()));
@@ -398,7 +391,7 @@ impl Renderer {
         }
         SETUPS.with(|c| *c.borrow_mut() = setups);
         LIT.with(|c| *c.borrow_mut() = lit);
-        stats
+        Ok(stats)
     }
 
     /// Draw the edges of the model's (front-facing, when culling) triangles in a flat colour, on top

@@ -67,18 +67,8 @@ pub enum DrawError {
     #[error(transparent)]
     NoFrames(#[from] NoFrames),
     /// The camera's viewport, the target and the depth buffer are not all the same size.
-    #[error(
-        "render target sizes differ: camera {}x{}, target {}x{}, depth {}x{}",
-        camera.0, camera.1, target.0, target.1, depth.0, depth.1
-    )]
-    SizeMismatch {
-        /// The camera's viewport (width, height).
-        camera: (usize, usize),
-        /// The target's (width, height).
-        target: (usize, usize),
-        /// The depth buffer's (width, height).
-        depth: (usize, usize),
-    },
+    #[error(transparent)]
+    SizeMismatch(#[from] modex::SizeMismatch),
 }
 
 /// Draw a scene into `target`, in its own pixel format, depth-tested against `depth`.
@@ -98,15 +88,7 @@ pub fn draw<T: Target>(
 where
     T::Px: VoxelPixel,
 {
-    let size = (camera.width, camera.height);
-    let depth_size = (depth.width(), depth.height());
-    if target.size() != size || depth_size != size {
-        return Err(DrawError::SizeMismatch {
-            camera: size,
-            target: target.size(),
-            depth: depth_size,
-        });
-    }
+    modex::SizeMismatch::check(target, depth, camera)?;
     Ok(T::Px::draw_pixels(
         instances,
         camera,

@@ -43,7 +43,7 @@ pub mod skin;
 
 pub use hmp::HmpFile;
 pub use mdl::MdlFile;
-pub use model::{Frame, Model, Skin, SkinPixels, Triangle};
+pub use model::{Frame, Model, ModelDefect, Skin, SkinPixels, Triangle};
 pub use raster::{
     framing_camera, Cull, DepthMode, Entity, Light, PreparedModel, RasterPixel, Renderer,
     LIGHT_MAX, LIGHT_ONE,

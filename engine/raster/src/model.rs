@@ -101,4 +101,161 @@ impl Model {
     pub fn vertex_count(&self) -> usize {
         self.frames.first().map_or(0, |f| f.positions.len())
     }
+
+    /// Whether the model keeps the invariants the renderer indexes by: every frame has one position
+    /// and one normal per vertex, every triangle corner names an existing vertex and UV, every
+    /// decoded skin holds `width * height` RGBA pixels. The decoders guarantee this for any input;
+    /// the fuzz targets and property tests hold them to it through this one check.
+    pub fn check(&self) -> Result<(), ModelDefect> {
+        let vertices = self.vertex_count();
+        for (frame, f) in self.frames.iter().enumerate() {
+            if f.positions.len() != vertices || f.normals.len() != vertices {
+                return Err(ModelDefect::FrameSize {
+                    frame,
+                    positions: f.positions.len(),
+                    normals: f.normals.len(),
+                    vertices,
+                });
+            }
+        }
+        for (triangle, t) in self.triangles.iter().enumerate() {
+            for corner in 0..3 {
+                let (index, uv) = (t.vertices[corner] as usize, t.uvs[corner] as usize);
+                if index >= vertices {
+                    return Err(ModelDefect::Vertex {
+                        triangle,
+                        corner,
+                        index,
+                        vertices,
+                    });
+                }
+                if uv >= self.uvs.len() {
+                    return Err(ModelDefect::Uv {
+                        triangle,
+                        corner,
+                        index: uv,
+                        uvs: self.uvs.len(),
+                    });
+                }
+            }
+        }
+        for (skin, k) in self.skins.iter().enumerate() {
+            if !k.rgba.is_empty() && k.rgba.len() != k.width * k.height * 4 {
+                return Err(ModelDefect::SkinSize {
+                    skin,
+                    len: k.rgba.len(),
+                    width: k.width,
+                    height: k.height,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// How a [`Model`] breaks an invariant ([`Model::check`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ModelDefect {
+    /// A frame's vertex arrays differ from the model's vertex count.
+    #[error(
+        "frame {frame} has {positions} positions and {normals} normals for {vertices} vertices"
+    )]
+    FrameSize {
+        /// The frame.
+        frame: usize,
+        /// Its positions.
+        positions: usize,
+        /// Its normals.
+        normals: usize,
+        /// The model's vertex count.
+        vertices: usize,
+    },
+    /// A triangle corner names a vertex that does not exist.
+    #[error("triangle {triangle} corner {corner} uses vertex {index} of {vertices}")]
+    Vertex {
+        /// The triangle.
+        triangle: usize,
+        /// Its corner (0..3).
+        corner: usize,
+        /// The vertex it names.
+        index: usize,
+        /// The model's vertex count.
+        vertices: usize,
+    },
+    /// A triangle corner names a UV that does not exist.
+    #[error("triangle {triangle} corner {corner} uses UV {index} of {uvs}")]
+    Uv {
+        /// The triangle.
+        triangle: usize,
+        /// Its corner (0..3).
+        corner: usize,
+        /// The UV it names.
+        index: usize,
+        /// The model's UV count.
+        uvs: usize,
+    },
+    /// A decoded skin's RGBA pixels do not fill its size.
+    #[error("skin {skin} holds {len} RGBA bytes for {width}x{height}")]
+    SkinSize {
+        /// The skin.
+        skin: usize,
+        /// RGBA bytes held.
+        len: usize,
+        /// Its width.
+        width: usize,
+        /// Its height.
+        height: usize,
+    },
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+
+    #[test]
+    fn check_names_the_broken_part() {
+        let mut m = Model {
+            frames: vec![Frame {
+                name: "f".into(),
+                positions: vec![Vec3::ZERO; 3],
+                normals: vec![Vec3::Z; 3],
+                normal_indices: None,
+                bbox_min: Vec3::ZERO,
+                bbox_max: Vec3::ZERO,
+            }],
+            uvs: vec![Vec2::ZERO; 3],
+            triangles: vec![Triangle {
+                vertices: [0, 1, 2],
+                uvs: [0, 1, 2],
+            }],
+            skins: Vec::new(),
+        };
+        assert_eq!(m.check(), Ok(()));
+        m.triangles[0].vertices[2] = 3;
+        assert!(matches!(
+            m.check(),
+            Err(ModelDefect::Vertex {
+                corner: 2,
+                index: 3,
+                ..
+            })
+        ));
+        m.triangles[0].vertices[2] = 2;
+        m.uvs.pop();
+        assert!(matches!(
+            m.check(),
+            Err(ModelDefect::Uv {
+                index: 2,
+                uvs: 2,
+                ..
+            })
+        ));
+        m.uvs.push(Vec2::ZERO);
+        m.frames[0].normals.pop();
+        let e = m.check().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "frame 0 has 3 positions and 2 normals for 3 vertices"
+        );
+    }
 }

@@ -279,6 +279,7 @@ const STALE_BBOX: &[&str] = &[
 fn check_mdl(name: &str, bytes: &[u8], f: &MdlFacts) {
     let file = MdlFile::parse(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
     let m = &file.model;
+    m.check().unwrap_or_else(|e| panic!("{name}: {e}"));
     assert_eq!(file.version(), f.version, "{name}");
     assert_eq!(skin_facts(m), f.skins, "{name} skins");
     assert_eq!(m.vertex_count(), f.verts, "{name} verts");
@@ -317,6 +318,7 @@ fn check_mdl(name: &str, bytes: &[u8], f: &MdlFacts) {
 fn check_hmp(name: &str, bytes: &[u8], f: &HmpFacts) {
     let file = HmpFile::parse(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
     let m = &file.model;
+    m.check().unwrap_or_else(|e| panic!("{name}: {e}"));
     assert_eq!(file.header.version, HmpVersion::Hmp7, "{name}");
     assert_eq!(skin_facts(m), f.skins, "{name} skins");
     assert_eq!((file.columns, file.rows), f.grid, "{name} grid");

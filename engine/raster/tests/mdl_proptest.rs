@@ -11,19 +11,8 @@ use modex_raster::Model;
 use proptest::prelude::*;
 
 fn consistent(m: &Model) {
-    let nv = m.vertex_count();
-    for f in &m.frames {
-        assert_eq!(f.positions.len(), nv);
-        assert_eq!(f.normals.len(), nv);
-    }
-    for t in &m.triangles {
-        for k in 0..3 {
-            assert!((t.vertices[k] as usize) < nv);
-            assert!((t.uvs[k] as usize) < m.uvs.len());
-        }
-    }
-    for s in &m.skins {
-        assert!(s.rgba.is_empty() || s.rgba.len() == s.width * s.height * 4);
+    if let Err(e) = m.check() {
+        panic!("decoded model is inconsistent: {e}");
     }
 }
 

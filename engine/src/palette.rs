@@ -23,6 +23,31 @@ impl Default for Palette {
     }
 }
 
+/// Bytes of a raw VGA palette: 256 RGB triples.
+pub const VGA_PALETTE_LEN: usize = 768;
+/// The first byte of every PCX file (ZSoft's manufacturer byte).
+pub const PCX_MANUFACTURER: u8 = 0x0a;
+/// The marker before a PCX's 256-colour palette trailer.
+pub const PCX_PALETTE_MARKER: u8 = 0x0c;
+/// A PCX header (128 bytes) and the trailer (marker + 768 bytes): the shortest PCX with a palette.
+const PCX_MIN_WITH_PALETTE: usize = 128 + 1 + VGA_PALETTE_LEN;
+
+/// Whether VGA RGB bytes are 6-bit DAC values (none above 63), the test
+/// [`Palette::from_rgb_bytes`] applies to decide whether to scale them.
+pub fn is_six_bit(rgb: &[u8]) -> bool {
+    rgb.iter().all(|&v| v <= 63)
+}
+
+/// Whether `data` is a PCX with a 256-colour palette trailer, i.e. whether
+/// [`Palette::from_pcx`] reads it: the manufacturer byte, room for the header and the trailer, and
+/// the marker 769 bytes from the end.
+pub fn has_pcx_palette(data: &[u8]) -> bool {
+    let n = data.len();
+    data.first() == Some(&PCX_MANUFACTURER)
+        && n >= PCX_MIN_WITH_PALETTE
+        && data[n - 1 - VGA_PALETTE_LEN] == PCX_PALETTE_MARKER
+}
+
 /// Scale a 6-bit VGA DAC value (0..=63) to 8 bits, rounding to nearest (63 -> 255).
 pub fn vga6_to_8(v: u8) -> u8 {
     ((v as u32 * 255 + 31) / 63) as u8
@@ -48,19 +73,19 @@ impl Palette {
     /// Load 768 bytes of RGB triples. If no byte exceeds 63 the values are VGA DAC 6-bit values and are
     /// scaled by 255/63; otherwise they are taken as 8-bit. Extra bytes after 768 are ignored.
     pub fn from_rgb_bytes(data: &[u8]) -> FormatResult<Palette> {
-        if data.len() < 768 {
+        if data.len() < VGA_PALETTE_LEN {
             return Err(FormatError::new(
                 "PAL",
                 "palette",
                 0,
                 ErrorKind::Truncated {
-                    needed: 768,
+                    needed: VGA_PALETTE_LEN,
                     available: data.len(),
                 },
             ));
         }
-        let data = &data[..768];
-        let six_bit = data.iter().all(|&v| v <= 63);
+        let data = &data[..VGA_PALETTE_LEN];
+        let six_bit = is_six_bit(data);
         let mut colors = [[0u8; 3]; 256];
         for (c, rgb) in colors.iter_mut().zip(data.chunks_exact(3)) {
             for k in 0..3 {
@@ -72,7 +97,7 @@ impl Palette {
 
     /// The 256-colour palette trailer of a PCX file: the last 769 bytes, a 0x0C marker then 768 bytes.
     pub fn from_pcx(data: &[u8]) -> FormatResult<Palette> {
-        if data.first() != Some(&0x0a) {
+        if data.first() != Some(&PCX_MANUFACTURER) {
             return Err(FormatError::new(
                 "PCX",
                 "manufacturer",
@@ -83,19 +108,19 @@ impl Palette {
             ));
         }
         // 128-byte header + at least the trailer.
-        if data.len() < 128 + 769 {
+        if data.len() < PCX_MIN_WITH_PALETTE {
             return Err(FormatError::new(
                 "PCX",
                 "palette trailer",
-                data.len().saturating_sub(769),
+                data.len().saturating_sub(1 + VGA_PALETTE_LEN),
                 ErrorKind::Truncated {
-                    needed: 128 + 769,
+                    needed: PCX_MIN_WITH_PALETTE,
                     available: data.len(),
                 },
             ));
         }
-        let at = data.len() - 769;
-        if data[at] != 0x0c {
+        let at = data.len() - 1 - VGA_PALETTE_LEN;
+        if data[at] != PCX_PALETTE_MARKER {
             return Err(FormatError::invalid(
                 "PCX",
                 "palette trailer marker",
@@ -260,11 +285,17 @@ mod tests {
         let pal = Palette::quake();
         data.extend(pal.to_rgb_bytes());
         assert_eq!(Palette::from_pcx(&data).unwrap(), pal);
+        assert!(has_pcx_palette(&data));
         let n = data.len();
         data[n - 769] = 0;
         assert!(Palette::from_pcx(&data).is_err());
         assert!(Palette::from_pcx(&[0x0a, 1, 2]).is_err());
         assert!(Palette::from_pcx(&[]).is_err());
+        // The quick test agrees with the loader on every kind of input.
+        for d in [&data[..], &[0x0a, 1, 2], &[], &data[1..]] {
+            assert_eq!(has_pcx_palette(d), Palette::from_pcx(d).is_ok());
+        }
+        assert!(is_six_bit(&[0, 63, 17]) && !is_six_bit(&[0, 64]));
     }
 
     #[test]

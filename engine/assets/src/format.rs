@@ -13,9 +13,10 @@
 //! 2. **The extension** of formats that have no magic: `.hva` → HVA, `.vpl` → VPL, `.lib` → LIB,
 //!    `.ascr`/`.scr` → ASCR script, and `.pcx` when the first byte is PCX's manufacturer byte 0x0A.
 //!    Case does not matter (`HMEC.HVA`).
-//! 3. **The layout**, for files whose name says nothing: a PCX with its 256-colour trailer (first
-//!    byte 0x0A, at least 128 + 769 bytes, 0x0C 769 bytes from the end) → PCX; a VPL (16-byte
-//!    header whose page count at offset 8 makes the length exactly 16 + 768 + 256 × count) → VPL.
+//! 3. **The layout**, for files whose name says nothing: a PCX with its 256-colour trailer
+//!    ([`modex::palette::has_pcx_palette`]: first byte 0x0A, at least 128 + 769 bytes, 0x0C 769
+//!    bytes from the end) → PCX; a VPL ([`vpl::has_layout`]: the page count at offset 8 makes the
+//!    length exactly 16 + 768 + 256 × count) → VPL.
 //! 4. **A palette**: the extension `.pal` or `.act`, or exactly 768 bytes → [`Format::Palette`]. This
 //!    is the weakest evidence, so it comes last: a `.pal` that is really a PCX or a VPL is one.
 //!
@@ -27,6 +28,9 @@
 
 use std::fmt;
 use std::path::Path;
+
+use modex::palette::{has_pcx_palette, PCX_MANUFACTURER, VGA_PALETTE_LEN};
+use modex_voxel::vpl;
 
 /// A file format the engine reads.
 ///
@@ -129,20 +133,6 @@ impl fmt::Display for Format {
     }
 }
 
-/// PCX's manufacturer byte, the first of every PCX file. The core checks it in
-/// [`modex::Palette::from_pcx`] but exports no constant for it, so it is named once here.
-pub(crate) const PCX_MANUFACTURER: u8 = 0x0a;
-/// The marker before a PCX's 256-colour palette trailer.
-const PCX_PALETTE_MARKER: u8 = 0x0c;
-/// A PCX header (128 bytes) and the trailer (marker + 768 bytes).
-const PCX_MIN_WITH_PALETTE: usize = 128 + 769;
-
-/// Bytes of a raw VGA palette.
-pub(crate) const VGA_PALETTE_LEN: usize = 768;
-
-/// VPL header (four u32) and palette, before the 256-byte pages.
-const VPL_FIXED_LEN: usize = 16 + VGA_PALETTE_LEN;
-
 /// The format of a file called `name` (only its extension is used) holding `bytes`, by the rule in
 /// the module docs; `None` when no rule applies.
 pub fn detect(name: &Path, bytes: &[u8]) -> Option<Format> {
@@ -164,7 +154,7 @@ pub fn detect(name: &Path, bytes: &[u8]) -> Option<Format> {
     if has_pcx_palette(bytes) {
         return Some(Format::Pcx);
     }
-    if has_vpl_layout(bytes) {
+    if vpl::has_layout(bytes) {
         return Some(Format::Vpl);
     }
     if matches!(ext.as_deref(), Some("pal") | Some("act")) || bytes.len() == VGA_PALETTE_LEN {
@@ -193,30 +183,6 @@ pub fn detect_magic(bytes: &[u8]) -> Option<Format> {
         .into_iter()
         .find(|(sniff, _)| sniff(bytes))
         .map(|(_, f)| f)
-}
-
-/// Whether `bytes` carry a PCX 256-colour palette trailer: the manufacturer byte, room for the
-/// header and the trailer, and the 0x0C marker 769 bytes from the end. The same condition
-/// [`modex_cutscene::apal::load_palette_file`] uses.
-pub(crate) fn has_pcx_palette(bytes: &[u8]) -> bool {
-    let n = bytes.len();
-    bytes.first() == Some(&PCX_MANUFACTURER)
-        && n >= PCX_MIN_WITH_PALETTE
-        && bytes[n - 769] == PCX_PALETTE_MARKER
-}
-
-/// Whether `bytes` are laid out as a VPL: the u32 page count at offset 8 is at least one and makes
-/// the file exactly header + palette + pages long. (The VPL has no magic; this is the only way to
-/// know one that is not called `.vpl`.)
-pub(crate) fn has_vpl_layout(bytes: &[u8]) -> bool {
-    let Some(count) = bytes.get(8..12) else {
-        return false;
-    };
-    let count = u32::from_le_bytes([count[0], count[1], count[2], count[3]]) as usize;
-    count >= 1
-        && bytes.len() > VPL_FIXED_LEN
-        && (bytes.len() - VPL_FIXED_LEN) % 256 == 0
-        && (bytes.len() - VPL_FIXED_LEN) / 256 == count
 }
 
 #[cfg(test)]
@@ -286,7 +252,7 @@ mod tests {
         for v in [16u32, 31, pages as u32, 0] {
             d.extend(v.to_le_bytes());
         }
-        d.resize(VPL_FIXED_LEN + 256 * pages, 1);
+        d.resize(vpl::FIXED_LEN + 256 * pages, 1);
         d
     }
 
@@ -313,8 +279,8 @@ mod tests {
         assert_eq!(detect(Path::new("noname"), &off), None);
         let mut zero = vpl(1);
         zero[8] = 0;
-        assert!(!has_vpl_layout(&zero));
-        assert!(!has_vpl_layout(&[0; 11]));
+        assert!(!vpl::has_layout(&zero));
+        assert!(!vpl::has_layout(&[0; 11]));
     }
 
     #[test]

@@ -11,7 +11,8 @@
 //!    not a palette with odd colours.
 //! 2. **TPWM** → unpacked, then the rule is applied once more to what it holds, with the same name
 //!    (a TPWM inside a TPWM is refused). This is how Battle Isle 2 may store its APAL palettes; the
-//!    VGA bytes inside are read through [`modex_cutscene::apal::load_palette`]. A stream that does
+//!    VGA bytes inside are read by the VGA rule below, as [`modex_cutscene::apal::load_palette`] reads
+//!    them. A stream that does
 //!    not unpack is a [`PaletteError::Tpwm`] with the field and byte offset.
 //! 3. **PCX**: a `.pcx` (starting with 0x0A or not), or any file with the 256-colour trailer (0x0A
 //!    first, at least 128 + 769 bytes, 0x0C 769 bytes from the end) → the trailer's 768 bytes,
@@ -34,7 +35,7 @@
 //!
 //! Before this crate `modex export` decided PCX by the extension, `render`/`view` of models and
 //! voxels by the first byte (and voxels took `.vpl` by extension), and `play`/`export` of cutscenes
-//! through `apal::load_palette_file`. Where all four read a file the same way, this loader does too.
+//! through the cutscene crate's own loader (since removed). Where all four read a file the same way, this loader does too.
 //! Where they differed:
 //!
 //! - **768 bytes whose first byte is 0x0A** (entry 0 has red 10): model and voxel `render` tried a
@@ -56,10 +57,11 @@
 
 use std::path::{Path, PathBuf};
 
+use modex::palette::{is_six_bit, VGA_PALETTE_LEN};
 use modex::{FormatError, OpenedFile, Palette};
 use modex_voxel::vpl::{self, Vpl};
 
-use crate::format::{detect, Format, VGA_PALETTE_LEN};
+use crate::format::{detect, Format};
 
 /// Where the colours of a [`PaletteFile`] came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -252,16 +254,10 @@ fn read_layer(
                     bytes.len()
                 );
             }
-            // Battle Isle 2's palettes go through their own reader, everyone else's through the
-            // core's; both apply the same 6/8-bit rule, and neither fails on 768 bytes.
-            let palette = if unpacked {
-                modex_cutscene::apal::load_palette(rgb)
-            } else {
-                Palette::from_rgb_bytes(rgb)
-            }
-            .map_err(|_| not_a_palette(name, bytes, None))?;
-            // The core's test for 6-bit values, repeated only to report it.
-            let six_bit = rgb.iter().all(|&v| v <= 63);
+            // 768 bytes never fail; an unpacked APAL is the same VGA RGB.
+            let palette =
+                Palette::from_rgb_bytes(rgb).map_err(|_| not_a_palette(name, bytes, None))?;
+            let six_bit = is_six_bit(rgb);
             Ok(file(palette, PaletteSource::Vga { six_bit, ignored }, None))
         }
         // Every other format, and a TPWM inside a TPWM.

@@ -45,9 +45,15 @@ fn old_voxel(path: &Path, bytes: &[u8]) -> Option<Palette> {
     old_model_render(path, bytes)
 }
 
-/// `game-demo/src/formats/cutscene.rs::load_palette` (`modex play/export --palette`).
+/// `game-demo/src/formats/cutscene.rs::load_palette` (`modex play/export --palette`), which called
+/// `modex_cutscene::apal::load_palette_file` (removed with it): the PCX trailer when there is one,
+/// else the APAL rule.
 fn old_cutscene(_path: &Path, bytes: &[u8]) -> Option<Palette> {
-    apal::load_palette_file(bytes).ok()
+    let n = bytes.len();
+    if bytes.first() == Some(&0x0a) && n >= 128 + 769 && bytes[n - 769] == 0x0c {
+        return Palette::from_pcx(bytes).ok();
+    }
+    apal::load_palette(bytes).ok()
 }
 
 const OLD: [(&str, Old); 4] = [

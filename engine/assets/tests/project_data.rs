@@ -53,7 +53,7 @@ fn day_pal_is_a_six_bit_vga_palette() {
     );
     let bytes = std::fs::read(&path).unwrap();
     assert_eq!(f.palette, Palette::from_rgb_bytes(&bytes).unwrap());
-    assert_eq!(f.palette, apal::load_palette_file(&bytes).unwrap());
+    assert_eq!(f.palette, apal::load_palette(&bytes).unwrap());
 }
 
 #[test]

@@ -18,16 +18,6 @@ pub fn load_palette(data: &[u8]) -> FormatResult<Palette> {
     })
 }
 
-/// A palette from a user's file: a PCX image's 256-colour trailer, or 768 bytes of VGA RGB (6- or
-/// 8-bit, optionally TPWM-wrapped) as [`load_palette`] reads them.
-pub fn load_palette_file(data: &[u8]) -> FormatResult<Palette> {
-    let n = data.len();
-    if data.first() == Some(&0x0a) && n >= 128 + 769 && data[n - 769] == 0x0c {
-        return Palette::from_pcx(data);
-    }
-    load_palette(data)
-}
-
 /// Encode a palette as the game stores it: 6-bit VGA values (each channel divided by 4, rounded
 /// down), optionally TPWM-wrapped.
 pub fn encode_palette(palette: &Palette, wrap: bool) -> Vec<u8> {

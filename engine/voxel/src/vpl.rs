@@ -9,6 +9,19 @@ use modex::{ByteReader, FormatError, FormatResult, Palette};
 const FORMAT: &str = "VPL";
 /// Pages in the game's VOXELS.VPL.
 pub const GAME_PAGE_COUNT: usize = 32;
+/// The header (four u32) and the palette, before the 256-byte pages.
+pub const FIXED_LEN: usize = 16 + 768;
+
+/// Whether `data` is laid out as a VPL: the u32 page count at offset 8 is at least one and makes
+/// the file exactly header + palette + pages long. The format has no magic; this is how a VPL that
+/// is not called `.vpl` is recognised (format detection only: [`decode`] reads it).
+pub fn has_layout(data: &[u8]) -> bool {
+    let Some(&[a, b, c, d]) = data.get(8..12) else {
+        return false;
+    };
+    let count = u32::from_le_bytes([a, b, c, d]) as usize;
+    count >= 1 && data.len().checked_sub(FIXED_LEN) == count.checked_mul(256)
+}
 
 /// A decoded VPL: palette plus lighting pages.
 #[derive(Debug, Clone, PartialEq)]

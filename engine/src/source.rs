@@ -51,8 +51,20 @@ impl DirSource {
 
     /// The path of the file `name` (exact name first, then any case), if it exists.
     pub fn find(&self, name: &str) -> Option<PathBuf> {
+        self.find_entry(name, Path::is_file)
+    }
+
+    /// The path of the sub-folder `name` (exact name first, then any case), if it exists: the
+    /// folders of a game install (`ANI`, `ENG`) are matched like its files.
+    pub fn find_folder(&self, name: &str) -> Option<PathBuf> {
+        self.find_entry(name, Path::is_dir)
+    }
+
+    /// The entry `name` of the folder that passes `kind`: exact name first, then the first of the
+    /// case-insensitive matches in name order.
+    fn find_entry(&self, name: &str, kind: fn(&Path) -> bool) -> Option<PathBuf> {
         let exact = self.dir.join(name);
-        if exact.is_file() {
+        if kind(&exact) {
             return Some(exact);
         }
         let mut matches: Vec<PathBuf> = std::fs::read_dir(&self.dir)
@@ -60,7 +72,7 @@ impl DirSource {
             .flatten()
             .map(|e| e.path())
             .filter(|p| {
-                p.is_file()
+                kind(p)
                     && p.file_name()
                         .and_then(|n| n.to_str())
                         .is_some_and(|n| n.eq_ignore_ascii_case(name))
@@ -216,6 +228,12 @@ impl OpenedFile {
     pub fn sibling_path(&self, ext: &str) -> Option<PathBuf> {
         self.folder.find(&format!("{}.{ext}", self.stem()))
     }
+
+    /// The sibling with the same stem and extension `ext`, read, with its path (for messages);
+    /// `Ok(None)` when there is none.
+    pub fn open_sibling(&self, ext: &str) -> Result<Option<OpenedFile>, ReadError> {
+        self.sibling_path(ext).map(OpenedFile::open).transpose()
+    }
 }
 
 #[cfg(test)]
@@ -248,6 +266,12 @@ mod tests {
         assert_eq!(f.extension().as_deref(), Some("vxl"));
         assert_eq!(f.sibling("hva").unwrap(), Some(b"h".to_vec()));
         assert_eq!(f.sibling("vpl").unwrap(), None);
+        let hva = f.open_sibling("hva").unwrap().unwrap();
+        assert_eq!((hva.bytes(), hva.stem()), (&b"h"[..], "UNIT"));
+        assert!(f.open_sibling("vpl").unwrap().is_none());
+        std::fs::create_dir_all(dir.join("ani")).unwrap();
+        assert_eq!(f.folder().find_folder("ANI"), Some(dir.join("ani")));
+        assert_eq!(f.folder().find("ANI"), None, "folders are not files");
         assert!(f
             .folder()
             .names()

@@ -287,7 +287,9 @@ impl GameDir {
     pub fn new(root: impl Into<PathBuf>) -> Self {
         let root = root.into();
         let folder = |f: Folder| -> SharedSource {
-            let dir = find_folder(&root, f.name()).unwrap_or_else(|| root.join(f.name()));
+            let dir = DirSource::new(&root)
+                .find_folder(f.name())
+                .unwrap_or_else(|| root.join(f.name()));
             Arc::new(DirSource::new(dir))
         };
         GameDir {
@@ -322,7 +324,9 @@ impl GameDir {
 
     /// Whether `root` looks like an install: it has an `ANI` folder (any case).
     pub fn looks_like_install(root: &Path) -> bool {
-        find_folder(root, Folder::Ani.name()).is_some()
+        DirSource::new(root)
+            .find_folder(Folder::Ani.name())
+            .is_some()
     }
 
     /// The install's folder (or the name given to [`GameDir::from_sources`]).
@@ -403,24 +407,6 @@ fn script_in(lib: &LibArchive<'_>, n: u32, root: &Path) -> Result<Vec<u8>, Scene
             name: entry.name.clone(),
             source: Box::new(e),
         })
-}
-
-/// The sub-folder `name` of `dir` in any case (exact name first, then the first match in name
-/// order). [`DirSource`] finds files; an install's folders are looked up here.
-fn find_folder(dir: &Path, name: &str) -> Option<PathBuf> {
-    let exact = dir.join(name);
-    if exact.is_dir() {
-        return Some(exact);
-    }
-    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
-        .ok()?
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(name))
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    found.sort();
-    found.into_iter().next()
 }
 
 /// Loads a script's assets, reading each archive once and keeping a warning per failed command.

@@ -112,11 +112,10 @@ fn describe_vxl(file: &OpenedFile) -> Result<Description> {
         "info_records": v.tailer_count,
     });
     // The HVA beside it: frames, sections, and the quirks of the assembled pair.
-    let hva = match file.sibling_path("hva") {
-        Some(p) => {
-            let bytes =
-                std::fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?;
-            let h = hva::decode(&bytes).with_context(|| format!("{}", p.display()))?;
+    let hva = match file.open_sibling("hva")? {
+        Some(f) => {
+            let p = f.path();
+            let h = hva::decode(f.bytes()).with_context(|| format!("{}", p.display()))?;
             j["hva_frames"] = json!(h.frame_count());
             j["hva_sections"] = json!(h.section_count());
             text += &format!(

@@ -80,12 +80,8 @@ pub fn save_indexed(path: &Path, frame: &IndexedFrame, palette: &Palette) -> Res
 
 /// Save any render target: an 8-bit frame as an indexed PNG (palette indices survive exactly), a
 /// true-colour surface as an RGBA PNG of its colours.
-pub fn save_target<T: Target + 'static>(
-    path: &Path,
-    target: &T,
-    palette: &Palette,
-) -> Result<(), PngError> {
-    if let Some(frame) = (target as &dyn std::any::Any).downcast_ref::<IndexedFrame>() {
+pub fn save_target<T: Target>(path: &Path, target: &T, palette: &Palette) -> Result<(), PngError> {
+    if let Some(frame) = target.as_indexed() {
         return save_indexed(path, frame, palette);
     }
     let (w, h) = target.size();

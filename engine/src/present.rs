@@ -76,7 +76,7 @@ pub trait Present {
     /// Show any render target: an 8-bit frame through `palette` (indices kept, as
     /// [`Present::present_indexed`]), a true-colour surface as its RGBA colours. Viewers that let the
     /// user switch pixel formats call this one method whatever the format.
-    fn present_target<T: Target + 'static>(
+    fn present_target<T: Target>(
         &mut self,
         target: &T,
         palette: &Palette,
@@ -84,7 +84,7 @@ pub trait Present {
     where
         Self: Sized,
     {
-        if let Some(frame) = (target as &dyn std::any::Any).downcast_ref::<IndexedFrame>() {
+        if let Some(frame) = target.as_indexed() {
             return self.present_indexed(frame, palette);
         }
         let (w, h) = target.size();

@@ -89,6 +89,12 @@ pub trait Target {
         }
     }
 
+    /// The target as the 8-bit mode-X frame, when it is one: savers and presenters keep its palette
+    /// indices (an indexed PNG, the palette-mapped window) instead of converting it to colours.
+    fn as_indexed(&self) -> Option<&IndexedFrame> {
+        None
+    }
+
     /// RGBA8 bytes of the whole target, row-major (for PNG export and presentation).
     fn to_rgba8(&self, palette: &Palette) -> Vec<u8> {
         self.pixels()
@@ -153,6 +159,9 @@ impl Target for IndexedFrame {
     }
     fn rgba(px: u8, palette: &Palette) -> [u8; 4] {
         palette.rgba(px)
+    }
+    fn as_indexed(&self) -> Option<&IndexedFrame> {
+        Some(self)
     }
 }
 

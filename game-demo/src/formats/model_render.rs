@@ -32,7 +32,7 @@ struct Picture<'a> {
 
 impl DrawInto for Picture<'_> {
     /// Clear to black, draw the model, then its wireframe if asked.
-    fn draw_into<T: Target + 'static>(&mut self, target: &mut T) -> Result<()>
+    fn draw_into<T: Target>(&mut self, target: &mut T) -> Result<()>
     where
         T::Px: RasterPixel + VoxelPixel,
     {

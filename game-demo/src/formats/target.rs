@@ -18,7 +18,7 @@ use crate::cli::TargetFormat;
 /// A drawing that can be made in any target format.
 pub trait DrawInto {
     /// Draw into `target` (the drawing clears what it needs to).
-    fn draw_into<T: Target + 'static>(&mut self, target: &mut T) -> Result<()>
+    fn draw_into<T: Target>(&mut self, target: &mut T) -> Result<()>
     where
         T::Px: RasterPixel + VoxelPixel;
 }
@@ -32,7 +32,7 @@ pub fn save_png(
     out: &Path,
     drawing: &mut impl DrawInto,
 ) -> Result<()> {
-    fn save<T: Target + 'static>(
+    fn save<T: Target>(
         mut target: T,
         palette: &Palette,
         out: &Path,
@@ -81,7 +81,7 @@ impl Targets {
         palette: &Palette,
         drawing: &mut impl DrawInto,
     ) -> Result<bool> {
-        fn show<T: Target + 'static>(
+        fn show<T: Target>(
             target: &mut T,
             presenter: &mut impl Present,
             palette: &Palette,
@@ -110,7 +110,7 @@ mod tests {
     struct Flat([u8; 3]);
 
     impl DrawInto for Flat {
-        fn draw_into<T: Target + 'static>(&mut self, target: &mut T) -> Result<()>
+        fn draw_into<T: Target>(&mut self, target: &mut T) -> Result<()>
         where
             T::Px: RasterPixel + VoxelPixel,
         {

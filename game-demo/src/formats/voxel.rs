@@ -185,7 +185,7 @@ struct Shot<'a> {
 }
 
 impl DrawInto for Shot<'_> {
-    fn draw_into<T: Target + 'static>(&mut self, target: &mut T) -> Result<()>
+    fn draw_into<T: Target>(&mut self, target: &mut T) -> Result<()>
     where
         T::Px: RasterPixel + VoxelPixel,
     {
@@ -378,7 +378,7 @@ impl ViewState {
     }
 
     /// `shot` drawn into `target`, the limb outlines over it in green when asked; RGBA8 pixels.
-    fn outlined<T: Target + 'static>(&self, mut target: T, shot: &mut Shot<'_>) -> Result<Vec<u8>>
+    fn outlined<T: Target>(&self, mut target: T, shot: &mut Shot<'_>) -> Result<Vec<u8>>
     where
         T::Px: RasterPixel + VoxelPixel,
     {

@@ -346,9 +346,9 @@ mod device {
     /// Why no device plays the sound.
     #[derive(Debug, thiserror::Error)]
     pub(super) enum DeviceError {
-        #[error("{0}")]
+        #[error(transparent)]
         Stream(#[from] rodio::StreamError),
-        #[error("{0}")]
+        #[error(transparent)]
         Play(#[from] rodio::PlayError),
     }
 

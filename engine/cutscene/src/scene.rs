@@ -137,6 +137,9 @@ impl fmt::Display for Folder {
 }
 
 /// Why a file, an archive entry or a script of a game install could not be had.
+///
+/// Each message is complete with its cause (frontends print warnings as they are), so the cause is
+/// a plain field and not an error `source`: chained, anyhow's `{:#}` would print it twice.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum SceneError {
     /// The folder has no `ANI` folder, so it is not an install or a scene folder.
@@ -156,7 +159,7 @@ pub enum SceneError {
         file: String,
     },
     /// A file exists but could not be read.
-    #[error("cannot read {folder}/{file} in {}: {source}", root.display())]
+    #[error("cannot read {folder}/{file} in {}: {cause}", root.display())]
     Read {
         /// The install.
         root: PathBuf,
@@ -165,19 +168,17 @@ pub enum SceneError {
         /// The file's name.
         file: String,
         /// Why (shared, so the error can be kept for every command that needs the file).
-        #[source]
-        source: Arc<io::Error>,
+        cause: Arc<io::Error>,
     },
     /// A LIB archive is broken.
-    #[error("{folder}/{file}: {source}")]
+    #[error("{folder}/{file}: {cause}")]
     Archive {
         /// The archive's folder.
         folder: Folder,
         /// The archive's name.
         file: String,
         /// What is wrong with it.
-        #[source]
-        source: Box<FormatError>,
+        cause: Box<FormatError>,
     },
     /// An archive has no entry at the position a script names.
     #[error("{folder}/{file} has no entry {entry} ({entries} entries)")]
@@ -192,7 +193,7 @@ pub enum SceneError {
         entries: usize,
     },
     /// An archive entry could not be unpacked or decoded.
-    #[error("{folder}/{file} entry {entry} ({name}): {source}")]
+    #[error("{folder}/{file} entry {entry} ({name}): {cause}")]
     Entry {
         /// The archive's folder.
         folder: Folder,
@@ -203,8 +204,7 @@ pub enum SceneError {
         /// The entry's name.
         name: String,
         /// What is wrong with it.
-        #[source]
-        source: Box<FormatError>,
+        cause: Box<FormatError>,
     },
     /// A `play` command names an archive family (LNA) that has no archives.
     #[error("play: unknown archive family LNA={lna}")]
@@ -227,22 +227,20 @@ pub enum SceneError {
         root: PathBuf,
     },
     /// A script of `ANI/ASCR000.LIB` could not be parsed.
-    #[error("ASCR{number:03}: {source}")]
+    #[error("ASCR{number:03}: {cause}")]
     Script {
         /// The script number.
         number: u32,
         /// The line and column that failed.
-        #[source]
-        source: Box<FormatError>,
+        cause: Box<FormatError>,
     },
     /// A script file could not be parsed.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {cause}", path.display())]
     ScriptFile {
         /// The file.
         path: PathBuf,
         /// The line and column that failed.
-        #[source]
-        source: Box<FormatError>,
+        cause: Box<FormatError>,
     },
 }
 
@@ -253,7 +251,6 @@ pub struct SceneWarning {
     /// The command's line in the script (1-based).
     pub line: usize,
     /// What failed.
-    #[source]
     pub error: SceneError,
 }
 
@@ -355,7 +352,7 @@ impl GameDir {
                 root: self.root.clone(),
                 folder,
                 file: file.to_string(),
-                source: Arc::new(e),
+                cause: Arc::new(e),
             }),
         }
     }
@@ -386,7 +383,7 @@ fn scripts_archive(bytes: &[u8]) -> Result<LibArchive<'_>, SceneError> {
     LibArchive::parse(bytes).map_err(|e| SceneError::Archive {
         folder: Folder::Ani,
         file: SCRIPT_ARCHIVE.to_string(),
-        source: Box::new(e),
+        cause: Box::new(e),
     })
 }
 
@@ -405,7 +402,7 @@ fn script_in(lib: &LibArchive<'_>, n: u32, root: &Path) -> Result<Vec<u8>, Scene
             file: SCRIPT_ARCHIVE.to_string(),
             entry: n.into(),
             name: entry.name.clone(),
-            source: Box::new(e),
+            cause: Box::new(e),
         })
 }
 
@@ -447,7 +444,7 @@ impl Loader<'_> {
         let lib = LibArchive::parse(bytes).map_err(|e| SceneError::Archive {
             folder,
             file: file.to_string(),
-            source: Box::new(e),
+            cause: Box::new(e),
         })?;
         let entry = usize::try_from(n)
             .ok()
@@ -465,7 +462,7 @@ impl Loader<'_> {
                 file: file.to_string(),
                 entry: n.into(),
                 name: entry.name.clone(),
-                source: Box::new(e),
+                cause: Box::new(e),
             })
     }
 
@@ -541,7 +538,7 @@ impl Scene {
         let bytes = dir.script_bytes(n)?;
         let script = ascr::parse_script(&bytes).map_err(|e| SceneError::Script {
             number: n,
-            source: Box::new(e),
+            cause: Box::new(e),
         })?;
         Ok(Scene::load(script, dir))
     }
@@ -551,7 +548,7 @@ impl Scene {
     pub fn load_script_file(file: &OpenedFile) -> Result<Scene, SceneError> {
         let script = ascr::parse_script(file.bytes()).map_err(|e| SceneError::ScriptFile {
             path: file.path().to_path_buf(),
-            source: Box::new(e),
+            cause: Box::new(e),
         })?;
         Ok(Scene::load(script, &GameDir::new(file.folder().dir())))
     }

@@ -97,6 +97,11 @@ impl IndexedFrame {
         self.pixels.chunks_exact_mut(self.width.max(1))
     }
 
+    /// The palette indices, row-major, taken out of the frame.
+    pub fn into_pixels(self) -> Vec<u8> {
+        self.pixels
+    }
+
     /// Set every pixel to `index`.
     pub fn clear(&mut self, index: u8) {
         self.pixels.fill(index);

@@ -20,7 +20,7 @@
 //! Everything is integer arithmetic: no floating point, no randomness beyond a fixed LCG.
 
 use glam::Vec2;
-use modex::{Palette, Target, TargetFormat};
+use modex::{IndexedFrame, Palette};
 
 use crate::apal;
 use crate::atxt;
@@ -214,24 +214,20 @@ impl Lcg {
     }
 }
 
-struct Canvas {
-    w: usize,
-    h: usize,
-    px: Vec<u8>,
-}
+/// A picture being drawn: the engine's 8-bit frame with the signed, clipped drawing calls the generators use.
+struct Canvas(IndexedFrame);
 
 impl Canvas {
     fn new(w: usize, h: usize, fill: u8) -> Self {
-        Canvas {
-            w,
-            h,
-            px: vec![fill; w * h],
-        }
+        let mut f = IndexedFrame::new(w, h);
+        f.clear(fill);
+        Canvas(f)
     }
 
+    /// Set a pixel; pixels off the canvas are ignored.
     fn set(&mut self, x: i32, y: i32, c: u8) {
-        if x >= 0 && y >= 0 && (x as usize) < self.w && (y as usize) < self.h {
-            self.px[y as usize * self.w + x as usize] = c;
+        if let (Ok(x), Ok(y)) = (usize::try_from(x), usize::try_from(y)) {
+            self.0.set(x, y, c);
         }
     }
 
@@ -268,27 +264,7 @@ impl Canvas {
     /// the pixel centres, which lights the pixels Bresenham's algorithm does.
     fn line(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, c: u8) {
         let centre = |x: i32, y: i32| Vec2::new(x as f32 + 0.5, y as f32 + 0.5);
-        modex::draw_line(self, centre(x0, y0), centre(x1, y1), c);
-    }
-}
-
-impl Target for Canvas {
-    type Px = u8;
-    const FORMAT: TargetFormat = TargetFormat::Indexed8;
-    fn size(&self) -> (usize, usize) {
-        (self.w, self.h)
-    }
-    fn pixels(&self) -> &[u8] {
-        &self.px
-    }
-    fn pixels_mut(&mut self) -> &mut [u8] {
-        &mut self.px
-    }
-    fn flat(rgb: [u8; 3], palette: &Palette) -> u8 {
-        palette.nearest(rgb)
-    }
-    fn rgba(px: u8, palette: &Palette) -> [u8; 4] {
-        palette.rgba(px)
+        modex::draw_line(&mut self.0, centre(x0, y0), centre(x1, y1), c);
     }
 }
 
@@ -311,7 +287,7 @@ pub fn background_pictures() -> Vec<Vec<u8>> {
                         let band = ((x / 12 + (y - 160) / 6) % 2) as u8;
                         144 + ((y - 160) * 48 / 80) as u8 + band * 8
                     };
-                    c.px[y * w + x] = v;
+                    c.0.set(x, y, v);
                 }
             }
             for (i, &(x, y)) in stars.iter().enumerate() {
@@ -322,7 +298,7 @@ pub fn background_pictures() -> Vec<Vec<u8>> {
             c.disc(150, 36, 12 + (k % 4) as i32, 240 + (k % 8) as u8);
             let scan = 160 + ((k * 7) % 80) as i32;
             c.rect(0, scan, 360, 2, 14);
-            c.px
+            c.0.into_pixels()
         })
         .collect()
 }
@@ -365,7 +341,7 @@ fn radar_pictures() -> Vec<Vec<u8>> {
             let (px, py) = SWEEP[(k + 11) % 12];
             c.line(32, 24, 32 + px * 3 / 4, 24 + py * 3 / 4, 170);
             c.disc(20 + k as i32 * 2, 30 - k as i32, 1, 12);
-            c.px
+            c.0.into_pixels()
         })
         .collect()
 }
@@ -400,7 +376,7 @@ fn sprite_pictures() -> Vec<Vec<u8>> {
             c.rect(23, 5, 6, 3, 11);
             let flame = 4 + (k * 5) % 7;
             c.rect(10 - flame, 14, flame, 4, 240 + (k as u8 % 4));
-            c.px
+            c.0.into_pixels()
         })
         .collect()
 }
@@ -430,7 +406,7 @@ fn report_pictures() -> Vec<Vec<u8>> {
             let x = 8 + k as i32 * 9;
             let bounce = [0, 6, 11, 15, 18, 19, 19, 18, 15, 11, 6, 0][k];
             c.disc(x, 50 - bounce, 5, 12);
-            c.px
+            c.0.into_pixels()
         })
         .collect()
 }
@@ -451,7 +427,7 @@ fn head_pictures() -> Vec<Vec<u8>> {
             c.rect(17, 6, 1, 1, 1);
             let open = [0, 1, 2, 1][k];
             c.rect(11, 11, 6, 1 + open, 4);
-            c.px
+            c.0.into_pixels()
         })
         .collect()
 }

@@ -18,18 +18,6 @@ pub trait FileSource {
     /// The bytes of the file `name` (e.g. `"HMEC.HVA"`), `Ok(None)` when there is no such file,
     /// `Err` when it exists but cannot be read.
     fn read(&self, name: &str) -> io::Result<Option<Vec<u8>>>;
-
-    /// The names of every file in the source, sorted.
-    fn names(&self) -> io::Result<Vec<String>>;
-
-    /// The name of the first file whose name ends with `suffix` (case-insensitive), in name order.
-    fn find_suffix(&self, suffix: &str) -> io::Result<Option<String>> {
-        let suffix = suffix.to_ascii_lowercase();
-        Ok(self
-            .names()?
-            .into_iter()
-            .find(|n| n.to_ascii_lowercase().ends_with(&suffix)))
-    }
 }
 
 /// Files loose in one folder.
@@ -91,16 +79,6 @@ impl FileSource for DirSource {
             Some(p) => std::fs::read(p).map(Some),
         }
     }
-
-    fn names(&self) -> io::Result<Vec<String>> {
-        let mut names: Vec<String> = std::fs::read_dir(&self.dir)?
-            .flatten()
-            .filter(|e| e.path().is_file())
-            .filter_map(|e| e.file_name().to_str().map(str::to_string))
-            .collect();
-        names.sort();
-        Ok(names)
-    }
 }
 
 /// Files held in memory by name.
@@ -130,12 +108,6 @@ impl FileSource for MemorySource {
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|(_, b)| b.clone()))
-    }
-
-    fn names(&self) -> io::Result<Vec<String>> {
-        let mut names: Vec<String> = self.files.iter().map(|(n, _)| n.clone()).collect();
-        names.sort();
-        Ok(names)
     }
 }
 
@@ -193,11 +165,6 @@ impl OpenedFile {
         &self.bytes
     }
 
-    /// Its bytes, taken.
-    pub fn into_bytes(self) -> Vec<u8> {
-        self.bytes
-    }
-
     /// The file name without its extension (`"HMEC"` for `units/HMEC.vxl`).
     pub fn stem(&self) -> &str {
         self.path
@@ -206,22 +173,9 @@ impl OpenedFile {
             .unwrap_or_default()
     }
 
-    /// The extension in lower case, if any.
-    pub fn extension(&self) -> Option<String> {
-        self.path
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase)
-    }
-
     /// The files of its folder.
     pub fn folder(&self) -> &DirSource {
         &self.folder
-    }
-
-    /// The sibling with the same stem and extension `ext` (`HMEC.hva` beside `HMEC.vxl`).
-    pub fn sibling(&self, ext: &str) -> io::Result<Option<Vec<u8>>> {
-        self.folder.read(&format!("{}.{ext}", self.stem()))
     }
 
     /// The path of the sibling with the same stem and extension `ext`, if it exists.
@@ -229,8 +183,8 @@ impl OpenedFile {
         self.folder.find(&format!("{}.{ext}", self.stem()))
     }
 
-    /// The sibling with the same stem and extension `ext`, read, with its path (for messages);
-    /// `Ok(None)` when there is none.
+    /// The sibling with the same stem and extension `ext` (`HMEC.hva` beside `HMEC.vxl`), read,
+    /// with its path (for messages); `Ok(None)` when there is none.
     pub fn open_sibling(&self, ext: &str) -> Result<Option<OpenedFile>, ReadError> {
         self.sibling_path(ext).map(OpenedFile::open).transpose()
     }
@@ -247,11 +201,7 @@ mod tests {
         m.insert("voxels.vpl", vec![3]);
         assert_eq!(m.read("Hmec.Vxl").unwrap(), Some(vec![2]));
         assert_eq!(m.read("nope").unwrap(), None);
-        assert_eq!(m.names().unwrap(), vec!["hmec.vxl", "voxels.vpl"]);
-        assert_eq!(
-            m.find_suffix(".VPL").unwrap().as_deref(),
-            Some("voxels.vpl")
-        );
+        assert_eq!(m.read("VOXELS.VPL").unwrap(), Some(vec![3]));
     }
 
     #[test]
@@ -263,20 +213,12 @@ mod tests {
         let f = OpenedFile::open(dir.join("unit.vxl")).unwrap();
         assert_eq!(f.bytes(), b"v");
         assert_eq!(f.stem(), "unit");
-        assert_eq!(f.extension().as_deref(), Some("vxl"));
-        assert_eq!(f.sibling("hva").unwrap(), Some(b"h".to_vec()));
-        assert_eq!(f.sibling("vpl").unwrap(), None);
         let hva = f.open_sibling("hva").unwrap().unwrap();
         assert_eq!((hva.bytes(), hva.stem()), (&b"h"[..], "UNIT"));
         assert!(f.open_sibling("vpl").unwrap().is_none());
         std::fs::create_dir_all(dir.join("ani")).unwrap();
         assert_eq!(f.folder().find_folder("ANI"), Some(dir.join("ani")));
         assert_eq!(f.folder().find("ANI"), None, "folders are not files");
-        assert!(f
-            .folder()
-            .names()
-            .unwrap()
-            .contains(&"UNIT.HVA".to_string()));
         let missing = OpenedFile::open(dir.join("none.vxl")).unwrap_err();
         assert!(missing.to_string().contains("none.vxl"));
         std::fs::remove_dir_all(&dir).unwrap();

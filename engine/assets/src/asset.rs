@@ -103,7 +103,7 @@ mod tests {
         assert_eq!(a.path(), Path::new("units/HMEC.VXL"));
         assert_eq!(a.bytes(), b"Voxel Animation\0");
         assert_eq!(a.file().stem(), "HMEC");
-        assert_eq!(a.into_file().into_bytes().len(), 16);
+        assert_eq!(a.into_file().bytes().len(), 16);
     }
 
     #[test]
@@ -127,7 +127,13 @@ mod tests {
         std::fs::write(dir.join("DAY.HVA"), b"h").unwrap();
         let a = Asset::open(dir.join("day.pal")).unwrap();
         assert_eq!(a.format(), Format::Palette);
-        assert_eq!(a.file().sibling("hva").unwrap(), Some(b"h".to_vec()));
+        assert_eq!(
+            a.file()
+                .open_sibling("hva")
+                .unwrap()
+                .map(|f| f.bytes().to_vec()),
+            Some(b"h".to_vec())
+        );
         assert_eq!(a.palette().unwrap().palette.colors[0], [255, 255, 255]);
         let missing = Asset::open(dir.join("none.vxl")).unwrap_err();
         assert!(matches!(missing, AssetError::Read(_)));

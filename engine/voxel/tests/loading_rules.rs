@@ -289,9 +289,6 @@ impl FileSource for Unreadable {
     fn read(&self, _: &str) -> std::io::Result<Option<Vec<u8>>> {
         Err(std::io::ErrorKind::PermissionDenied.into())
     }
-    fn names(&self) -> std::io::Result<Vec<String>> {
-        Ok(Vec::new())
-    }
 }
 
 #[test]

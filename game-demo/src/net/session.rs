@@ -38,6 +38,8 @@ pub const SERVER_TIMEOUT: Duration = Duration::from_secs(2);
 const PROTOCOL: u8 = 1;
 /// Each entity is refreshed in full once a second, so what a lost datagram carried is resent.
 const REFRESH_FRAMES: u64 = 60;
+/// The most lateness the frame pacer makes up by running faster.
+const MAX_CATCH_UP: Duration = Duration::from_millis(100);
 /// How often an unanswered client repeats `cls_join` (frames).
 const JOIN_RETRY_FRAMES: u64 = 15;
 
@@ -88,13 +90,18 @@ impl Pacer {
         }
     }
 
-    /// Sleep until the next frame is due (at once when running late).
+    /// Sleep until the next frame is due. A little lateness is caught up (so the simulation keeps
+    /// wall-clock time); a stall of more than [`MAX_CATCH_UP`] is forgiven instead, so the peers do
+    /// not get a burst of frames at once.
     fn wait(&mut self) {
         self.frames += 1;
-        let due = self.start + Duration::from_secs_f64(self.frames as f64 * STEP as f64);
+        let step = Duration::from_secs_f64(STEP as f64);
+        let due = self.start + step * self.frames;
         let now = Instant::now();
         if due > now {
             std::thread::sleep(due - now);
+        } else if now - due > MAX_CATCH_UP {
+            self.start = now - step * self.frames;
         }
     }
 }

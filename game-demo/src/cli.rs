@@ -41,6 +41,8 @@ pub enum Command {
     Play(PlayArgs),
     /// Export skins, clip pictures, GIFs or sound from a file.
     Export(ExportArgs),
+    /// The Acknex A5 network protocol: decode captured datagrams, encode messages.
+    Net(NetArgs),
 }
 
 #[derive(Debug, Args, Clone)]
@@ -66,6 +68,56 @@ pub struct DemoArgs {
     /// Skip the intro cutscene.
     #[arg(long)]
     pub no_intro: bool,
+    /// Run the battlefield as an A5 protocol server on this UDP address (e.g. 127.0.0.1:7000),
+    /// sending the units to every client that joins.
+    #[arg(long, value_name = "ADDR", conflicts_with_all = ["connect", "soak"])]
+    pub serve: Option<std::net::SocketAddr>,
+    /// Join the A5 protocol server at this UDP address and draw the units where it says.
+    #[arg(long, value_name = "ADDR", conflicts_with = "soak")]
+    pub connect: Option<std::net::SocketAddr>,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct NetArgs {
+    #[command(subcommand)]
+    pub command: NetCommand,
+}
+
+#[derive(Debug, Subcommand, Clone)]
+pub enum NetCommand {
+    /// Decode each argument (hex bytes, spaces allowed) as one datagram and print its messages.
+    Decode(NetDecodeArgs),
+    /// Encode one message given as a JSON object (as `decode --json` prints it) and print its hex.
+    Encode(NetEncodeArgs),
+}
+
+/// Who sent a datagram: several codes mean different messages in the two directions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum NetSide {
+    /// `svc_*` messages.
+    Server,
+    /// `cls_*` messages.
+    Client,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct NetDecodeArgs {
+    /// Print one JSON object per message, one per line.
+    #[arg(long)]
+    pub json: bool,
+    /// Who sent the datagrams.
+    #[arg(long, value_enum, default_value = "server")]
+    pub from: NetSide,
+    /// Datagrams as hex, one per argument (e.g. "43 07 00 80 00 00 00 01 00 80 01 00 80 00").
+    #[arg(required = true, value_name = "HEX")]
+    pub hex: Vec<String>,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct NetEncodeArgs {
+    /// The message, e.g. '{"message":"svc_update1","entity":7,"position":[1,2,3],"pan":180}'.
+    #[arg(value_name = "JSON")]
+    pub json: String,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -224,6 +276,52 @@ mod tests {
         assert_eq!(cli.demo.out, PathBuf::from("d"));
         let cli = Cli::try_parse_from(["modex"]).unwrap();
         assert!(!cli.demo.headless);
+    }
+
+    #[test]
+    fn net_commands_from_the_issue_parse() {
+        let cli = Cli::try_parse_from([
+            "modex",
+            "net",
+            "decode",
+            "--json",
+            "--from",
+            "client",
+            "02 01 00 00 00 00",
+            "01",
+        ])
+        .unwrap();
+        let Some(Command::Net(NetArgs {
+            command: NetCommand::Decode(d),
+        })) = cli.command
+        else {
+            panic!("not net decode")
+        };
+        assert!(d.json);
+        assert_eq!(d.from, NetSide::Client);
+        assert_eq!(d.hex.len(), 2);
+        let cli = Cli::try_parse_from([
+            "modex",
+            "demo",
+            "--serve",
+            "127.0.0.1:7000",
+            "--headless",
+            "--frames",
+            "5",
+        ])
+        .unwrap();
+        let Some(Command::Demo(a)) = cli.command else {
+            panic!("not demo")
+        };
+        assert_eq!(a.serve, Some("127.0.0.1:7000".parse().unwrap()));
+        assert!(Cli::try_parse_from([
+            "modex",
+            "--serve",
+            "127.0.0.1:1",
+            "--connect",
+            "127.0.0.1:2"
+        ])
+        .is_err());
     }
 
     #[test]

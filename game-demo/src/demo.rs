@@ -39,6 +39,12 @@ fn new_world(assets: &Assets) -> World {
 
 pub fn run(args: &DemoArgs) -> Result<()> {
     let assets = Assets::load(&data_dir())?;
+    if let Some(addr) = args.serve {
+        return crate::net::session::serve(addr, args, &assets, new_world(&assets));
+    }
+    if let Some(addr) = args.connect {
+        return crate::net::session::connect(addr, args, &assets, new_world(&assets));
+    }
     if let Some(secs) = args.soak {
         return soak(&assets, secs);
     }

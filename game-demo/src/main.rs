@@ -5,6 +5,7 @@ mod cli;
 mod cutscene;
 mod demo;
 mod formats;
+mod net;
 
 use clap::Parser;
 
@@ -28,5 +29,6 @@ fn run(cli: cli::Cli) -> anyhow::Result<()> {
         Some(cli::Command::Render(a)) => formats::render(&a),
         Some(cli::Command::Play(a)) => formats::play(&a),
         Some(cli::Command::Export(a)) => formats::export(&a),
+        Some(cli::Command::Net(a)) => net::run(&a),
     }
 }

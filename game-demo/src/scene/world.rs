@@ -52,6 +52,35 @@ pub struct Unit {
     pub frame: usize,
 }
 
+impl Unit {
+    /// A unit placed from outside the simulation, e.g. by the network client drawing what the server
+    /// says: it stands where it is put and drives no loop of its own.
+    pub fn placed(
+        kind: UnitKind,
+        team: u8,
+        position: Vec3,
+        facing: f32,
+        turret: f32,
+        recoil: f32,
+        frame: usize,
+    ) -> Unit {
+        Unit {
+            kind,
+            team,
+            centre: position,
+            radius: [0.0; 2],
+            speed: 0.0,
+            angle: 0.0,
+            position,
+            facing,
+            turret,
+            recoil,
+            reload: f32::INFINITY,
+            frame,
+        }
+    }
+}
+
 /// A prop's state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prop {

@@ -1,0 +1,46 @@
+//! # modex-net — the Acknex A5 client/server protocol
+//!
+//! The A5 engine's multiplayer messages as the SDK manual and the project's notes
+//! (`NOTES-a5-protocol.md`) describe them: a one-byte code and its arguments, several messages per
+//! datagram, packed value types ([`Position`], [`Angle`], [`Scale`], Fixed 22.10), entity updates
+//! whose code bits say which fields follow, and user packets (code 0x11).
+//!
+//! - [`decode_server`] / [`decode_client`]: a datagram's messages, in order, or a [`DecodeError`]
+//!   naming the message, the field and the byte offset (unknown codes are named too).
+//! - [`encode_server`] / [`encode_client`]: the exact inverse (decode → encode gives the same
+//!   bytes); values that do not fit their wire type are refused when they are built.
+//! - [`DeltaEncoder`]: the server's per-client memory of what it sent, so each frame carries only the
+//!   fields that changed at wire resolution.
+//! - [`ClientState`]: what a client knows of the entities, with dead reckoning from the last two
+//!   updates.
+//! - [`LossyLink`]: a seeded link that drops, duplicates and reorders datagrams, for tests.
+//!
+//! `docs/network.md` in the repository describes the wire format as implemented.
+//!
+//! No sockets here: the crate turns bytes into messages and state, and the `modex` binary owns the
+//! UDP socket and the clock.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod client;
+pub mod decode;
+pub mod delta;
+pub mod encode;
+pub mod loopback;
+pub mod message;
+pub mod wire;
+
+pub use client::{ClientEntity, ClientState};
+pub use decode::{decode_client, decode_server, DecodeError, DecodeOptions};
+pub use delta::{diff, DeltaEncoder, EntityState};
+pub use encode::{
+    encode_client, encode_server, packetize, EncodeError, EncodeProblem, MAX_DATAGRAM,
+};
+pub use loopback::{LinkQuality, LossyLink};
+pub use message::{
+    ClientMessage, Direction, ServerMessage, Update1, Update2, Update3, INFO_MAGIC, USER_CODE,
+};
+pub use wire::{
+    Angle, EntityPosition, NetString, PosResolution, Position, Scale, Scaled, ValueError,
+};

@@ -5,6 +5,7 @@ mod cli;
 mod cutscene;
 mod demo;
 mod formats;
+mod plugins;
 
 use clap::Parser;
 

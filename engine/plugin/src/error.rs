@@ -39,8 +39,14 @@ pub enum CallError {
     UnknownFunction {
         /// The name asked for.
         function: String,
-        /// The loaded plugins' file names, comma separated (or "no plugin is loaded and so none").
+        /// The loaded plugins' file names, comma separated.
         libraries: String,
+    },
+    /// A function was asked for with no plugin loaded.
+    #[error("no plugin is loaded to export function '{function}' (load one with --plugin)")]
+    NoPlugins {
+        /// The name asked for.
+        function: String,
     },
     /// The frame handed to [`crate::PluginHost::call_each_frame`] does not fit its bytes.
     #[error("frame of {width}x{height} pixels, {bpp} bytes each, pitch {pitch} does not fit its {len} bytes")]

@@ -116,14 +116,14 @@ impl PluginHost {
                 return Ok(i);
             }
         }
-        let libraries = if self.plugins.is_empty() {
-            "no plugin is loaded, so none".to_string()
-        } else {
-            self.names().join(", ")
-        };
+        if self.plugins.is_empty() {
+            return Err(CallError::NoPlugins {
+                function: function.to_string(),
+            });
+        }
         Err(CallError::UnknownFunction {
             function: function.to_string(),
-            libraries,
+            libraries: self.names().join(", "),
         })
     }
 

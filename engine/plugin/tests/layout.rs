@@ -232,3 +232,38 @@ fn header_version_is_the_engines() {
     let header = std::fs::read_to_string(format!("{}/a5dll.h", modex_plugin::INCLUDE_DIR)).unwrap();
     assert!(header.contains(&format!("#define A5DLL_VERSION {}", A5DLL_VERSION)));
 }
+
+#[test]
+fn the_header_and_examples_compile_as_cpp_too() {
+    let Some(cc) = c_compiler() else { return };
+    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut sources: Vec<_> = std::fs::read_dir(&examples)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    sources.sort();
+    assert_eq!(sources.len(), 5, "the five examples");
+    for src in sources {
+        let out = std::process::Command::new(&cc)
+            .args([
+                "-x",
+                "c++",
+                "-fsyntax-only",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-I",
+            ])
+            .arg(modex_plugin::INCLUDE_DIR)
+            .arg(&src)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{} as C++:\n{}",
+            src.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

@@ -75,6 +75,21 @@ pub struct DemoArgs {
     /// Join the A5 protocol server at this UDP address and draw the units where it says.
     #[arg(long, value_name = "ADDR", conflicts_with = "soak")]
     pub connect: Option<std::net::SocketAddr>,
+    /// Load an A5-style plugin: a shared library built against engine/plugin/include/a5dll.h, or
+    /// `builtin` for the Rust example effects (repeatable; docs/plugins.md).
+    #[arg(long = "plugin", value_name = "LIB.so")]
+    pub plugins: Vec<PathBuf>,
+    /// Call the plugin function NAME(0) once per frame after the scene is drawn and before it is
+    /// presented (the frame buffer is lockable).
+    #[arg(long, value_name = "NAME")]
+    pub each_frame: Vec<String>,
+    /// Call the plugin function NAME(entity) once per frame for every entity, before drawing.
+    #[arg(long, value_name = "NAME")]
+    pub each_entity: Vec<String>,
+    /// Draw path: 8 (the 8-bit mode-X frame) or 8888 (true colour; headless frames are RGBA PNGs).
+    /// The window's T key switches too.
+    #[arg(long, value_name = "8|8888", default_value = "8", value_parser = ["8", "8888"])]
+    pub path: String,
 }
 
 #[derive(Debug, Args, Clone)]

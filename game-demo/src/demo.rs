@@ -19,6 +19,7 @@ use modex::{AudioOutput, Mixer};
 use modex_cutscene::{GameDir, Playback, Scene, TICKS_PER_SECOND};
 
 use crate::cli::DemoArgs;
+use crate::plugins::Plugins;
 
 /// The project's own sample scene, played as the intro.
 const INTRO_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/cutscene");
@@ -48,14 +49,46 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     if let Some(secs) = args.soak {
         return soak(&assets, secs);
     }
+    let plugins = Plugins::from_args(args, &data_dir())?;
+    let path = match args.path.as_str() {
+        "8888" => DrawPath::TrueColour,
+        _ => DrawPath::Indexed,
+    };
     if args.headless {
-        return headless(&assets, args.frames, &args.out);
+        return headless(&assets, args.frames, &args.out, path, plugins);
     }
-    windowed(&assets, args)
+    windowed(&assets, args, path, plugins)
 }
 
-/// Render `frames` frames at the fixed step and write them as indexed PNGs.
-fn headless(assets: &Assets, frames: u32, out: &Path) -> Result<()> {
+/// Draw one frame of `world`, with the plugins' hooks around the drawing when there are any.
+fn draw_frame(
+    scene: &mut SceneRenderer,
+    world: &World,
+    path: DrawPath,
+    plugins: Option<&mut Plugins>,
+) -> Result<FrameStats> {
+    let Some(plugins) = plugins else {
+        return scene.draw(world, path);
+    };
+    let camera = crate::plugins::camera_state(scene);
+    let overrides = plugins.before_draw(world, camera)?;
+    let stats = scene.draw_with(world, path, &overrides)?;
+    drop(overrides);
+    match path {
+        DrawPath::Indexed => plugins.after_draw_indexed(&mut scene.frame)?,
+        DrawPath::TrueColour => plugins.after_draw_argb(&mut scene.surface)?,
+    }
+    Ok(stats)
+}
+
+/// Render `frames` frames at the fixed step and write them as indexed PNGs (RGBA on the 8888 path).
+fn headless(
+    assets: &Assets,
+    frames: u32,
+    out: &Path,
+    path: DrawPath,
+    mut plugins: Option<Plugins>,
+) -> Result<()> {
     let mut world = new_world(assets);
     let mut scene = SceneRenderer::new(assets, WIDTH, HEIGHT);
     let mut presenter = HeadlessPresenter::new(out)?;
@@ -63,9 +96,14 @@ fn headless(assets: &Assets, frames: u32, out: &Path) -> Result<()> {
     let start = Instant::now();
     for _ in 0..frames {
         let t = Instant::now();
-        scene.draw(&world, DrawPath::Indexed)?;
+        draw_frame(&mut scene, &world, path, plugins.as_mut())?;
         render_time += t.elapsed();
-        presenter.present_indexed(&scene.frame, &assets.palette)?;
+        match path {
+            DrawPath::Indexed => presenter.present_indexed(&scene.frame, &assets.palette)?,
+            DrawPath::TrueColour => {
+                presenter.present_rgba(WIDTH, HEIGHT, &scene.surface.to_rgba8())?
+            }
+        };
         // One picture per 60 Hz step: frame N shows scene time N / 60 s.
         let t = Instant::now();
         world.step();
@@ -79,6 +117,9 @@ fn headless(assets: &Assets, frames: u32, out: &Path) -> Result<()> {
         render_time.as_secs_f64() * 1000.0 / frames.max(1) as f64,
         frames as f64 / total.max(1e-9),
     );
+    if let Some(p) = &plugins {
+        println!("{}", p.summary());
+    }
     Ok(())
 }
 
@@ -122,7 +163,12 @@ fn soak(assets: &Assets, secs: u64) -> Result<()> {
 /// Keys of the window, listed in the README.
 const KEYS_HELP: &str = "arrows rotate/tilt, W A S D pan, Q E zoom, P pause, T 8-bit/8888, F stats, F12 screenshot, ESC quit";
 
-fn windowed(assets: &Assets, args: &DemoArgs) -> Result<()> {
+fn windowed(
+    assets: &Assets,
+    args: &DemoArgs,
+    start_path: DrawPath,
+    mut plugins: Option<Plugins>,
+) -> Result<()> {
     let mut window = WindowPresenter::open(
         "modex demo: arrows rotate, WASD pan, QE zoom, P pause, T 8-bit/8888, F stats, F12 screenshot, ESC quit",
         WIDTH,
@@ -139,7 +185,7 @@ fn windowed(assets: &Assets, args: &DemoArgs) -> Result<()> {
     }
     let mut world = new_world(assets);
     let mut scene = SceneRenderer::new(assets, WIDTH, HEIGHT);
-    let mut path = DrawPath::Indexed;
+    let mut path = start_path;
     let mut paused = false;
     let mut show_stats = true;
     let mut shots = 0;
@@ -211,7 +257,7 @@ fn windowed(assets: &Assets, args: &DemoArgs) -> Result<()> {
             }
         }
         let sim_ms = sim_start.elapsed().as_secs_f32() * 1000.0;
-        let stats = scene.draw(&world, path)?;
+        let stats = draw_frame(&mut scene, &world, path, plugins.as_mut())?;
         if show_stats {
             let lines = stats_lines(fps, sim_ms, &stats, path, paused);
             match path {

@@ -6,6 +6,7 @@ mod cutscene;
 mod demo;
 mod formats;
 mod net;
+mod plugins;
 
 use clap::Parser;
 

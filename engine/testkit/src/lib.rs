@@ -6,6 +6,8 @@
 //!   the actual image always written to the same place on a mismatch).
 //! - [`samples`]: where the real third-party sample files are (`$MODEX_SAMPLES`, else
 //!   `../shared/data`), skipping loudly on a user's clone and failing in CI.
+//! - [`cplugin`]: build C plugins with the system compiler as a user would, skipping loudly
+//!   without one and failing in CI.
 //! - [`models`]: the scene builders the rasterizer's tests and the benches share (quads, spheres,
 //!   floors, small-triangle soups, checker and noise skins, a synthetic MDL5), one copy each.
 //! - [`Rng`]: the engine's seeded generator, so random test and bench scenes are the same
@@ -14,6 +16,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod cplugin;
 pub mod golden;
 pub mod models;
 pub mod samples;

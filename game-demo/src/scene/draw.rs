@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::Context;
 use glam::Vec3;
 use modex::{Argb8888, Camera, DepthBuffer, DrawStats, IndexedFrame, Surface};
-use modex_raster::{Entity, Light, PreparedModel, Renderer};
+use modex_raster::{Entity, Light, Model, PreparedModel, Renderer};
 use modex_voxel::{Instance, Pose, RenderOptions, Shading, Unit, Vpl};
 
 use super::assets::Assets;
@@ -59,15 +59,23 @@ impl Default for ViewControl {
     }
 }
 
+/// The demo camera's vertical field of view in degrees.
+pub const FOV_DEGREES: f32 = 50.0;
+
 impl ViewControl {
     /// The camera of this view for a `width` x `height` frame.
     pub fn camera(&self, width: usize, height: usize) -> Camera {
+        self.camera_with_fov(width, height, FOV_DEGREES)
+    }
+
+    /// The camera with another vertical field of view (degrees), as a plugin's zoom sets it.
+    pub fn camera_with_fov(&self, width: usize, height: usize, fov_degrees: f32) -> Camera {
         let mut c = Camera::orbit(
             self.target,
             self.distance,
             self.yaw,
             self.pitch,
-            50f32.to_radians(),
+            fov_degrees.to_radians(),
             width,
             height,
         );
@@ -75,6 +83,46 @@ impl ViewControl {
         c.far = 4000.0;
         c
     }
+}
+
+/// How one drawn thing differs from what the simulation says.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub enum Look<T> {
+    /// As the world has it.
+    #[default]
+    Same,
+    /// Drawn like this instead.
+    Replace(T),
+    /// Not drawn.
+    Hidden,
+}
+
+impl<T: Copy> Look<T> {
+    fn apply(&self, world: T) -> Option<T> {
+        match self {
+            Look::Same => Some(world),
+            Look::Replace(t) => Some(*t),
+            Look::Hidden => None,
+        }
+    }
+}
+
+/// Changes to a frame that do not come from the simulation (the demo's plugins: entities they
+/// moved, rolled, scaled or removed, models they spawned, the camera's zoom). The default changes
+/// nothing.
+#[derive(Debug, Clone, Default)]
+pub struct Overrides<'m> {
+    /// The terrain.
+    pub terrain: Look<Entity>,
+    /// Props by index into `World::props` (missing = `Same`).
+    pub props: Vec<Look<Entity>>,
+    /// Units by index into `World::units` (missing = `Same`); voxel units have position, facing
+    /// and frame only.
+    pub units: Vec<Look<Pose>>,
+    /// Extra models to draw.
+    pub extra: Vec<(&'m Model, Entity)>,
+    /// Vertical field of view in degrees instead of [`FOV_DEGREES`].
+    pub fov_degrees: Option<f32>,
 }
 
 /// Everything needed to draw frames of the scene.
@@ -124,7 +172,22 @@ impl<'a> SceneRenderer<'a> {
 
     /// Draw `world` along `path`; the picture is left in [`Self::frame`] or [`Self::surface`].
     pub fn draw(&mut self, world: &World, path: DrawPath) -> anyhow::Result<FrameStats> {
-        let camera = self.camera();
+        self.draw_with(world, path, &Overrides::default())
+    }
+
+    /// [`Self::draw`] with `overrides` applied.
+    pub fn draw_with(
+        &mut self,
+        world: &World,
+        path: DrawPath,
+        overrides: &Overrides<'_>,
+    ) -> anyhow::Result<FrameStats> {
+        let camera = match overrides.fov_degrees {
+            Some(fov) => self
+                .view
+                .camera_with_fov(self.frame.width(), self.frame.height(), fov),
+            None => self.camera(),
+        };
         let mut stats = FrameStats::default();
         self.renderer.light = Light {
             direction: -world.sun(),
@@ -140,23 +203,35 @@ impl<'a> SceneRenderer<'a> {
         }
 
         let start = Instant::now();
-        let mut draws: Vec<(&PreparedModel, Entity)> = vec![(&self.terrain, Entity::default())];
-        for p in &world.props {
+        let extra: Vec<PreparedModel> = overrides
+            .extra
+            .iter()
+            .map(|(m, _)| self.renderer.prepare(m))
+            .collect();
+        let mut draws: Vec<(&PreparedModel, Entity)> = Vec::new();
+        if let Some(e) = overrides.terrain.apply(Entity::default()) {
+            draws.push((&self.terrain, e));
+        }
+        for (i, p) in world.props.iter().enumerate() {
             let model = if p.is_windmill {
                 &self.windmill
             } else {
                 &self.flag
             };
-            draws.push((
-                model,
-                Entity {
-                    position: p.position,
-                    pan: p.pan,
-                    frame: p.frame,
-                    albedo: 80.0,
-                    ..Entity::default()
-                },
-            ));
+            let entity = Entity {
+                position: p.position,
+                pan: p.pan,
+                frame: p.frame,
+                albedo: 80.0,
+                ..Entity::default()
+            };
+            let look = overrides.props.get(i).copied().unwrap_or_default();
+            if let Some(e) = look.apply(entity) {
+                draws.push((model, e));
+            }
+        }
+        for (m, (_, e)) in extra.iter().zip(&overrides.extra) {
+            draws.push((m, *e));
         }
         for (model, entity) in &draws {
             let s = match path {
@@ -175,7 +250,16 @@ impl<'a> SceneRenderer<'a> {
         stats.raster_ms = start.elapsed().as_secs_f32() * 1000.0;
 
         let start = Instant::now();
-        let instances = self.instances(world);
+        let instances: Vec<Instance> = self
+            .instances(world)
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, mut inst)| {
+                let look = overrides.units.get(i).copied().unwrap_or_default();
+                inst.pose = look.apply(inst.pose)?;
+                Some(inst)
+            })
+            .collect();
         stats.voxels = instances.iter().map(|i| i.unit.voxel_count()).sum();
         let opts = RenderOptions {
             shading: Shading::Game,

@@ -9,5 +9,5 @@ pub mod units;
 pub mod world;
 
 pub use assets::{Assets, DEMO_DATA_DIR};
-pub use draw::{DrawPath, FrameStats, SceneRenderer};
+pub use draw::{DrawPath, FrameStats, Look, Overrides, SceneRenderer};
 pub use world::World;

@@ -1,0 +1,96 @@
+/* Prints the size and every field offset of the structs in a5dll.h (tests/layout.rs). */
+#include <stddef.h>
+#include <stdio.h>
+#include "a5dll.h"
+A5DLL_DEFINE
+int main(void)
+{
+    printf("WDL_LINK size %zu\n", sizeof(WDL_LINK));
+    printf("WDL_LINK.index %zu\n", offsetof(WDL_LINK, index));
+    printf("WDL_LINK.next %zu\n", offsetof(WDL_LINK, next));
+    printf("WDL_LINK.name %zu\n", offsetof(WDL_LINK, name));
+    printf("A4_ENTITY size %zu\n", sizeof(A4_ENTITY));
+    printf("A4_ENTITY.link %zu\n", offsetof(A4_ENTITY, link));
+    printf("A4_ENTITY.modelkey %zu\n", offsetof(A4_ENTITY, modelkey));
+    printf("A4_ENTITY.x %zu\n", offsetof(A4_ENTITY, x));
+    printf("A4_ENTITY.y %zu\n", offsetof(A4_ENTITY, y));
+    printf("A4_ENTITY.z %zu\n", offsetof(A4_ENTITY, z));
+    printf("A4_ENTITY.pan %zu\n", offsetof(A4_ENTITY, pan));
+    printf("A4_ENTITY.tilt %zu\n", offsetof(A4_ENTITY, tilt));
+    printf("A4_ENTITY.roll %zu\n", offsetof(A4_ENTITY, roll));
+    printf("A4_ENTITY.scale_x %zu\n", offsetof(A4_ENTITY, scale_x));
+    printf("A4_ENTITY.scale_y %zu\n", offsetof(A4_ENTITY, scale_y));
+    printf("A4_ENTITY.scale_z %zu\n", offsetof(A4_ENTITY, scale_z));
+    printf("A4_ENTITY.flags %zu\n", offsetof(A4_ENTITY, flags));
+    printf("A4_ENTITY.frame %zu\n", offsetof(A4_ENTITY, frame));
+    printf("A4_ENTITY.nextframe %zu\n", offsetof(A4_ENTITY, nextframe));
+    printf("A4_ENTITY.skin %zu\n", offsetof(A4_ENTITY, skin));
+    printf("A4_ENTITY.ambient %zu\n", offsetof(A4_ENTITY, ambient));
+    printf("A4_ENTITY.albedo %zu\n", offsetof(A4_ENTITY, albedo));
+    printf("A4_ENTITY.alpha %zu\n", offsetof(A4_ENTITY, alpha));
+    printf("A4_ENTITY.lightrange %zu\n", offsetof(A4_ENTITY, lightrange));
+    printf("A4_ENTITY.red %zu\n", offsetof(A4_ENTITY, red));
+    printf("A4_ENTITY.green %zu\n", offsetof(A4_ENTITY, green));
+    printf("A4_ENTITY.blue %zu\n", offsetof(A4_ENTITY, blue));
+    printf("A4_ENTITY.emask %zu\n", offsetof(A4_ENTITY, emask));
+    printf("A4_ENTITY.eflags %zu\n", offsetof(A4_ENTITY, eflags));
+    printf("A4_ENTITY.min %zu\n", offsetof(A4_ENTITY, min));
+    printf("A4_ENTITY.max %zu\n", offsetof(A4_ENTITY, max));
+    printf("A4_ENTITY.trigger_range %zu\n", offsetof(A4_ENTITY, trigger_range));
+    printf("A4_ENTITY.push %zu\n", offsetof(A4_ENTITY, push));
+    printf("A4_ENTITY.shadow_range %zu\n", offsetof(A4_ENTITY, shadow_range));
+    printf("A4_ENTITY.floor_range %zu\n", offsetof(A4_ENTITY, floor_range));
+    printf("A4_ENTITY.client_id %zu\n", offsetof(A4_ENTITY, client_id));
+    printf("A4_ENTITY.skill %zu\n", offsetof(A4_ENTITY, skill));
+    printf("A4_VIEW size %zu\n", sizeof(A4_VIEW));
+    printf("A4_VIEW.link %zu\n", offsetof(A4_VIEW, link));
+    printf("A4_VIEW.type %zu\n", offsetof(A4_VIEW, type));
+    printf("A4_VIEW.layer %zu\n", offsetof(A4_VIEW, layer));
+    printf("A4_VIEW.pos_x %zu\n", offsetof(A4_VIEW, pos_x));
+    printf("A4_VIEW.pos_y %zu\n", offsetof(A4_VIEW, pos_y));
+    printf("A4_VIEW.flags %zu\n", offsetof(A4_VIEW, flags));
+    printf("A4_VIEW.size_x %zu\n", offsetof(A4_VIEW, size_x));
+    printf("A4_VIEW.size_y %zu\n", offsetof(A4_VIEW, size_y));
+    printf("A4_VIEW.x %zu\n", offsetof(A4_VIEW, x));
+    printf("A4_VIEW.y %zu\n", offsetof(A4_VIEW, y));
+    printf("A4_VIEW.z %zu\n", offsetof(A4_VIEW, z));
+    printf("A4_VIEW.pan %zu\n", offsetof(A4_VIEW, pan));
+    printf("A4_VIEW.tilt %zu\n", offsetof(A4_VIEW, tilt));
+    printf("A4_VIEW.roll %zu\n", offsetof(A4_VIEW, roll));
+    printf("A4_VIEW.offset_x %zu\n", offsetof(A4_VIEW, offset_x));
+    printf("A4_VIEW.offset_y %zu\n", offsetof(A4_VIEW, offset_y));
+    printf("A4_VIEW.arc %zu\n", offsetof(A4_VIEW, arc));
+    printf("A4_VIEW.aspect %zu\n", offsetof(A4_VIEW, aspect));
+    printf("A4_VIEW.ambient %zu\n", offsetof(A4_VIEW, ambient));
+    printf("A4_VIEW.fog %zu\n", offsetof(A4_VIEW, fog));
+    printf("A4_VIEW.diameter %zu\n", offsetof(A4_VIEW, diameter));
+    printf("A4_VIEW.genius %zu\n", offsetof(A4_VIEW, genius));
+    printf("FRAME_INTERFACE size %zu\n", sizeof(FRAME_INTERFACE));
+    printf("FRAME_INTERFACE.bytes %zu\n", offsetof(FRAME_INTERFACE, bytes));
+    printf("FRAME_INTERFACE.pitch %zu\n", offsetof(FRAME_INTERFACE, pitch));
+    printf("FRAME_INTERFACE.width %zu\n", offsetof(FRAME_INTERFACE, width));
+    printf("FRAME_INTERFACE.height %zu\n", offsetof(FRAME_INTERFACE, height));
+    printf("FRAME_INTERFACE.bpp %zu\n", offsetof(FRAME_INTERFACE, bpp));
+    printf("FRAME_INTERFACE.Lock %zu\n", offsetof(FRAME_INTERFACE, Lock));
+    printf("FRAME_INTERFACE.Unlock %zu\n", offsetof(FRAME_INTERFACE, Unlock));
+    printf("FRAME_INTERFACE.pd3ddev %zu\n", offsetof(FRAME_INTERFACE, pd3ddev));
+    printf("WDL_INTERFACE size %zu\n", sizeof(WDL_INTERFACE));
+    printf("WDL_INTERFACE.GetObj %zu\n", offsetof(WDL_INTERFACE, GetObj));
+    printf("WDL_INTERFACE.GetFunc %zu\n", offsetof(WDL_INTERFACE, GetFunc));
+    printf("WDL_INTERFACE.my %zu\n", offsetof(WDL_INTERFACE, my));
+    printf("WDL_INTERFACE.you %zu\n", offsetof(WDL_INTERFACE, you));
+    printf("WDL_INTERFACE.EntNext %zu\n", offsetof(WDL_INTERFACE, EntNext));
+    printf("WDL_INTERFACE.ErrorMessage %zu\n", offsetof(WDL_INTERFACE, ErrorMessage));
+    printf("ENGINE_INTERFACE size %zu\n", sizeof(ENGINE_INTERFACE));
+    printf("ENGINE_INTERFACE.save_block %zu\n", offsetof(ENGINE_INTERFACE, save_block));
+    printf("ENGINE_INTERFACE.save_size %zu\n", offsetof(ENGINE_INTERFACE, save_size));
+    printf("ENGINE_INTERFACE.Exec %zu\n", offsetof(ENGINE_INTERFACE, Exec));
+    printf("ENGINE_INTERFACE.SendPacket %zu\n", offsetof(ENGINE_INTERFACE, SendPacket));
+    printf("ENGINE_INTERFACE.ReceivePacket %zu\n", offsetof(ENGINE_INTERFACE, ReceivePacket));
+    printf("A5_INTERFACE size %zu\n", sizeof(A5_INTERFACE));
+    printf("A5_INTERFACE.dll_version %zu\n", offsetof(A5_INTERFACE, dll_version));
+    printf("A5_INTERFACE.wdl %zu\n", offsetof(A5_INTERFACE, wdl));
+    printf("A5_INTERFACE.fb %zu\n", offsetof(A5_INTERFACE, fb));
+    printf("A5_INTERFACE.eng %zu\n", offsetof(A5_INTERFACE, eng));
+    return 0;
+}

@@ -38,6 +38,7 @@ pub mod hmp_encode;
 pub mod mdl;
 pub mod mdl_encode;
 mod model;
+pub mod obj;
 mod raster;
 pub mod skin;
 

@@ -41,6 +41,8 @@ mod model;
 pub mod obj;
 mod raster;
 pub mod skin;
+pub mod stories_mdl;
+pub mod stories_mdl_encode;
 
 pub use hmp::HmpFile;
 pub use mdl::MdlFile;
@@ -49,3 +51,4 @@ pub use raster::{
     framing_camera, Cull, DepthMode, Entity, Light, PreparedModel, RasterPixel, Renderer,
     LIGHT_MAX, LIGHT_ONE,
 };
+pub use stories_mdl::StoriesModel;

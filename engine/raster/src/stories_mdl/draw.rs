@@ -23,11 +23,11 @@ use crate::model::{Frame, Model, Skin, SkinPixels, Triangle};
 use super::{Material, StoriesModel};
 
 /// Largest texel cell per triangle.
-pub const CELL_MAX: usize = 8;
+pub const CELL_MAX: usize = 32;
 /// Smallest cell: one texel, the triangle's average colour.
 pub const CELL_MIN: usize = 1;
 /// The skin's side is kept at or below this when cells of [`CELL_MIN`] allow it.
-pub const SKIN_MAX: usize = 2048;
+pub const SKIN_MAX: usize = 1024;
 
 /// The colour standing in for a material's texture: the material colour, times a light colour
 /// derived from the texture name (FNV-1a hash, each channel in 128..=255), so materials with

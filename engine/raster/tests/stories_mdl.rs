@@ -489,3 +489,38 @@ fn obj_holds_every_vertex_face_and_material() {
     assert_eq!(obj.positions[0], v.position.to_array());
     assert_eq!(obj.uvs[0], [v.uv.x, 1.0 - v.uv.y]);
 }
+
+#[test]
+fn aliased_packets_cannot_multiply_the_decode() {
+    use modex_raster::stories_mdl_encode::{AtomicSpec, MeshSpec};
+    // One mesh of 250 vertices, then 100 empty meshes whose packets are pointed at the big one.
+    let big = samples::band_strip(Vec3::ZERO, 1.0, 1.0, 125);
+    let mut meshes = vec![MeshSpec::new(0, big)];
+    meshes.extend((0..100).map(|_| MeshSpec::new(0, Vec::new())));
+    let spec = StoriesSpec {
+        atomics: vec![AtomicSpec::new(
+            vec![samples::material("t", [255; 4])],
+            meshes,
+        )],
+    };
+    let options = EncodeOptions {
+        batch_vertices: 256,
+        extra_items: false,
+    };
+    let mut b = encode_with(&spec, options).unwrap();
+    let m = StoriesModel::parse(&b).unwrap();
+    assert_eq!(m.vertex_count(), 250);
+    let table = m.atomics[0].geometry.offset + 0x20 + 0x40;
+    for i in 1..101 {
+        put(&mut b, table + i * 0x30 + 0x1C, 0);
+    }
+    let e = error_of(&b);
+    assert!(matches!(e.kind, ErrorKind::TooLarge { .. }), "{e}");
+    assert!(e.field.ends_with("vertex_count"), "{e}");
+    // Fewer aliases stay within the budget and decode.
+    let mut b = encode_with(&spec, options).unwrap();
+    for i in 1..4 {
+        put(&mut b, table + i * 0x30 + 0x1C, 0);
+    }
+    assert_eq!(StoriesModel::parse(&b).unwrap().vertex_count(), 4 * 250);
+}

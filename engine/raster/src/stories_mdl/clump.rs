@@ -77,6 +77,7 @@ pub(crate) fn read_clump(image: &Image) -> FormatResult<(usize, Vec<Atomic>)> {
                 "the atomic list loops without returning to the clump",
             ));
         }
+        image.spend(1, &format!("{field}.link"), link)?;
         atomics.push(read_atomic(image, atomic, &field)?);
         link = image.required_pointer(link, &format!("{field}.link.next"))?;
     }
@@ -160,6 +161,7 @@ fn read_materials(image: &Image, geometry: usize, field: &str) -> FormatResult<V
             offset: count_at,
             ..e
         })?;
+    image.spend(count, &format!("{field}.material_count"), count_at)?;
     let mut out = Vec::with_capacity(count);
     for i in 0..count {
         let mfield = format!("{field}.material[{i}]");
@@ -220,6 +222,7 @@ fn read_skin(image: &Image, at: usize, field: &str) -> FormatResult<SkinInfo> {
             let mut r = image.reader_at(m, field)?;
             r.check_count(bones as usize, 64, &format!("{field}.bones"))
                 .map_err(|e| FormatError { offset: at, ..e })?;
+            image.spend(bones as usize, &format!("{field}.bones"), at)?;
             let mut out = Vec::with_capacity(bones as usize);
             for b in 0..bones {
                 let mut mat = [0f32; 16];

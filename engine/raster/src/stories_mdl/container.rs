@@ -8,6 +8,16 @@
 //! [`Image::pointer`] for a field, which answers with the target or `None` for NULL, and refuses a
 //! non-zero value in a field the table does not list (the game would have used it as an absolute
 //! address).
+//!
+//! Objects may share what they point at (two atomics can name one geometry, two meshes one DMA
+//! packet), so checking each count against the file's length does not bound the whole decode: a
+//! small file could name one large geometry thousands of times. [`Image::spend`] is the cap over
+//! the whole file: the decoder may create at most [`ELEMENTS_PER_BYTE`] × the file's length
+//! elements (atomics, materials, bone matrices, meshes, vertices). A real file creates fewer than
+//! one per 8 bytes (each vertex alone stores at least 8), so only files that alias their data many
+//! times over reach it.
+
+use std::cell::Cell;
 
 use modex::{ByteReader, ErrorKind, FormatError, FormatResult};
 
@@ -39,12 +49,17 @@ pub struct ChunkHeader {
     pub num_funcs: u16,
 }
 
-/// A checked file: its header, its bytes (up to `file_size`) and the sorted relocated field offsets.
+/// Decoded elements allowed per byte of file ([`Image::spend`]).
+pub const ELEMENTS_PER_BYTE: usize = 1;
+
+/// A checked file: its header, its bytes (up to `file_size`), the sorted relocated field offsets,
+/// and what is left of the decode budget.
 #[derive(Debug, Clone)]
 pub(crate) struct Image<'a> {
     pub header: ChunkHeader,
     data: &'a [u8],
     relocated: Vec<u32>,
+    budget: Cell<usize>,
 }
 
 impl<'a> Image<'a> {
@@ -117,6 +132,7 @@ impl<'a> Image<'a> {
             header,
             data,
             relocated,
+            budget: Cell::new(data.len() * ELEMENTS_PER_BYTE),
         })
     }
 
@@ -130,6 +146,24 @@ impl<'a> Image<'a> {
     /// The file's bytes, up to `file_size`.
     pub fn bytes(&self) -> &'a [u8] {
         self.data
+    }
+
+    /// Take `n` elements from the decode budget (see the module docs) before creating them.
+    pub fn spend(&self, n: usize, field: &str, offset: usize) -> FormatResult<()> {
+        let left = self.budget.get();
+        if n > left {
+            return Err(FormatError::new(
+                FORMAT,
+                field,
+                offset,
+                ErrorKind::TooLarge {
+                    value: n as u64,
+                    limit: left as u64,
+                },
+            ));
+        }
+        self.budget.set(left - n);
+        Ok(())
     }
 
     /// Whether the relocation table lists the field at `offset`.

@@ -135,6 +135,7 @@ pub(crate) fn read_ps2_geometry(
     // The geometry's bytes: header, mesh table, DMA data.
     let block = &image.bytes()[at..at + bytes];
     let layout = Layout {
+        image,
         base: at,
         dma_start: table_end,
         flags,
@@ -142,6 +143,7 @@ pub(crate) fn read_ps2_geometry(
         scale,
         pos,
     };
+    image.spend(mesh_count, &format!("{field}.ps2.size"), size_at)?;
     let mut meshes = Vec::with_capacity(mesh_count);
     for i in 0..mesh_count {
         let mfield = format!("{field}.mesh[{i}]");
@@ -164,7 +166,9 @@ pub(crate) fn read_ps2_geometry(
 }
 
 /// What a mesh's batches need from their geometry.
-struct Layout {
+struct Layout<'i, 'a> {
+    /// The file, for the decode budget.
+    image: &'i Image<'a>,
     /// File offset of the PS2 geometry (block offsets are relative to it).
     base: usize,
     /// Block offset of the DMA data (end of the mesh table).
@@ -185,7 +189,7 @@ fn block_err(e: FormatError, base: usize) -> FormatError {
 
 fn read_mesh(
     block: &[u8],
-    layout: &Layout,
+    layout: &Layout<'_, '_>,
     entry: usize,
     field: &str,
     materials: usize,
@@ -381,7 +385,7 @@ type Decoded = (Vec<Vertex>, Vec<strip::VertexKey>, usize);
 /// Decode every batch of one mesh's VIF words.
 fn read_batches(
     words: &Words,
-    layout: &Layout,
+    layout: &Layout<'_, '_>,
     uv_scale: [f32; 2],
     field: &str,
 ) -> FormatResult<Decoded> {
@@ -419,6 +423,9 @@ fn read_batches(
                 format!("{count} vertices, but every batch after the first repeats 2"),
             ));
         }
+        layout
+            .image
+            .spend(count - skip, &format!("{bfield}.vertex_count"), count_at)?;
         vertices.reserve(count - skip);
         for v in skip..count {
             let (vertex, key) = decode_vertex(&data, v, layout, uv_scale);
@@ -436,7 +443,7 @@ fn read_items<'a>(
     words: &Words<'a>,
     mut i: usize,
     count: usize,
-    layout: &Layout,
+    layout: &Layout<'_, '_>,
     field: &str,
 ) -> FormatResult<(BatchData<'a>, usize)> {
     let mut data = BatchData::default();
@@ -560,7 +567,7 @@ fn le32(b: &[u8], i: usize) -> u32 {
 fn decode_vertex(
     data: &BatchData,
     v: usize,
-    layout: &Layout,
+    layout: &Layout<'_, '_>,
     uv_scale: [f32; 2],
 ) -> (Vertex, strip::VertexKey) {
     let mut key = strip::VertexKey::default();

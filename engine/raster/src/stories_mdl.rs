@@ -13,15 +13,15 @@
 //!   table lists is a pointer (a file offset once the base is added); NULL pointers are not listed.
 //!   Every listed pointer must lie inside the file, and `file_size`, `data_size` and the table must fit
 //!   the real length, so a file cut short anywhere is an error, never a partial model.
-//! * [`clump`]: the clump right after the header (as `storiesconv.cpp`'s `LoadElementGroup` reads it);
+//! * `clump`: the clump right after the header (as `storiesconv.cpp`'s `LoadElementGroup` reads it);
 //!   its atomics form a ring list followed from the clump's list head until `next` returns to it
 //!   (atomic = link − 0x1C); each atomic's geometry, material list (texture name, colour, MatFX) and
 //!   skin.
-//! * [`vif`]: the PS2 geometry header after the 0x20-byte geometry object (mesh count = size >> 20),
+//! * `vif`: the PS2 geometry header after the 0x20-byte geometry object (mesh count = size >> 20),
 //!   the 0x30-byte mesh table, and each mesh's DMA packet of VIF batches, decoded as
 //!   `rslconv.cpp`'s `convertStripPS2` does (the scale factors, the overlap of 2 vertices between
 //!   batches, the skin-weight bit layout).
-//! * [`strip`]: triangle strips to triangles (parity restarts at each mesh; stitching degenerates
+//! * `strip`: triangle strips to triangles (parity restarts at each mesh; stitching degenerates
 //!   dropped).
 //!
 //! What is not read: frames (the node hierarchy), the HAnim hierarchy, vehicle/ped wrappers and
@@ -152,7 +152,7 @@ pub struct Mesh {
     pub batches: usize,
     /// The strip's vertices, the 2 repeated at each batch start dropped.
     pub vertices: Vec<Vertex>,
-    /// Triangles of the strip as vertex indices into [`Mesh::vertices`], one winding (see [`strip`]).
+    /// Triangles of the strip as vertex indices into [`Mesh::vertices`], one winding (see `strip`).
     pub triangles: Vec<[u32; 3]>,
 }
 

@@ -3,15 +3,15 @@
 //! The game loads the file, then adds the load address minus 0x20 to every pointer field the
 //! relocation table lists; the table's entries are the file offsets of those fields. So a stored
 //! pointer is a file offset, and a field that is not listed is not a pointer (NULL pointers are never
-//! listed). [`Image`] checks the whole table once, up front: each listed field lies inside the file
+//! listed). `Image` checks the whole table once, up front: each listed field lies inside the file
 //! after the header, no field is listed twice, and each pointer lies inside the file. Readers then ask
-//! [`Image::pointer`] for a field, which answers with the target or `None` for NULL, and refuses a
+//! `Image::pointer` for a field, which answers with the target or `None` for NULL, and refuses a
 //! non-zero value in a field the table does not list (the game would have used it as an absolute
 //! address).
 //!
 //! Objects may share what they point at (two atomics can name one geometry, two meshes one DMA
 //! packet), so checking each count against the file's length does not bound the whole decode: a
-//! small file could name one large geometry thousands of times. [`Image::spend`] is the cap over
+//! small file could name one large geometry thousands of times. `Image::spend` is the cap over
 //! the whole file: the decoder may create at most [`ELEMENTS_PER_BYTE`] × the file's length
 //! elements (atomics, materials, bone matrices, meshes, vertices). A real file creates fewer than
 //! one per 8 bytes (each vertex alone stores at least 8), so only files that alias their data many
@@ -49,7 +49,7 @@ pub struct ChunkHeader {
     pub num_funcs: u16,
 }
 
-/// Decoded elements allowed per byte of file ([`Image::spend`]).
+/// Decoded elements allowed per byte of file (`Image::spend`).
 pub const ELEMENTS_PER_BYTE: usize = 1;
 
 /// A checked file: its header, its bytes (up to `file_size`), the sorted relocated field offsets,
@@ -188,7 +188,7 @@ impl<'a> Image<'a> {
         ))
     }
 
-    /// Like [`Image::pointer`], but NULL is an error: the field must point somewhere.
+    /// Like `Image::pointer`, but NULL is an error: the field must point somewhere.
     pub fn required_pointer(&self, offset: usize, field: &str) -> FormatResult<usize> {
         self.pointer(offset, field)?
             .ok_or_else(|| invalid(field, offset, "NULL pointer where an object is required"))

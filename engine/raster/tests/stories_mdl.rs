@@ -524,3 +524,83 @@ fn aliased_packets_cannot_multiply_the_decode() {
     }
     assert_eq!(StoriesModel::parse(&b).unwrap().vertex_count(), 4 * 250);
 }
+
+#[test]
+fn drawn_pixels_are_the_prelight_colours() {
+    use modex::{Argb8888, DepthBuffer, Pixel, Surface};
+    use modex_raster::stories_mdl_encode::{AtomicSpec, MeshSpec};
+    use modex_raster::{framing_camera, Cull, Entity, Light, Renderer};
+    // A cube whose faces each have one pre-light colour, with a white untextured material: every
+    // drawn pixel must be one of the six colours (lit by pre-light only: ambient 1, no sun).
+    let mut strip = samples::cube_strip(Vec3::ZERO, 1.0);
+    // 197 and 65 are 5-bit levels (24 and 8 × 255 / 31), so the file stores them exactly.
+    let colours = [
+        [197, 65, 65],
+        [65, 197, 65],
+        [65, 65, 197],
+        [197, 197, 65],
+        [197, 65, 197],
+        [65, 197, 197],
+    ];
+    for v in &mut strip {
+        let n = v.normal.unwrap();
+        let face = [
+            Vec3::X,
+            Vec3::NEG_X,
+            Vec3::Y,
+            Vec3::NEG_Y,
+            Vec3::Z,
+            Vec3::NEG_Z,
+        ]
+        .iter()
+        .position(|&f| f.dot(n) > 0.9)
+        .unwrap();
+        let [r, g, b] = colours[face];
+        v.prelight = Some([r, g, b, 255]);
+    }
+    let white = modex_raster::stories_mdl::Material {
+        texture: None,
+        colour: [255; 4],
+        matfx: None,
+    };
+    let spec = StoriesSpec {
+        atomics: vec![AtomicSpec::new(vec![white], vec![MeshSpec::new(0, strip)])],
+    };
+    let model = parse(&spec).to_model();
+    let (w, h) = (96, 72);
+    let mut renderer = Renderer::new(&modex::Palette::quake());
+    let camera = framing_camera(&model, 0, 30.0, 20.0, w, h);
+    renderer.light = Light {
+        ambient: 1.0,
+        diffuse: 0.0,
+        ..Light::default()
+    };
+    renderer.cull = Cull::None;
+    let prepared = renderer.prepare(&model);
+    let mut s = Surface::<Argb8888>::new(w, h);
+    let mut depth = DepthBuffer::new(w, h);
+    renderer
+        .draw(&mut s, &mut depth, &camera, &prepared, &Entity::default())
+        .unwrap();
+    let mut seen = [0usize; 6];
+    let mut drawn = 0;
+    for p in s.pixels() {
+        let c = p.to_rgba();
+        if c[..3] == [0, 0, 0] {
+            continue;
+        }
+        drawn += 1;
+        let face = colours.iter().position(|k| {
+            k.iter()
+                .zip(&c)
+                .all(|(&a, &b)| (a as i32 - b as i32).abs() <= 1)
+        });
+        let Some(face) = face else {
+            panic!("pixel {c:?} is none of the faces' pre-light colours");
+        };
+        seen[face] += 1;
+    }
+    assert!(drawn > w * h / 8, "{drawn} pixels drawn");
+    // Seen from above at an angle: three faces show.
+    assert_eq!(seen.iter().filter(|&&n| n > 20).count(), 3, "{seen:?}");
+}

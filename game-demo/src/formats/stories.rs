@@ -72,6 +72,11 @@ fn atomic_json(a: &Atomic) -> Value {
     })
 }
 
+/// `n` and the noun, singular for one.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 fn flag_names(flags: u32) -> String {
     let names = [
         (stories_mdl::FLAG_POSITIONS, "positions"),
@@ -100,14 +105,14 @@ fn describe_model(m: &StoriesModel, size: usize) -> Description {
     });
     let mut lines = vec![
         format!("GTA Stories PS2 model, {size} bytes"),
-        format!(
-            "{} atomics, {} meshes, {} materials, {} vertices, {} triangles",
-            m.atomics.len(),
-            m.mesh_count(),
-            m.material_count(),
-            m.vertex_count(),
-            m.triangle_count()
-        ),
+        [
+            count(m.atomics.len(), "atomic", "atomics"),
+            count(m.mesh_count(), "mesh", "meshes"),
+            count(m.material_count(), "material", "materials"),
+            count(m.vertex_count(), "vertex", "vertices"),
+            count(m.triangle_count(), "triangle", "triangles"),
+        ]
+        .join(", "),
     ];
     for (i, a) in m.atomics.iter().enumerate() {
         let g = &a.geometry;
@@ -116,10 +121,10 @@ fn describe_model(m: &StoriesModel, size: usize) -> Description {
             .as_ref()
             .map_or(String::new(), |s| format!(", {} bones", s.bones));
         lines.push(format!(
-            "atomic {i}: model info {}, {} meshes, {} materials ({}{skin})",
+            "atomic {i}: model info {}, {}, {} ({}{skin})",
             a.model_info_id,
-            g.meshes.len(),
-            g.materials.len(),
+            count(g.meshes.len(), "mesh", "meshes"),
+            count(g.materials.len(), "material", "materials"),
             flag_names(g.flags)
         ));
         for (k, mat) in g.materials.iter().enumerate() {
@@ -134,11 +139,11 @@ fn describe_model(m: &StoriesModel, size: usize) -> Description {
         }
         for (k, mesh) in g.meshes.iter().enumerate().take(MESH_LINES) {
             lines.push(format!(
-                "  mesh {k}: material {}, {} vertices, {} triangles, {} batches",
+                "  mesh {k}: material {}, {}, {}, {}",
                 mesh.material,
-                mesh.vertices.len(),
-                mesh.triangles.len(),
-                mesh.batches
+                count(mesh.vertices.len(), "vertex", "vertices"),
+                count(mesh.triangles.len(), "triangle", "triangles"),
+                count(mesh.batches, "VIF batch", "VIF batches")
             ));
         }
         if g.meshes.len() > MESH_LINES {

@@ -393,6 +393,7 @@ fn read_batches(
     let mut keys = Vec::new();
     let mut batches = 0;
     let mut i = 0;
+    let mut notes = Notes::default();
     loop {
         while i < words.len() && words.get(i, field)? == 0 {
             i += 1;
@@ -413,7 +414,7 @@ fn read_batches(
         let count = (words.get(i + 4, &bfield)? & 0x7FFF) as usize;
         let count_at = words.offset(i + 4);
         i += 5;
-        let (data, next) = read_items(words, i, count, layout, &bfield)?;
+        let (data, next) = read_items(words, i, count, layout, &bfield, &mut notes)?;
         i = next;
         let skip = if batches == 0 { 0 } else { 2 };
         if count < skip {
@@ -434,7 +435,31 @@ fn read_batches(
         }
         batches += 1;
     }
+    notes.log(field);
     Ok((vertices, keys, batches))
+}
+
+/// What a mesh's batches held that was stepped over: logged once per mesh, not once per batch, so a
+/// Manhunt 2 model with hundreds of `6E` blocks gives one line per mesh.
+#[derive(Default)]
+struct Notes(std::collections::BTreeMap<String, (usize, usize)>);
+
+impl Notes {
+    fn add(&mut self, what: String, at: usize) {
+        self.0.entry(what).or_insert((0, at)).0 += 1;
+    }
+
+    fn log(&self, field: &str) {
+        if self.0.is_empty() {
+            return;
+        }
+        let list: Vec<String> = self
+            .0
+            .iter()
+            .map(|(what, (n, at))| format!("{n} x {what} (first at byte {at})"))
+            .collect();
+        log::info!("{FORMAT}: {field}: stepped over {}", list.join(", "));
+    }
 }
 
 /// Read the items of one batch from word `i` up to and including its MSCAL; returns the attribute
@@ -445,6 +470,7 @@ fn read_items<'a>(
     count: usize,
     layout: &Layout<'_, '_>,
     field: &str,
+    notes: &mut Notes,
 ) -> FormatResult<(BatchData<'a>, usize)> {
     let mut data = BatchData::default();
     loop {
@@ -473,16 +499,18 @@ fn read_items<'a>(
                 UNPACK_NORMALS => (&mut data.normals, false, layout.flags & FLAG_NORMALS != 0),
                 UNPACK_WEIGHTS => (&mut data.weights, false, layout.has_skin),
                 other => {
-                    log::info!(
-                        "{FORMAT}: {field}: UNPACK {other:02X} at byte {at} skipped ({num} elements{})",
-                        if other == UNPACK_MANHUNT2 { ", Manhunt 2 block" } else { "" }
-                    );
+                    let what = if other == UNPACK_MANHUNT2 {
+                        format!("UNPACK {other:02X} (Manhunt 2 block)")
+                    } else {
+                        format!("UNPACK {other:02X}")
+                    };
+                    notes.add(what, at);
                     i += 1 + nwords;
                     continue;
                 }
             };
             if !wanted {
-                log::info!("{FORMAT}: {field}: UNPACK {cmd:02X} at byte {at} skipped: the geometry's flags do not announce it");
+                notes.add(format!("UNPACK {cmd:02X} (not announced by the flags)"), at);
             } else {
                 if unsigned != want_unsigned {
                     return Err(invalid(
@@ -517,7 +545,7 @@ fn read_items<'a>(
         }
         if cmd == 0x14 {
             if code != MSCAL {
-                log::info!("{FORMAT}: {field}: MSCAL {code:08X} at byte {at} ends the batch");
+                notes.add(format!("MSCAL {code:08X} (ends the batch)"), at);
             }
             i += 1;
             break;
@@ -530,7 +558,7 @@ fn read_items<'a>(
             ));
         };
         if code != STMASK && code != STROW {
-            log::info!("{FORMAT}: {field}: VIF code {code:08X} at byte {at} skipped");
+            notes.add(format!("VIF code {code:08X}"), at);
         }
         words.need(i + 1, n - 1, &format!("{field}.vif"))?;
         i += n;

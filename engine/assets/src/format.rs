@@ -321,7 +321,18 @@ mod tests {
         assert_eq!(
             names,
             [
-                "mdl", "hmp", "vxl", "hva", "vpl", "bbhd", "lib", "tpwm", "voc", "ascr", "pcx",
+                "mdl",
+                "hmp",
+                "gta-stories-mdl",
+                "vxl",
+                "hva",
+                "vpl",
+                "bbhd",
+                "lib",
+                "tpwm",
+                "voc",
+                "ascr",
+                "pcx",
                 "palette"
             ]
         );

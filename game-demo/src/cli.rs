@@ -236,6 +236,9 @@ pub struct ExportArgs {
     /// Write each skin as PNG into this folder (models).
     #[arg(long, value_name = "DIR")]
     pub skins: Option<PathBuf>,
+    /// Write a Wavefront OBJ, with its materials in a .mtl beside it (GTA Stories models).
+    #[arg(long, value_name = "FILE")]
+    pub obj: Option<PathBuf>,
     /// Write one indexed PNG per picture into this folder (clips, scenes).
     #[arg(long, value_name = "DIR")]
     pub png: Option<PathBuf>,

@@ -6,7 +6,8 @@
 //!
 //! 1. **Magic**, through each format crate's own `sniff`, so no magic is typed twice:
 //!    [`mdl::sniff`](modex_raster::mdl::sniff) (`IDPO`, `MDL?`), [`hmp::sniff`](modex_raster::hmp::sniff)
-//!    (`HMP?`), [`vxl::sniff`](modex_voxel::vxl::sniff) (`Voxel Animation\0`),
+//!    (`HMP?`), [`stories_mdl::sniff`](modex_raster::stories_mdl::sniff) (`ldm\0`),
+//!    [`vxl::sniff`](modex_voxel::vxl::sniff) (`Voxel Animation\0`),
 //!    [`bbhd::sniff`](modex_cutscene::bbhd::sniff), [`tpwm::sniff`](modex_cutscene::tpwm::sniff),
 //!    [`voc::sniff`](modex_cutscene::voc::sniff). The magics are disjoint, so their order does not
 //!    matter. A TPWM-wrapped file is a [`Format::Tpwm`] whatever it holds: detection never unpacks.
@@ -41,6 +42,8 @@ pub enum Format {
     Mdl,
     /// 3D GameStudio terrain (`HMP4`, `HMP5`, `HMP7`).
     Hmp,
+    /// GTA Liberty City / Vice City Stories PS2 model (ident `ldm\0`).
+    StoriesMdl,
     /// Westwood voxel model.
     Vxl,
     /// Westwood voxel motion (no magic: by extension).
@@ -79,9 +82,10 @@ pub enum Family {
 
 impl Format {
     /// Every format, in declaration order.
-    pub const ALL: [Format; 12] = [
+    pub const ALL: [Format; 13] = [
         Format::Mdl,
         Format::Hmp,
+        Format::StoriesMdl,
         Format::Vxl,
         Format::Hva,
         Format::Vpl,
@@ -97,7 +101,7 @@ impl Format {
     /// The family whose code handles this format.
     pub fn family(self) -> Family {
         match self {
-            Format::Mdl | Format::Hmp => Family::Model,
+            Format::Mdl | Format::Hmp | Format::StoriesMdl => Family::Model,
             Format::Vxl | Format::Hva | Format::Vpl => Family::Voxel,
             Format::Bbhd | Format::Lib | Format::Tpwm | Format::Voc | Format::Ascr => {
                 Family::Cutscene
@@ -112,6 +116,7 @@ impl Format {
         match self {
             Format::Mdl => "mdl",
             Format::Hmp => "hmp",
+            Format::StoriesMdl => "gta-stories-mdl",
             Format::Vxl => "vxl",
             Format::Hva => "hva",
             Format::Vpl => "vpl",
@@ -167,9 +172,10 @@ pub fn detect(name: &Path, bytes: &[u8]) -> Option<Format> {
 type Sniff = fn(&[u8]) -> bool;
 
 /// Each format with a magic and the test its crate offers, built from the crate's own `MAGIC`.
-const SNIFFERS: [(Sniff, Format); 6] = [
+const SNIFFERS: [(Sniff, Format); 7] = [
     (modex_raster::mdl::sniff, Format::Mdl),
     (modex_raster::hmp::sniff, Format::Hmp),
+    (modex_raster::stories_mdl::sniff, Format::StoriesMdl),
     (modex_voxel::vxl::sniff, Format::Vxl),
     (modex_cutscene::bbhd::sniff, Format::Bbhd),
     (modex_cutscene::tpwm::sniff, Format::Tpwm),
@@ -195,6 +201,12 @@ mod tests {
         let p = Path::new("x.bin");
         assert_eq!(detect(p, b"MDL5...."), Some(Format::Mdl));
         assert_eq!(detect(p, b"HMP7"), Some(Format::Hmp));
+        assert_eq!(
+            detect(p, &[0x6c, 0x64, 0x6d, 0x00, 1, 0, 0, 0]),
+            Some(Format::StoriesMdl)
+        );
+        assert_eq!(Format::StoriesMdl.name(), "gta-stories-mdl");
+        assert_eq!(Format::StoriesMdl.family(), Family::Model);
         assert_eq!(detect(p, b"Voxel Animation\0xx"), Some(Format::Vxl));
         assert_eq!(detect(p, b"BBHD"), Some(Format::Bbhd));
         assert_eq!(detect(p, b"TPWM\0\0\0\0"), Some(Format::Tpwm));
@@ -309,7 +321,18 @@ mod tests {
         assert_eq!(
             names,
             [
-                "mdl", "hmp", "vxl", "hva", "vpl", "bbhd", "lib", "tpwm", "voc", "ascr", "pcx",
+                "mdl",
+                "hmp",
+                "gta-stories-mdl",
+                "vxl",
+                "hva",
+                "vpl",
+                "bbhd",
+                "lib",
+                "tpwm",
+                "voc",
+                "ascr",
+                "pcx",
                 "palette"
             ]
         );

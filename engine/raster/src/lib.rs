@@ -2,7 +2,9 @@
 //!
 //! Decoders for MDL2..MDL5 models ([`MdlFile`]) and HMP4..HMP7 terrain ([`HmpFile`]), one module per
 //! format, both producing one renderer-ready [`Model`]; writers for the MDL5 and HMP7 files the demo
-//! ships ([`mdl_encode`], [`hmp_encode`]); and the triangle rasterizer that draws models into any
+//! ships ([`mdl_encode`], [`hmp_encode`]); GTA Liberty/Vice City Stories PS2 models
+//! ([`StoriesModel`], [`stories_mdl`]) with their writer ([`stories_mdl_encode`]); the Wavefront OBJ
+//! writer every model exporter shares ([`obj`]); and the triangle rasterizer that draws models into any
 //! [`modex::Target`] of [`RasterPixel`]s: the 8-bit mode-X [`modex::IndexedFrame`] and the
 //! 565 / 4444 / 8888 [`modex::Surface`]s.
 //!
@@ -38,8 +40,11 @@ pub mod hmp_encode;
 pub mod mdl;
 pub mod mdl_encode;
 mod model;
+pub mod obj;
 mod raster;
 pub mod skin;
+pub mod stories_mdl;
+pub mod stories_mdl_encode;
 
 pub use hmp::HmpFile;
 pub use mdl::MdlFile;
@@ -48,3 +53,4 @@ pub use raster::{
     framing_camera, Cull, DepthMode, Entity, Light, PreparedModel, RasterPixel, Renderer,
     LIGHT_MAX, LIGHT_ONE,
 };
+pub use stories_mdl::StoriesModel;

@@ -6,6 +6,7 @@ mod cutscene;
 mod model;
 mod model_render;
 mod palette;
+mod stories;
 mod target;
 mod voxel;
 

@@ -23,6 +23,7 @@ pub fn describe(asset: &Asset) -> Result<Description> {
     match asset.format() {
         Format::Mdl => Ok(describe_mdl(&MdlFile::parse(bytes)?, bytes.len())),
         Format::Hmp => Ok(describe_hmp(&HmpFile::parse(bytes)?, bytes.len())),
+        Format::StoriesMdl => super::stories::describe(asset),
         other => bail!("{other} is not a model format"),
     }
 }
@@ -42,6 +43,7 @@ pub fn load_model(asset: &Asset, palette: &Palette) -> Result<Model> {
     Ok(match asset.format() {
         Format::Mdl => MdlFile::parse_with_palette(bytes, palette)?.model,
         Format::Hmp => HmpFile::parse_with_palette(bytes, palette)?.model,
+        Format::StoriesMdl => super::stories::load_model(asset)?,
         other => bail!("{other} files are not models"),
     })
 }
@@ -277,6 +279,9 @@ fn describe_hmp(f: &HmpFile, size: usize) -> Description {
 }
 
 pub fn export(args: &ExportArgs, asset: &Asset) -> Result<()> {
+    if asset.format() == Format::StoriesMdl {
+        return super::stories::export(args, asset);
+    }
     let Some(dir) = &args.skins else {
         bail!("models export their skins: pass --skins DIR");
     };

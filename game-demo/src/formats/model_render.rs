@@ -90,6 +90,7 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
     let mut renderer = Renderer::new(&palette);
     let camera = framing_camera(&model, frame, args.yaw, args.pitch, w, h);
     renderer.light = Light::over_shoulder(&camera, AMBIENT, DIFFUSE);
+    super::stories::adjust_renderer(asset, &mut renderer);
     let prepared = renderer.prepare(&model);
     let entity = Entity {
         frame: frame as f32 + args.fraction.min(0.9999),
@@ -244,6 +245,7 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
         camera.eye = camera.target + offset / st.zoom;
         camera.near /= st.zoom.max(1.0);
         renderer.light = Light::over_shoulder(&camera, AMBIENT, DIFFUSE);
+        super::stories::adjust_renderer(asset, &mut renderer);
         let entity = Entity {
             // Interpolate only while playing; stepping shows whole frames.
             frame: if st.playing { st.frame } else { fi as f32 },

@@ -76,6 +76,9 @@ pub struct InfoArgs {
     /// Print one JSON object per file (one per line) for scripts.
     #[arg(long)]
     pub json: bool,
+    /// Code page of frame names that are not UTF-8 (default: Windows-1252).
+    #[arg(long, value_parser = ["gbk", "1252", "1251", "437"])]
+    pub codepage: Option<String>,
 }
 
 /// Target pixel format of a render: the engine's own (`8`, `565`, `4444`, `8888`).
@@ -100,6 +103,9 @@ pub struct ViewArgs {
     /// Window size in pixels before scaling, WIDTHxHEIGHT.
     #[arg(long, default_value = "640x480")]
     pub size: String,
+    /// Folder searched for external skin files not found beside the model (MDL7).
+    #[arg(long, value_name = "DIR")]
+    pub skins: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -142,6 +148,9 @@ pub struct RenderArgs {
     /// Render threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Folder searched for external skin files not found beside the model (MDL7).
+    #[arg(long, value_name = "DIR")]
+    pub skins: Option<PathBuf>,
 }
 
 #[derive(Debug, Args, Clone)]

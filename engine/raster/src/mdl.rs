@@ -110,8 +110,8 @@ impl MdlVersion {
                 FORMAT,
                 "header.version",
                 0,
-                "MDL7 (A6/A7 engine) is a different, chunked format; only MDL2..MDL5 are read \
-                 (convert the model to MDL5 with MED)",
+                "MDL7 (A6/A7 engine) is a different, chunked format read by \
+                 modex_raster::mdl7::Mdl7File; MdlFile reads MDL2..MDL5",
             )),
             [b'M', b'D', b'L', _] => Err(FormatError::unsupported(
                 FORMAT,

@@ -9,6 +9,7 @@ use anyhow::{bail, Context, Result};
 use modex::{IndexedFrame, Palette};
 use modex_raster::hmp::HmpFile;
 use modex_raster::mdl::MdlFile;
+use modex_raster::mdl7;
 use modex_raster::skin::{dds_fourcc, kind_name};
 use modex_raster::{Model, Skin, SkinPixels};
 use serde_json::{json, Value};
@@ -18,9 +19,14 @@ use modex_assets::{Asset, Format};
 use super::Description;
 use crate::cli::ExportArgs;
 
-pub fn describe(asset: &Asset) -> Result<Description> {
+pub fn describe(asset: &Asset, codepage: Option<&str>) -> Result<Description> {
     let bytes = asset.bytes();
     match asset.format() {
+        Format::Mdl if mdl7::sniff(bytes) => Ok(super::mdl7::describe(
+            &mdl7::Mdl7File::parse(bytes)?,
+            bytes.len(),
+            codepage,
+        )),
         Format::Mdl => Ok(describe_mdl(&MdlFile::parse(bytes)?, bytes.len())),
         Format::Hmp => Ok(describe_hmp(&HmpFile::parse(bytes)?, bytes.len())),
         other => bail!("{other} is not a model format"),
@@ -44,6 +50,19 @@ pub fn load_model(asset: &Asset, palette: &Palette) -> Result<Model> {
         Format::Hmp => HmpFile::parse_with_palette(bytes, palette)?.model,
         other => bail!("{other} files are not models"),
     })
+}
+
+/// The renderer models of a model file: one for MDL2..5 and HMP, one per group and skin for MDL7
+/// (whose external skins are looked up beside the file, then in `skins_dir`).
+pub fn load_models(
+    asset: &Asset,
+    palette: &Palette,
+    skins_dir: Option<&Path>,
+) -> Result<Vec<Model>> {
+    if matches!(asset.format(), Format::Mdl) && mdl7::sniff(asset.bytes()) {
+        return super::mdl7::load_parts(asset, palette, skins_dir);
+    }
+    Ok(vec![load_model(asset, palette)?])
 }
 
 /// Box of frame 0 as `[[min], [max]]`, computed from the decoded vertices.
@@ -281,16 +300,17 @@ pub fn export(args: &ExportArgs, asset: &Asset) -> Result<()> {
         bail!("models export their skins: pass --skins DIR");
     };
     let palette = palette_or_quake(args.palette.as_deref())?;
-    let model = load_model(asset, &palette)?;
+    let models = load_models(asset, &palette, None)?;
+    let skins: Vec<&Skin> = models.iter().flat_map(|m| &m.skins).collect();
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let stem = args
         .input
         .file_stem()
         .map_or("model".into(), |s| s.to_string_lossy().into_owned());
-    if model.skins.is_empty() {
+    if skins.is_empty() {
         println!("{}: no skins", args.input.display());
     }
-    for (i, skin) in model.skins.iter().enumerate() {
+    for (i, skin) in skins.into_iter().enumerate() {
         let out = |ext: &str| -> PathBuf { dir.join(format!("{stem}_skin{i}.{ext}")) };
         match &skin.pixels {
             SkinPixels::Indexed(indices) => {

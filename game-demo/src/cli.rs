@@ -178,6 +178,12 @@ pub struct ExportArgs {
     /// Write each skin as PNG into this folder (models).
     #[arg(long, value_name = "DIR")]
     pub skins: Option<PathBuf>,
+    /// Write the chosen --frame as Wavefront OBJ + MTL, with its skins as PNG beside it (MDL2..MDL7).
+    #[arg(long, value_name = "FILE")]
+    pub obj: Option<PathBuf>,
+    /// Animation frame written by --obj.
+    #[arg(long, default_value_t = 0)]
+    pub frame: u32,
     /// Write one indexed PNG per picture into this folder (clips, scenes).
     #[arg(long, value_name = "DIR")]
     pub png: Option<PathBuf>,

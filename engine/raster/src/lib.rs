@@ -40,6 +40,7 @@ pub mod mdl;
 pub mod mdl7;
 pub mod mdl_encode;
 mod model;
+pub mod obj;
 mod raster;
 pub mod skin;
 

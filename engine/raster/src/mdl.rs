@@ -12,7 +12,9 @@
 //!   size. For MDL2 and IDPO the last three header words are Quake's `synctype, flags, size`.
 //! * **Skins.** MDL2/3/4: `long type` + pixels of the header's size. MDL5: `long type, width, height` +
 //!   pixels. Types are decoded by [`crate::skin`]; type 6 (DDS, MDL5 only) keeps the bytes. IDPO skins
-//!   are Quake's: `long group` then one 8-bit image, or a group of them (each becomes one skin).
+//!   are Quake's: `long group` then one 8-bit image, or a group of them (each becomes one skin) —
+//!   except that GameStudio's MED writes IDPO files whose first word is a GameStudio skin type
+//!   (2..5, +8 mipmaps): those are read as that type at the header's skin size.
 //! * **Skin vertices.** MDL3/4/5: two signed shorts in pixels, which can be negative or past the edge
 //!   (textures wrap). MDL2/IDPO: Quake's 12 bytes `onseam, s, t`, one per model vertex.
 //! * **Triangles.** MDL3/4/5: three vertex and three skin-vertex shorts. MDL2/IDPO: `facesfront` and
@@ -386,7 +388,7 @@ fn read_skins(
         let start = r.pos();
         let field = format!("skin[{i}]");
         let raw_type = r.u32(&format!("{field}.type"))?;
-        if h.version == MdlVersion::Quake {
+        if h.version == MdlVersion::Quake && !is_gamestudio_skin_type(raw_type) {
             read_quake_skin(r, h, raw_type, palette, &field, &mut skins)?;
             let byte_len = r.pos() - start;
             // A group yields several skins: give each the group's record.
@@ -445,6 +447,15 @@ fn read_skins(
         });
     }
     Ok((skins, infos))
+}
+
+/// Whether an IDPO skin's first word is a GameStudio skin type rather than Quake's group flag:
+/// GameStudio's MED writes IDPO v6 files with the skin's type (2 = 565, 3 = 4444, 4 = 888,
+/// 5 = 8888, +8 with mipmaps) where Quake has 0 (one image) or 1 (a group). Read as Quake, such a
+/// file fails a few fields later (`skin[0].count ... too large`); read as the type it names, it
+/// opens as MED showed it. 0 and 1 keep Quake's meaning.
+fn is_gamestudio_skin_type(word: u32) -> bool {
+    matches!(word, 2..=5 | 10..=13)
 }
 
 /// A Quake skin: `group == 0` one 8-bit image, else `count, float times[count]`, `count` images.

@@ -6,6 +6,7 @@ mod cutscene;
 mod mdl7;
 mod model;
 mod model_render;
+mod obj_export;
 mod palette;
 mod target;
 mod voxel;

@@ -296,8 +296,16 @@ fn describe_hmp(f: &HmpFile, size: usize) -> Description {
 }
 
 pub fn export(args: &ExportArgs, asset: &Asset) -> Result<()> {
+    if let Some(out) = &args.obj {
+        let palette = palette_or_quake(args.palette.as_deref())?;
+        let models = load_models(asset, &palette, None)?;
+        super::obj_export::export(&models, args.frame as usize, out)?;
+        if args.skins.is_none() {
+            return Ok(());
+        }
+    }
     let Some(dir) = &args.skins else {
-        bail!("models export their skins: pass --skins DIR");
+        bail!("models export their skins (--skins DIR) or a frame as OBJ (--obj FILE)");
     };
     let palette = palette_or_quake(args.palette.as_deref())?;
     let models = load_models(asset, &palette, None)?;

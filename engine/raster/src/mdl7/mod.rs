@@ -117,7 +117,8 @@ pub struct Mdl7Triangle {
     pub vertices: [u16; 3],
     /// UV indices of the first skin set.
     pub uvs: [u16; 3],
-    /// Skin of the first set (`None` = stored -1, or a 12-byte triangle without one).
+    /// Skin of the first set, counted over all groups' skins (`None` = stored -1, or a 12-byte
+    /// triangle without one).
     pub material: Option<u32>,
     /// Second skin set (26-byte triangles whose second set is not all 0xFFFF): UVs and skin.
     pub second: Option<([u16; 3], Option<u32>)>,
@@ -245,7 +246,8 @@ pub struct Mdl7File {
 pub struct Part {
     /// The group.
     pub group: usize,
-    /// The group's skin these triangles use (`None`: no skin; drawn with the stand-in).
+    /// The skin these triangles use, counted over the skins of all groups in file order (`None`:
+    /// no skin; drawn with the stand-in).
     pub skin: Option<usize>,
     /// The model: `skins` holds the one skin (empty for `None`), frames are the posed frames.
     pub model: Model,
@@ -404,12 +406,31 @@ impl Mdl7File {
             .unwrap_or(0)
     }
 
-    /// The renderer models: for each group, one per skin its triangles use (triangles without a
-    /// skin use the group's skin 0, or none). Each holds only the vertices its triangles use and
+    /// The renderer models: for each group, one per skin its triangles use.
+    ///
+    /// A triangle's material indexes the skins of **all** groups in file order, not its own
+    /// group's: in real files the skins usually all sit in group 0 and the other groups have
+    /// none (zorroLotti: 12 skins in group 0, groups 1..10 use skins 5..11; PhosphoricAcid: 3
+    /// skins in group 0 used by all 8 groups). A triangle without a usable material (-1, or a
+    /// 12-byte record) uses its group's first skin, else skin 0, else none. Each holds only the vertices its triangles use and
     /// one frame per stored frame of the group (the rest pose for a static group), posed by
     /// [`pose_group`].
     pub fn parts(&self) -> Vec<Part> {
         let mut parts = Vec::new();
+        let all_skins: Vec<&Skin> = self
+            .groups
+            .iter()
+            .flat_map(|g| g.skins.iter().map(|s| &s.skin))
+            .collect();
+        let skin_base: Vec<usize> = self
+            .groups
+            .iter()
+            .scan(0, |n, g| {
+                let base = *n;
+                *n += g.skins.len();
+                Some(base)
+            })
+            .collect();
         for (gi, g) in self.groups.iter().enumerate() {
             let poses: Vec<(String, GroupPose)> = if g.frames.is_empty() {
                 vec![(String::new(), pose_group(self, gi, None))]
@@ -418,10 +439,13 @@ impl Mdl7File {
                     .map(|f| (g.frames[f].name(), pose_group(self, gi, Some(f))))
                     .collect()
             };
+            // Group skin list offsets into the model-wide list the materials index.
+            let own = skin_base[gi]..skin_base[gi] + g.skins.len();
             let skin_of = |t: &Mdl7Triangle| -> Option<usize> {
                 match t.material {
-                    Some(m) if (m as usize) < g.skins.len() => Some(m as usize),
-                    _ if !g.skins.is_empty() => Some(0),
+                    Some(m) if (m as usize) < all_skins.len() => Some(m as usize),
+                    _ if !own.is_empty() => Some(own.start),
+                    _ if !all_skins.is_empty() => Some(0),
                     _ => None,
                 }
             };
@@ -471,8 +495,8 @@ impl Mdl7File {
                     g.uvs.clone()
                 };
                 let skins = key
-                    .and_then(|s| g.skins.get(s))
-                    .map(|s| vec![s.skin.clone()])
+                    .and_then(|s| all_skins.get(s))
+                    .map(|&s| vec![s.clone()])
                     .unwrap_or_default();
                 parts.push(Part {
                     group: gi,

@@ -189,7 +189,9 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
         pitch: 15.0,
         zoom: 1.0,
         frame: 0.0,
-        playing: false,
+        // Skeletal MDL7 models open playing their animation (Space stops it).
+        playing: modex_raster::mdl7::sniff(asset.bytes())
+            && models.iter().any(|m| m.frames.len() > 1),
         format: TargetFormat::Indexed8,
         skin: 0,
         wireframe: false,

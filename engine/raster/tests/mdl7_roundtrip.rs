@@ -404,14 +404,12 @@ fn bent_bar() -> Vec<u8> {
             vec![(0u16, Mat4::IDENTITY), (1, bend)],
         ),
     ];
-    let group = |verts, skins: usize| GroupSpec {
+    // Materials count the skins of all groups: the inner group's one red skin is 0, the outer
+    // group's red and green skins are 1 and 2.
+    let group = |verts, skins: usize, material: i32| GroupSpec {
         skins,
         uvs: uvs.clone(),
-        // The last skin of the group: red for the inner, green for the outer group.
-        tris: tris
-            .iter()
-            .map(|&(v, st, _)| (v, st, skins as i32 - 1))
-            .collect(),
+        tris: tris.iter().map(|&(v, st, _)| (v, st, material)).collect(),
         verts,
         frames: frames.clone(),
         weights: vec![],
@@ -419,7 +417,10 @@ fn bent_bar() -> Vec<u8> {
     write(&Spec {
         sizes: (36, 26, 26),
         bones: vec![(0xFFFF, [0.0; 3]), (0, [40.0, 0.0, 0.0])],
-        groups: vec![group(bar(0.0, 40.0, 0), 1), group(bar(40.0, 80.0, 1), 2)],
+        groups: vec![
+            group(bar(0.0, 40.0, 0), 1, 0),
+            group(bar(40.0, 80.0, 1), 2, 2),
+        ],
     })
 }
 

@@ -210,6 +210,9 @@ pub struct FrameInfo {
     pub file_bbox_max: Vec3,
     /// For MDL2/IDPO frame groups: the group's index in the header's frame list.
     pub group: Option<usize>,
+    /// The stored name up to its NUL, undecoded: names may be in a local code page (a real MDL4
+    /// file's are GBK), which only the user can name; [`Frame::name`] is the lossy UTF-8 reading.
+    pub name_bytes: Vec<u8>,
 }
 
 /// Where a skin was found and its raw type word.
@@ -739,7 +742,13 @@ fn read_frame(
     let bbox = r.bytes(2 * vs, &format!("{field}.bbox"))?;
     let (file_bbox_min, _) = decode_vertex(&bbox[..vs], packing, scale, offset);
     let (file_bbox_max, _) = decode_vertex(&bbox[vs..], packing, scale, offset);
-    let name = r.fixed_str(FRAME_NAME_LEN, &format!("{field}.name"))?;
+    let raw_name = r.bytes(FRAME_NAME_LEN, &format!("{field}.name"))?;
+    let name_bytes = raw_name[..raw_name
+        .iter()
+        .position(|&c| c == 0)
+        .unwrap_or(raw_name.len())]
+        .to_vec();
+    let name = String::from_utf8_lossy(&name_bytes).into_owned();
     r.check_count(nv, vs, &format!("{field}.vertices"))?;
     let data = r.bytes(nv * vs, &format!("{field}.vertices"))?;
     let mut positions = Vec::with_capacity(nv);
@@ -772,6 +781,7 @@ fn read_frame(
         file_bbox_min,
         file_bbox_max,
         group,
+        name_bytes,
     });
     Ok(())
 }

@@ -27,7 +27,7 @@ pub fn describe(asset: &Asset, codepage: Option<&str>) -> Result<Description> {
             bytes.len(),
             codepage,
         )),
-        Format::Mdl => Ok(describe_mdl(&MdlFile::parse(bytes)?, bytes.len())),
+        Format::Mdl => Ok(describe_mdl(&MdlFile::parse(bytes)?, bytes.len(), codepage)),
         Format::Hmp => Ok(describe_hmp(&HmpFile::parse(bytes)?, bytes.len())),
         other => bail!("{other} is not a model format"),
     }
@@ -117,12 +117,11 @@ fn skin_line(i: usize, skin: &Skin) -> String {
 }
 
 /// Frame names, with runs like `walk1 walk2 .. walk8` shortened to `walk1..walk8 (8)`.
-fn frame_runs(model: &Model) -> Vec<String> {
+fn name_runs(names: &[&str]) -> Vec<String> {
     fn split(name: &str) -> (&str, Option<u64>) {
         let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
         (stem, name[stem.len()..].parse().ok())
     }
-    let names: Vec<&str> = model.frames.iter().map(|f| f.name.as_str()).collect();
     let mut out = Vec::new();
     let mut i = 0;
     while i < names.len() {
@@ -159,9 +158,26 @@ fn bbox_text(model: &Model) -> String {
     }
 }
 
-fn describe_mdl(f: &MdlFile, size: usize) -> Description {
+fn describe_mdl(f: &MdlFile, size: usize, codepage: Option<&str>) -> Description {
     let m = &f.model;
     let h = &f.header;
+    let mut encodings: Vec<&str> = Vec::new();
+    let names: Vec<String> = f
+        .frames
+        .iter()
+        .map(|fi| {
+            let (name, enc) = super::mdl7::decode_name(&fi.name_bytes, codepage);
+            if !encodings.contains(&enc) {
+                encodings.push(enc);
+            }
+            name
+        })
+        .collect();
+    let encoding = if encodings.is_empty() {
+        "UTF-8".to_string()
+    } else {
+        encodings.join("+")
+    };
     let json = json!({
         "format": "mdl",
         "version": h.version.as_str(),
@@ -170,7 +186,8 @@ fn describe_mdl(f: &MdlFile, size: usize) -> Description {
         "vertices": m.vertex_count(),
         "triangles": m.triangles.len(),
         "skin_vertices": f.skin_vertices.len(),
-        "frames": m.frames.iter().map(|f| f.name.clone()).collect::<Vec<_>>(),
+        "frames": names,
+        "frame_name_encoding": encoding,
         "bbox": bbox_json(m),
         "scale": h.scale.to_array(),
         "offset": h.offset.to_array(),
@@ -196,7 +213,11 @@ fn describe_mdl(f: &MdlFile, size: usize) -> Description {
             .map_or("-".into(), |fi| format!("{:?}-packed", fi.packing)
                 .to_lowercase())
     ));
-    lines.push(format!("frames: {}", frame_runs(m).join(", ")));
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    lines.push(format!(
+        "frames ({encoding}): {}",
+        name_runs(&names).join(", ")
+    ));
     lines.push(bbox_text(m));
     lines.push(format!(
         "scale {} offset {} bounding radius {:.3}",
@@ -355,30 +376,13 @@ pub fn export(args: &ExportArgs, asset: &Asset) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use modex_raster::Frame;
-
-    fn model_with_frames(names: &[&str]) -> Model {
-        Model {
-            frames: names
-                .iter()
-                .map(|n| Frame {
-                    name: n.to_string(),
-                    positions: vec![],
-                    normals: vec![],
-                    normal_indices: None,
-                    bbox_min: glam::Vec3::ZERO,
-                    bbox_max: glam::Vec3::ZERO,
-                })
-                .collect(),
-            uvs: vec![],
-            triangles: vec![],
-            skins: vec![],
-        }
-    }
 
     #[test]
     fn frame_runs_shorten_numbered_sequences() {
-        let m = model_with_frames(&["walk1", "walk2", "walk3", "walk4", "die1", "die2", "idle"]);
-        assert_eq!(frame_runs(&m), ["walk1..walk4 (4)", "die1, die2", "idle"]);
+        let names = ["walk1", "walk2", "walk3", "walk4", "die1", "die2", "idle"];
+        assert_eq!(
+            name_runs(&names),
+            ["walk1..walk4 (4)", "die1, die2", "idle"]
+        );
     }
 }

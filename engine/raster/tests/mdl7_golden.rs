@@ -100,3 +100,49 @@ fn mdl7_sample_golden_renders() {
             .unwrap_or_else(|e| panic!("{e}"));
     }
 }
+
+/// Every MDL7 file below `dir`, recursively.
+fn mdl7_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            mdl7_files(&p, out);
+        } else if std::fs::read(&p).is_ok_and(|b| modex_raster::mdl7::sniff(&b)) {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn every_mdl7_sample_draws_in_its_first_middle_and_last_frame() {
+    let Some(dir) = modex_testkit::samples_dir("mdl") else {
+        return;
+    };
+    let mut files = Vec::new();
+    mdl7_files(&dir, &mut files);
+    files.sort();
+    assert!(
+        files.len() >= 26,
+        "expected the MDL7 samples, found {}",
+        files.len()
+    );
+    for path in &files {
+        let file = Mdl7File::parse(&std::fs::read(path).unwrap()).unwrap();
+        let last = file.frame_count().saturating_sub(1);
+        for frame in [0, last / 2, last] {
+            let (img, _) = render(path, frame as f32, 60.0);
+            let drawn = img
+                .pixels()
+                .iter()
+                .filter(|&&p| p != img.pixels()[0])
+                .count();
+            // Thin models (a trident, a trail, a flat tile) cover little of the view, but
+            // every one covers some.
+            assert!(
+                drawn > 50,
+                "{}: frame {frame}: {drawn} pixels",
+                path.display()
+            );
+        }
+    }
+}

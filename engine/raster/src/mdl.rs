@@ -628,7 +628,8 @@ fn read_quake_mesh(r: &mut ByteReader<'_>, file: &mut MdlFile) -> FormatResult<(
             t.vertices[k] = v as u32;
             t.uvs[k] = if onseam[v] && !faces_front {
                 *seam_uv[v].get_or_insert_with(|| {
-                    uvs.push(normalise(st[v].x + half, st[v].y, size));
+                    // `s` is any i32 in a broken file: saturate rather than overflow.
+                    uvs.push(normalise(st[v].x.saturating_add(half), st[v].y, size));
                     (uvs.len() - 1) as u32
                 })
             } else {

@@ -387,6 +387,19 @@ fn fuzz_regression_model_without_frames_is_refused() {
     assert_eq!((e.field.as_str(), e.offset), ("header.numframes", 68));
 }
 
+/// Found by the `mdl` fuzz target (a mutated MDL2): a seam vertex's `s` near `i32::MAX` overflowed
+/// when moved by half the skin width for a back-facing triangle. It saturates now.
+#[test]
+fn fuzz_regression_seam_shift_of_a_huge_s_does_not_overflow() {
+    let mut b = TestModel::tetrahedron(b"MDL2", 1).write();
+    // Skin vertex 1 (on the seam, used by back-facing triangle 1): after the header, the 8x8
+    // 565 skin (4 + 128 bytes) and skin vertex 0 (12 bytes), then `onseam`, `s`.
+    let at = 84 + 4 + 128 + 12 + 4;
+    b[at..at + 4].copy_from_slice(&i32::MAX.to_le_bytes());
+    let f = MdlFile::parse(&b).unwrap();
+    assert_eq!(f.model.uvs[4].x, i32::MAX as f32 / 8.0);
+}
+
 /// Found by the proptest on mutated IDPO files: a Quake frame group of zero frames left a model
 /// without frames. Empty groups are refused.
 #[test]

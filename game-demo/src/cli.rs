@@ -143,6 +143,9 @@ pub struct InfoArgs {
     /// Print one JSON object per file (one per line) for scripts.
     #[arg(long)]
     pub json: bool,
+    /// Code page of frame names that are not UTF-8 (default: Windows-1252).
+    #[arg(long, value_parser = ["gbk", "1252", "1251", "437"])]
+    pub codepage: Option<String>,
 }
 
 /// Target pixel format of a render: the engine's own (`8`, `565`, `4444`, `8888`).
@@ -167,6 +170,9 @@ pub struct ViewArgs {
     /// Window size in pixels before scaling, WIDTHxHEIGHT.
     #[arg(long, default_value = "640x480")]
     pub size: String,
+    /// Folder searched for external skin files not found beside the model (MDL7).
+    #[arg(long, value_name = "DIR")]
+    pub skins: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -209,6 +215,9 @@ pub struct RenderArgs {
     /// Render threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Folder searched for external skin files not found beside the model (MDL7).
+    #[arg(long, value_name = "DIR")]
+    pub skins: Option<PathBuf>,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -236,9 +245,12 @@ pub struct ExportArgs {
     /// Write each skin as PNG into this folder (models).
     #[arg(long, value_name = "DIR")]
     pub skins: Option<PathBuf>,
-    /// Write a Wavefront OBJ, with its materials in a .mtl beside it (GTA Stories models).
+    /// Write the chosen --frame as Wavefront OBJ + MTL beside it: MDL2..MDL7 with their skins as PNG, GTA Stories models with pre-light vertex colours.
     #[arg(long, value_name = "FILE")]
     pub obj: Option<PathBuf>,
+    /// Animation frame written by --obj.
+    #[arg(long, default_value_t = 0)]
+    pub frame: u32,
     /// Write one indexed PNG per picture into this folder (clips, scenes).
     #[arg(long, value_name = "DIR")]
     pub png: Option<PathBuf>,

@@ -35,9 +35,11 @@
 #![warn(missing_docs)]
 
 pub mod dds;
+pub mod external;
 pub mod hmp;
 pub mod hmp_encode;
 pub mod mdl;
+pub mod mdl7;
 pub mod mdl_encode;
 mod model;
 pub mod obj;

@@ -12,7 +12,9 @@
 //!   size. For MDL2 and IDPO the last three header words are Quake's `synctype, flags, size`.
 //! * **Skins.** MDL2/3/4: `long type` + pixels of the header's size. MDL5: `long type, width, height` +
 //!   pixels. Types are decoded by [`crate::skin`]; type 6 (DDS, MDL5 only) keeps the bytes. IDPO skins
-//!   are Quake's: `long group` then one 8-bit image, or a group of them (each becomes one skin).
+//!   are Quake's: `long group` then one 8-bit image, or a group of them (each becomes one skin) —
+//!   except that GameStudio's MED writes IDPO files whose first word is a GameStudio skin type
+//!   (2..5, +8 mipmaps): those are read as that type at the header's skin size.
 //! * **Skin vertices.** MDL3/4/5: two signed shorts in pixels, which can be negative or past the edge
 //!   (textures wrap). MDL2/IDPO: Quake's 12 bytes `onseam, s, t`, one per model vertex.
 //! * **Triangles.** MDL3/4/5: three vertex and three skin-vertex shorts. MDL2/IDPO: `facesfront` and
@@ -110,8 +112,8 @@ impl MdlVersion {
                 FORMAT,
                 "header.version",
                 0,
-                "MDL7 (A6/A7 engine) is a different, chunked format; only MDL2..MDL5 are read \
-                 (convert the model to MDL5 with MED)",
+                "MDL7 (A6/A7 engine) is a different, chunked format read by \
+                 modex_raster::mdl7::Mdl7File; MdlFile reads MDL2..MDL5",
             )),
             [b'M', b'D', b'L', _] => Err(FormatError::unsupported(
                 FORMAT,
@@ -208,6 +210,9 @@ pub struct FrameInfo {
     pub file_bbox_max: Vec3,
     /// For MDL2/IDPO frame groups: the group's index in the header's frame list.
     pub group: Option<usize>,
+    /// The stored name up to its NUL, undecoded: names may be in a local code page (a real MDL4
+    /// file's are GBK), which only the user can name; [`Frame::name`] is the lossy UTF-8 reading.
+    pub name_bytes: Vec<u8>,
 }
 
 /// Where a skin was found and its raw type word.
@@ -386,7 +391,7 @@ fn read_skins(
         let start = r.pos();
         let field = format!("skin[{i}]");
         let raw_type = r.u32(&format!("{field}.type"))?;
-        if h.version == MdlVersion::Quake {
+        if h.version == MdlVersion::Quake && !is_gamestudio_skin_type(raw_type) {
             read_quake_skin(r, h, raw_type, palette, &field, &mut skins)?;
             let byte_len = r.pos() - start;
             // A group yields several skins: give each the group's record.
@@ -445,6 +450,15 @@ fn read_skins(
         });
     }
     Ok((skins, infos))
+}
+
+/// Whether an IDPO skin's first word is a GameStudio skin type rather than Quake's group flag:
+/// GameStudio's MED writes IDPO v6 files with the skin's type (2 = 565, 3 = 4444, 4 = 888,
+/// 5 = 8888, +8 with mipmaps) where Quake has 0 (one image) or 1 (a group). Read as Quake, such a
+/// file fails a few fields later (`skin[0].count ... too large`); read as the type it names, it
+/// opens as MED showed it. 0 and 1 keep Quake's meaning.
+fn is_gamestudio_skin_type(word: u32) -> bool {
+    matches!(word, 2..=5 | 10..=13)
 }
 
 /// A Quake skin: `group == 0` one 8-bit image, else `count, float times[count]`, `count` images.
@@ -614,7 +628,8 @@ fn read_quake_mesh(r: &mut ByteReader<'_>, file: &mut MdlFile) -> FormatResult<(
             t.vertices[k] = v as u32;
             t.uvs[k] = if onseam[v] && !faces_front {
                 *seam_uv[v].get_or_insert_with(|| {
-                    uvs.push(normalise(st[v].x + half, st[v].y, size));
+                    // `s` is any i32 in a broken file: saturate rather than overflow.
+                    uvs.push(normalise(st[v].x.saturating_add(half), st[v].y, size));
                     (uvs.len() - 1) as u32
                 })
             } else {
@@ -728,7 +743,13 @@ fn read_frame(
     let bbox = r.bytes(2 * vs, &format!("{field}.bbox"))?;
     let (file_bbox_min, _) = decode_vertex(&bbox[..vs], packing, scale, offset);
     let (file_bbox_max, _) = decode_vertex(&bbox[vs..], packing, scale, offset);
-    let name = r.fixed_str(FRAME_NAME_LEN, &format!("{field}.name"))?;
+    let raw_name = r.bytes(FRAME_NAME_LEN, &format!("{field}.name"))?;
+    let name_bytes = raw_name[..raw_name
+        .iter()
+        .position(|&c| c == 0)
+        .unwrap_or(raw_name.len())]
+        .to_vec();
+    let name = String::from_utf8_lossy(&name_bytes).into_owned();
     r.check_count(nv, vs, &format!("{field}.vertices"))?;
     let data = r.bytes(nv * vs, &format!("{field}.vertices"))?;
     let mut positions = Vec::with_capacity(nv);
@@ -761,6 +782,7 @@ fn read_frame(
         file_bbox_min,
         file_bbox_max,
         group,
+        name_bytes,
     });
     Ok(())
 }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use modex::{ErrorKind, Palette};
 use modex_raster::hmp::{HmpFile, HmpVersion};
 use modex_raster::mdl::{MdlFile, MdlVersion, VertexPacking};
+use modex_raster::mdl7::Mdl7File;
 use modex_raster::{Model, SkinPixels};
 
 /// What we know about one MDL sample.
@@ -31,7 +32,7 @@ struct HmpFacts {
 enum Expect {
     Mdl(MdlFacts),
     Hmp(HmpFacts),
-    /// MDL7: refused with a clear "unsupported" error.
+    /// MDL7: read by `Mdl7File` (and refused by `MdlFile` with a pointer to it).
     Mdl7,
     /// A deliberately malformed file: refused with an error.
     Malformed,
@@ -315,6 +316,69 @@ fn check_mdl(name: &str, bytes: &[u8], f: &MdlFacts) {
     }
 }
 
+/// (groups, bones, frames, triangles, vertices) of the MDL7 samples the issue names facts for.
+fn mdl7_facts(name: &str) -> Option<(usize, usize, usize)> {
+    Some(match name {
+        "lottershock/Assets/griechin.mdl" => (1, 18, 175),
+        "lottershock/Assets/lottifant.mdl" => (1, 24, 90),
+        "lottershock/Assets/zorroLotti.mdl" => (11, 18, 67),
+        "lottershock/Assets/key_hull.mdl" => (8, 8, 7),
+        "lottershock/Level/concept_02.mdl" => (223, 0, 1),
+        "lottershock/Assets/flesh1.mdl" => (1, 1, 0),
+        "lottershock/Assets/trail.mdl" => (1, 3, 0),
+        "lottershock/Level/room_kitchen_01.mdl" => (1, 488, 1),
+        _ => return None,
+    })
+}
+
+/// Every MDL7 sample decodes, its external skins are found beside it, and its parts are
+/// consistent renderer models with unit normals and finite positions in every frame.
+fn check_mdl7(name: &str, path: &Path, bytes: &[u8]) {
+    let mut file = Mdl7File::parse(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+    if let Some((groups, bones, frames)) = mdl7_facts(name) {
+        assert_eq!(
+            (file.groups.len(), file.bones.len(), file.frame_count()),
+            (groups, bones, frames),
+            "{name}"
+        );
+    }
+    let folder = modex::DirSource::new(path.parent().unwrap());
+    let problems = file.resolve_skins(&mut |n| modex::FileSource::read(&folder, n).unwrap());
+    for p in &problems {
+        eprintln!("{name}: {p}");
+    }
+    let parts = file.parts();
+    assert!(!parts.is_empty(), "{name}: no parts");
+    let tris: usize = parts.iter().map(|p| p.model.triangles.len()).sum();
+    assert_eq!(
+        tris,
+        file.triangle_count(),
+        "{name}: every triangle in one part"
+    );
+    for p in &parts {
+        p.model.check().unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            p.model.frames.len(),
+            file.groups[p.group].frames.len().max(1)
+        );
+        for s in &p.model.skins {
+            assert_eq!(
+                s.rgba.len(),
+                s.width * s.height * 4,
+                "{name}: skin not filled"
+            );
+            assert!(s.width > 0, "{name}: empty skin left after resolving");
+        }
+        for f in &p.model.frames {
+            assert!(f.positions.iter().all(|v| v.is_finite()), "{name}");
+            assert!(
+                f.normals.iter().all(|n| (n.length() - 1.0).abs() < 1e-3),
+                "{name}: normal not unit"
+            );
+        }
+    }
+}
+
 fn check_hmp(name: &str, bytes: &[u8], f: &HmpFacts) {
     let file = HmpFile::parse(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
     let m = &file.model;
@@ -387,6 +451,7 @@ fn every_sample_file_behaves_as_known() {
                 let e = MdlFile::parse(&bytes).unwrap_err();
                 assert!(matches!(e.kind, ErrorKind::Unsupported(_)), "{key}: {e}");
                 assert!(e.to_string().contains("MDL7"), "{key}: {e}");
+                check_mdl7(key, path, &bytes);
             }
             Expect::Malformed => {
                 let e = HmpFile::parse(&bytes).unwrap_err();
@@ -410,6 +475,40 @@ fn every_sample_file_behaves_as_known() {
 
 fn sample(dir: &Path, name: &str) -> Vec<u8> {
     std::fs::read(dir.join(name)).unwrap()
+}
+
+#[test]
+fn lottershock_external_skins_are_found_beside_the_model() {
+    let Some(dir) = modex_testkit::samples_dir("mdl") else {
+        return;
+    };
+    let path = dir.join("lottershock/Assets/griechin.mdl");
+    let mut f = Mdl7File::parse(&std::fs::read(&path).unwrap()).unwrap();
+    let folder = modex::DirSource::new(path.parent().unwrap());
+    let problems = f.resolve_skins(&mut |n| modex::FileSource::read(&folder, n).unwrap());
+    assert!(problems.is_empty(), "{problems:?}");
+    // griechin_body.tga and griechin_head.tga: 1024x512 and 1024x1024 (24/32-bit TGA).
+    let sizes: Vec<_> = f.groups[0]
+        .skins
+        .iter()
+        .map(|s| (s.skin.width, s.skin.height))
+        .collect();
+    assert!(
+        sizes.iter().all(|&(w, h)| w >= 256 && h >= 256),
+        "{sizes:?}"
+    );
+    // Skeletal: frame 0 is the rest pose, a later frame moves vertices.
+    let rest = modex_raster::mdl7::pose_group(&f, 0, None);
+    let f0 = modex_raster::mdl7::pose_group(&f, 0, Some(0));
+    let f160 = modex_raster::mdl7::pose_group(&f, 0, Some(160));
+    let moved = |a: &[glam::Vec3], b: &[glam::Vec3]| {
+        a.iter()
+            .zip(b)
+            .map(|(p, q)| p.distance(*q))
+            .fold(0.0f32, f32::max)
+    };
+    assert!(moved(&rest.positions, &f0.positions) < 1e-3);
+    assert!(moved(&rest.positions, &f160.positions) > 2.0);
 }
 
 #[test]

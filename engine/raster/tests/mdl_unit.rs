@@ -195,6 +195,36 @@ fn quake_idpo_models_load_with_8bit_skins() {
 }
 
 #[test]
+fn gamestudio_idpo_files_with_a_gamestudio_skin_type_load_as_that_type() {
+    // MED writes IDPO v6 with the skin type where Quake has its group flag.
+    for kind in [2u32, 3, 4, 5, 2 + 8, 5 + 8] {
+        let mut t = TestModel::tetrahedron(b"IDPO", 2);
+        t.skins = vec![TestSkin::image(kind, 8, 8), TestSkin::image(kind, 8, 8)];
+        let f = parse(&t);
+        assert_eq!(f.version(), MdlVersion::Quake);
+        assert_eq!(f.model.skins.len(), 2, "type {kind}");
+        assert_eq!(f.model.skins[0].kind, kind & 7);
+        assert_eq!(f.model.skins[0].has_mipmaps, kind & 8 != 0);
+        assert_eq!(f.model.skins[1].rgba.len(), 8 * 8 * 4);
+        assert_eq!(f.model.triangles.len(), 4);
+        assert_eq!(f.model.frames.len(), 2);
+    }
+    // Quake's own values keep their meaning: 1 is a group (count, intervals, images).
+    let mut t = TestModel::tetrahedron(b"IDPO", 1);
+    let mut group = TestSkin::image(0, 8, 8);
+    group.kind = 1;
+    let mut data = 2i32.to_le_bytes().to_vec();
+    data.extend(0.1f32.to_le_bytes());
+    data.extend(0.2f32.to_le_bytes());
+    data.extend(vec![7u8; 128]);
+    group.data = data;
+    t.skins = vec![group];
+    let f = parse(&t);
+    assert_eq!(f.model.skins.len(), 2);
+    assert!(f.model.skins.iter().all(|s| s.kind == 0));
+}
+
+#[test]
 fn models_without_skin_vertices_get_one_uv() {
     let mut t = TestModel::tetrahedron(b"MDL4", 1);
     t.skin_verts.clear();
@@ -355,6 +385,19 @@ fn fuzz_regression_model_without_frames_is_refused() {
     let t = TestModel::tetrahedron(b"MDL5", 0);
     let e = MdlFile::parse(&t.write()).unwrap_err();
     assert_eq!((e.field.as_str(), e.offset), ("header.numframes", 68));
+}
+
+/// Found by the `mdl` fuzz target (a mutated MDL2): a seam vertex's `s` near `i32::MAX` overflowed
+/// when moved by half the skin width for a back-facing triangle. It saturates now.
+#[test]
+fn fuzz_regression_seam_shift_of_a_huge_s_does_not_overflow() {
+    let mut b = TestModel::tetrahedron(b"MDL2", 1).write();
+    // Skin vertex 1 (on the seam, used by back-facing triangle 1): after the header, the 8x8
+    // 565 skin (4 + 128 bytes) and skin vertex 0 (12 bytes), then `onseam`, `s`.
+    let at = 84 + 4 + 128 + 12 + 4;
+    b[at..at + 4].copy_from_slice(&i32::MAX.to_le_bytes());
+    let f = MdlFile::parse(&b).unwrap();
+    assert_eq!(f.model.uvs[4].x, i32::MAX as f32 / 8.0);
 }
 
 /// Found by the proptest on mutated IDPO files: a Quake frame group of zero frames left a model

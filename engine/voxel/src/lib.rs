@@ -28,7 +28,7 @@ pub mod vxl;
 pub mod write;
 
 pub use hva::Hva;
-pub use lighting::{lighting_for, LightingError};
+pub use lighting::{is_degenerate_palette, lighting_for, LightingError};
 pub use model::{NoFrames, Quirk, TableChoice, VoxelModel};
 pub use render::{
     draw, draw_limb_outlines, frame_scene, game_camera, limb_outlines, DrawError, LightSource,

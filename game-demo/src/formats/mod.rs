@@ -3,8 +3,10 @@
 //! extension); each family module maps the command's arguments to library calls.
 
 mod cutscene;
+mod mdl7;
 mod model;
 mod model_render;
+mod obj_export;
 mod palette;
 mod stories;
 mod target;
@@ -25,10 +27,10 @@ pub struct Description {
     pub text: String,
 }
 
-fn describe(path: &std::path::Path) -> Result<Description> {
+fn describe(path: &std::path::Path, codepage: Option<&str>) -> Result<Description> {
     let asset = Asset::open(path)?;
     let d = match asset.format().family() {
-        Family::Model => model::describe(&asset),
+        Family::Model => model::describe(&asset, codepage),
         Family::Voxel => voxel::describe(&asset),
         Family::Cutscene => cutscene::describe(&asset),
         // The palette rule's errors name the file themselves.
@@ -42,7 +44,7 @@ pub fn info(args: &InfoArgs) -> Result<()> {
     let mut failed = 0;
     let mut out = std::io::stdout().lock();
     for path in &args.files {
-        let written = match describe(path) {
+        let written = match describe(path, args.codepage.as_deref()) {
             Ok(d) if args.json => writeln!(out, "{}", d.json),
             Ok(d) => {
                 let mut text = format!("{}:\n", path.display());

@@ -9,6 +9,7 @@ use anyhow::{bail, Context, Result};
 use modex::{IndexedFrame, Palette};
 use modex_raster::hmp::HmpFile;
 use modex_raster::mdl::MdlFile;
+use modex_raster::mdl7;
 use modex_raster::skin::{dds_fourcc, kind_name};
 use modex_raster::{Model, Skin, SkinPixels};
 use serde_json::{json, Value};
@@ -18,10 +19,15 @@ use modex_assets::{Asset, Format};
 use super::Description;
 use crate::cli::ExportArgs;
 
-pub fn describe(asset: &Asset) -> Result<Description> {
+pub fn describe(asset: &Asset, codepage: Option<&str>) -> Result<Description> {
     let bytes = asset.bytes();
     match asset.format() {
-        Format::Mdl => Ok(describe_mdl(&MdlFile::parse(bytes)?, bytes.len())),
+        Format::Mdl if mdl7::sniff(bytes) => Ok(super::mdl7::describe(
+            &mdl7::Mdl7File::parse(bytes)?,
+            bytes.len(),
+            codepage,
+        )),
+        Format::Mdl => Ok(describe_mdl(&MdlFile::parse(bytes)?, bytes.len(), codepage)),
         Format::Hmp => Ok(describe_hmp(&HmpFile::parse(bytes)?, bytes.len())),
         Format::StoriesMdl => super::stories::describe(asset),
         other => bail!("{other} is not a model format"),
@@ -46,6 +52,19 @@ pub fn load_model(asset: &Asset, palette: &Palette) -> Result<Model> {
         Format::StoriesMdl => super::stories::load_model(asset)?,
         other => bail!("{other} files are not models"),
     })
+}
+
+/// The renderer models of a model file: one for MDL2..5 and HMP, one per group and skin for MDL7
+/// (whose external skins are looked up beside the file, then in `skins_dir`).
+pub fn load_models(
+    asset: &Asset,
+    palette: &Palette,
+    skins_dir: Option<&Path>,
+) -> Result<Vec<Model>> {
+    if matches!(asset.format(), Format::Mdl) && mdl7::sniff(asset.bytes()) {
+        return super::mdl7::load_parts(asset, palette, skins_dir);
+    }
+    Ok(vec![load_model(asset, palette)?])
 }
 
 /// Box of frame 0 as `[[min], [max]]`, computed from the decoded vertices.
@@ -100,12 +119,11 @@ fn skin_line(i: usize, skin: &Skin) -> String {
 }
 
 /// Frame names, with runs like `walk1 walk2 .. walk8` shortened to `walk1..walk8 (8)`.
-fn frame_runs(model: &Model) -> Vec<String> {
+fn name_runs(names: &[&str]) -> Vec<String> {
     fn split(name: &str) -> (&str, Option<u64>) {
         let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
         (stem, name[stem.len()..].parse().ok())
     }
-    let names: Vec<&str> = model.frames.iter().map(|f| f.name.as_str()).collect();
     let mut out = Vec::new();
     let mut i = 0;
     while i < names.len() {
@@ -142,9 +160,26 @@ fn bbox_text(model: &Model) -> String {
     }
 }
 
-fn describe_mdl(f: &MdlFile, size: usize) -> Description {
+fn describe_mdl(f: &MdlFile, size: usize, codepage: Option<&str>) -> Description {
     let m = &f.model;
     let h = &f.header;
+    let mut encodings: Vec<&str> = Vec::new();
+    let names: Vec<String> = f
+        .frames
+        .iter()
+        .map(|fi| {
+            let (name, enc) = super::mdl7::decode_name(&fi.name_bytes, codepage);
+            if !encodings.contains(&enc) {
+                encodings.push(enc);
+            }
+            name
+        })
+        .collect();
+    let encoding = if encodings.is_empty() {
+        "UTF-8".to_string()
+    } else {
+        encodings.join("+")
+    };
     let json = json!({
         "format": "mdl",
         "version": h.version.as_str(),
@@ -153,7 +188,8 @@ fn describe_mdl(f: &MdlFile, size: usize) -> Description {
         "vertices": m.vertex_count(),
         "triangles": m.triangles.len(),
         "skin_vertices": f.skin_vertices.len(),
-        "frames": m.frames.iter().map(|f| f.name.clone()).collect::<Vec<_>>(),
+        "frames": names,
+        "frame_name_encoding": encoding,
         "bbox": bbox_json(m),
         "scale": h.scale.to_array(),
         "offset": h.offset.to_array(),
@@ -179,7 +215,11 @@ fn describe_mdl(f: &MdlFile, size: usize) -> Description {
             .map_or("-".into(), |fi| format!("{:?}-packed", fi.packing)
                 .to_lowercase())
     ));
-    lines.push(format!("frames: {}", frame_runs(m).join(", ")));
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    lines.push(format!(
+        "frames ({encoding}): {}",
+        name_runs(&names).join(", ")
+    ));
     lines.push(bbox_text(m));
     lines.push(format!(
         "scale {} offset {} bounding radius {:.3}",
@@ -282,20 +322,29 @@ pub fn export(args: &ExportArgs, asset: &Asset) -> Result<()> {
     if asset.format() == Format::StoriesMdl {
         return super::stories::export(args, asset);
     }
+    if let Some(out) = &args.obj {
+        let palette = palette_or_quake(args.palette.as_deref())?;
+        let models = load_models(asset, &palette, None)?;
+        super::obj_export::export(&models, args.frame as usize, out)?;
+        if args.skins.is_none() {
+            return Ok(());
+        }
+    }
     let Some(dir) = &args.skins else {
-        bail!("models export their skins: pass --skins DIR");
+        bail!("models export their skins (--skins DIR) or a frame as OBJ (--obj FILE)");
     };
     let palette = palette_or_quake(args.palette.as_deref())?;
-    let model = load_model(asset, &palette)?;
+    let models = load_models(asset, &palette, None)?;
+    let skins: Vec<&Skin> = models.iter().flat_map(|m| &m.skins).collect();
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let stem = args
         .input
         .file_stem()
         .map_or("model".into(), |s| s.to_string_lossy().into_owned());
-    if model.skins.is_empty() {
+    if skins.is_empty() {
         println!("{}: no skins", args.input.display());
     }
-    for (i, skin) in model.skins.iter().enumerate() {
+    for (i, skin) in skins.into_iter().enumerate() {
         let out = |ext: &str| -> PathBuf { dir.join(format!("{stem}_skin{i}.{ext}")) };
         match &skin.pixels {
             SkinPixels::Indexed(indices) => {
@@ -332,30 +381,13 @@ pub fn export(args: &ExportArgs, asset: &Asset) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use modex_raster::Frame;
-
-    fn model_with_frames(names: &[&str]) -> Model {
-        Model {
-            frames: names
-                .iter()
-                .map(|n| Frame {
-                    name: n.to_string(),
-                    positions: vec![],
-                    normals: vec![],
-                    normal_indices: None,
-                    bbox_min: glam::Vec3::ZERO,
-                    bbox_max: glam::Vec3::ZERO,
-                })
-                .collect(),
-            uvs: vec![],
-            triangles: vec![],
-            skins: vec![],
-        }
-    }
 
     #[test]
     fn frame_runs_shorten_numbered_sequences() {
-        let m = model_with_frames(&["walk1", "walk2", "walk3", "walk4", "die1", "die2", "idle"]);
-        assert_eq!(frame_runs(&m), ["walk1..walk4 (4)", "die1, die2", "idle"]);
+        let names = ["walk1", "walk2", "walk3", "walk4", "die1", "die2", "idle"];
+        assert_eq!(
+            name_runs(&names),
+            ["walk1..walk4 (4)", "die1, die2", "idle"]
+        );
     }
 }

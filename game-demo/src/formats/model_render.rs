@@ -10,9 +10,10 @@ use modex_assets::Asset;
 use modex_raster::{framing_camera, Entity, Light, PreparedModel, RasterPixel, Renderer};
 use modex_voxel::VoxelPixel;
 
-use super::model::{load_model, palette_or_quake};
+use super::model::{load_models, palette_or_quake};
 use super::target::{save_png, DrawInto, Targets};
 use crate::cli::{parse_size, RenderArgs, TargetFormat, ViewArgs};
+use modex_raster::{Frame, Model};
 
 /// Light used by the viewer and renders: the sun over the camera's left shoulder.
 const AMBIENT: f32 = 0.35;
@@ -25,7 +26,8 @@ struct Picture<'a> {
     renderer: &'a Renderer,
     depth: DepthBuffer,
     camera: Camera,
-    model: &'a PreparedModel<'a>,
+    /// One prepared model per part (MDL7: per group and skin), all drawn with the one entity.
+    models: &'a [PreparedModel<'a>],
     entity: Entity,
     wireframe: bool,
 }
@@ -39,32 +41,49 @@ impl DrawInto for Picture<'_> {
         target.fill(T::flat([0, 0, 0], self.renderer.palette()));
         self.depth.clear();
         let r = self.renderer;
-        r.draw(
-            target,
-            &mut self.depth,
-            &self.camera,
-            self.model,
-            &self.entity,
-        )?;
+        for model in self.models {
+            r.draw(target, &mut self.depth, &self.camera, model, &self.entity)?;
+        }
         if self.wireframe {
-            r.draw_wireframe(
-                target,
-                &self.camera,
-                self.model,
-                &self.entity,
-                [255, 255, 255],
-            );
+            for model in self.models {
+                r.draw_wireframe(target, &self.camera, model, &self.entity, [255, 255, 255]);
+            }
         }
         Ok(())
+    }
+}
+
+/// A stand-in holding frame `frame` of every part in one vertex list, so the one framing rule sees
+/// the whole model.
+fn bounds_model(models: &[Model], frame: usize) -> Model {
+    let positions: Vec<glam::Vec3> = models
+        .iter()
+        .filter_map(|m| m.frames.get(frame % m.frames.len().max(1)))
+        .flat_map(|f| f.positions.iter().copied())
+        .collect();
+    let (bbox_min, bbox_max) = Frame::compute_bbox(&positions);
+    Model {
+        frames: vec![Frame {
+            name: String::new(),
+            normals: vec![glam::Vec3::Z; positions.len()],
+            positions,
+            normal_indices: None,
+            bbox_min,
+            bbox_max,
+        }],
+        uvs: Vec::new(),
+        triangles: Vec::new(),
+        skins: Vec::new(),
     }
 }
 
 /// `modex render model.mdl -o out.png ...`: auto-framed from the frame's bounding box.
 pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
     let palette = palette_or_quake(args.palette.as_deref())?;
-    let model = load_model(asset, &palette)?;
+    let models = load_models(asset, &palette, args.skins.as_deref())?;
     let (w, h) = parse_size(&args.size)?;
-    let frames = model.frames.len();
+    let frames = models.iter().map(|m| m.frames.len()).max().unwrap_or(0);
+    let model = &models[0];
     let frame = args.frame as usize;
     if frame >= frames {
         bail!(
@@ -88,10 +107,10 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
         );
     }
     let mut renderer = Renderer::new(&palette);
-    let camera = framing_camera(&model, frame, args.yaw, args.pitch, w, h);
+    let camera = framing_camera(&bounds_model(&models, frame), 0, args.yaw, args.pitch, w, h);
     renderer.light = Light::over_shoulder(&camera, AMBIENT, DIFFUSE);
     super::stories::adjust_renderer(asset, &mut renderer);
-    let prepared = renderer.prepare(&model);
+    let prepared: Vec<PreparedModel> = models.iter().map(|m| renderer.prepare(m)).collect();
     let entity = Entity {
         frame: frame as f32 + args.fraction.min(0.9999),
         nextframe: args.nextframe.map(|n| n as usize),
@@ -103,7 +122,7 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
         renderer: &renderer,
         depth: DepthBuffer::new(w, h),
         camera,
-        model: &prepared,
+        models: &prepared,
         entity,
         wireframe: false,
     };
@@ -151,13 +170,15 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
     use modex::present::WindowPresenter;
 
     let palette = palette_or_quake(args.palette.as_deref())?;
-    let model = load_model(asset, &palette)?;
-    if model.frames.is_empty() {
+    let models = load_models(asset, &palette, args.skins.as_deref())?;
+    if models.iter().all(|m| m.frames.is_empty()) {
         bail!("the model has no frames to show");
     }
     let (w, h) = parse_size(&args.size)?;
     let mut renderer = Renderer::new(&palette);
-    let prepared = renderer.prepare(&model);
+    let prepared: Vec<PreparedModel> = models.iter().map(|m| renderer.prepare(m)).collect();
+    let model = &models[0];
+    let bounds = bounds_model(&models, 0);
     let name = args
         .file
         .file_name()
@@ -169,13 +190,20 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
         pitch: 15.0,
         zoom: 1.0,
         frame: 0.0,
-        playing: false,
+        // Skeletal MDL7 models open playing their animation (Space stops it).
+        playing: modex_raster::mdl7::sniff(asset.bytes())
+            && models.iter().any(|m| m.frames.len() > 1),
         format: TargetFormat::Indexed8,
         skin: 0,
         wireframe: false,
     };
-    let frames = model.frames.len();
-    let skins = prepared.skin_count();
+    let frames = models.iter().map(|m| m.frames.len()).max().unwrap_or(1);
+    // A several-part model draws each part with its own skin: S has nothing to switch.
+    let skins = if prepared.len() == 1 {
+        prepared[0].skin_count()
+    } else {
+        1
+    };
     let mut targets = Targets::new(w, h);
     let mut depth = DepthBuffer::new(w, h);
     let mut last = Instant::now();
@@ -235,12 +263,13 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
             st.frame = (st.frame + dt * PLAY_FPS) % frames as f32;
         }
         let fi = st.frame.floor() as usize;
-        let new_title = st.title(&name, frames, &model.frames[fi].name, skins);
+        let frame_name = model.frames.get(fi).map_or("", |f| f.name.as_str());
+        let new_title = st.title(&name, frames, frame_name, skins);
         if new_title != title {
             win.window_mut().set_title(&new_title);
             title = new_title;
         }
-        let mut camera = framing_camera(&model, 0, st.yaw, st.pitch, w, h);
+        let mut camera = framing_camera(&bounds, 0, st.yaw, st.pitch, w, h);
         let offset = camera.eye - camera.target;
         camera.eye = camera.target + offset / st.zoom;
         camera.near /= st.zoom.max(1.0);
@@ -256,7 +285,7 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
             renderer: &renderer,
             depth,
             camera,
-            model: &prepared,
+            models: &prepared,
             entity,
             wireframe: st.wireframe,
         };

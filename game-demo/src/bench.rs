@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use modex_demo::scene::assets::Assets;
-use modex_demo::scene::{DrawPath, SceneRenderer, World};
+use modex_demo::scene::{DrawPath, FrameStats, SceneRenderer, World};
 
 use crate::cli::{parse_size, DemoArgs};
 
@@ -74,7 +74,7 @@ pub fn run(assets: &Assets, args: &DemoArgs, new_world: impl Fn(usize) -> World)
             for (path, path_name) in PATHS {
                 for threads in THREADS {
                     let mut world = start_world.clone();
-                    let (frames, elapsed) = modex::with_threads(threads, || {
+                    let (frames, elapsed, last) = modex::with_threads(threads, || {
                         run_case(&mut scene, &mut world, path, budget)
                     })??;
                     let m = Measured {
@@ -86,6 +86,16 @@ pub fn run(assets: &Assets, args: &DemoArgs, new_world: impl Fn(usize) -> World)
                         fps: frames as f64 / elapsed.as_secs_f64().max(1e-9),
                     };
                     println!("{}", m.line());
+                    // What the last frame did, on stderr so stdout stays the BENCH lines: how the
+                    // cost splits between the renderers and how many rays the units took.
+                    log::info!(
+                        "{} frames; last frame: terrain+props {:.1} ms, units {:.1} ms, {} limbs, {} rays",
+                        frames,
+                        last.raster_ms,
+                        last.voxel_ms,
+                        last.drawn.limbs,
+                        last.drawn.rays
+                    );
                 }
             }
         }
@@ -98,23 +108,23 @@ pub fn run(assets: &Assets, args: &DemoArgs, new_world: impl Fn(usize) -> World)
 }
 
 /// Step and draw `world` until `budget` has passed (at least one timed frame), after one untimed
-/// warm-up frame. Returns the timed frames and the time they took.
+/// warm-up frame. Returns the timed frames, the time they took and the last frame's statistics.
 fn run_case(
     scene: &mut SceneRenderer,
     world: &mut World,
     path: DrawPath,
     budget: Duration,
-) -> Result<(u64, Duration)> {
+) -> Result<(u64, Duration, FrameStats)> {
     scene.draw(world, path)?;
     let start = Instant::now();
     let mut frames = 0u64;
     loop {
         world.step();
-        scene.draw(world, path)?;
+        let stats = scene.draw(world, path)?;
         frames += 1;
         let elapsed = start.elapsed();
         if elapsed >= budget {
-            return Ok((frames, elapsed));
+            return Ok((frames, elapsed, stats));
         }
     }
 }

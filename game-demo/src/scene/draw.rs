@@ -383,4 +383,34 @@ mod tests {
         assert!(a.pixels() == b.pixels(), "frames differ");
         assert!(a.pixels().iter().filter(|&&p| p != 0).count() > 10_000);
     }
+
+    /// The scene draws at the bench's wide sizes with the same framing rule as the default frame:
+    /// the sky above, the battlefield across the middle and units drawn. Set `MODEX_DEMO_SHOTS` to
+    /// a folder to get the frames as PNGs to look at.
+    #[test]
+    fn draws_at_wide_sizes() {
+        let assets = Assets::from_files(&generate()).unwrap();
+        let world = World::with_units(1994, assets.terrain.model.frames[0].positions.clone(), 100);
+        for (w, h) in [(1280, 720), (1920, 1080)] {
+            let mut scene = SceneRenderer::new(&assets, w, h);
+            let stats = scene.draw(&world, DrawPath::Indexed).unwrap();
+            assert!(
+                stats.drawn.rays > 100_000,
+                "{w}x{h}: {} rays",
+                stats.drawn.rays
+            );
+            let px = scene.frame.pixels();
+            assert_eq!(px[w / 2], SKY_INDEX, "{w}x{h}: sky at the top");
+            let middle = &px[(h / 2) * w..(h / 2 + 1) * w];
+            let ground = middle.iter().filter(|&&p| p != SKY_INDEX).count();
+            assert!(
+                ground > w * 9 / 10,
+                "{w}x{h}: battlefield across the middle row"
+            );
+            if let Some(dir) = std::env::var_os("MODEX_DEMO_SHOTS") {
+                let file = std::path::Path::new(&dir).join(format!("demo_{w}x{h}.png"));
+                modex::pngio::save_indexed(&file, &scene.frame, &assets.palette).unwrap();
+            }
+        }
+    }
 }

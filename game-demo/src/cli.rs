@@ -86,6 +86,25 @@ pub struct DemoArgs {
     /// Call the plugin function NAME(entity) once per frame for every entity, before drawing.
     #[arg(long, value_name = "NAME")]
     pub each_entity: Vec<String>,
+    /// Benchmark the battlefield headless: every unit count x size x path (8, 8888) x threads
+    /// (1, 2) for --bench-seconds each, one `BENCH units=.. size=.. path=.. threads=.. fps=..` line
+    /// per case; no PNGs are written.
+    #[arg(long, requires = "headless", conflicts_with_all = ["serve", "connect", "soak"])]
+    pub bench: bool,
+    /// Seconds each bench case runs (at least one frame is drawn).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 2.0,
+        requires = "bench"
+    )]
+    pub bench_seconds: f64,
+    /// Unit counts the bench runs.
+    #[arg(long, value_name = "N,..", value_delimiter = ',', default_values_t = [13, 100, 1000], requires = "bench")]
+    pub bench_units: Vec<usize>,
+    /// Frame sizes the bench runs, WIDTHxHEIGHT.
+    #[arg(long, value_name = "WxH,..", value_delimiter = ',', default_values = ["360x240", "1280x720", "1920x1080"], requires = "bench")]
+    pub bench_sizes: Vec<String>,
     /// Draw path: 8 (the 8-bit mode-X frame) or 8888 (true colour; headless frames are RGBA PNGs).
     /// The window's T key switches too.
     #[arg(long, value_name = "8|8888", default_value = "8", value_parser = ["8", "8888"])]

@@ -49,6 +49,15 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     if let Some(secs) = args.soak {
         return soak(&assets, secs);
     }
+    if args.bench {
+        return crate::bench::run(&assets, args, |units| {
+            World::with_units(
+                WORLD_SEED,
+                assets.terrain.model.frames[0].positions.clone(),
+                units,
+            )
+        });
+    }
     let plugins = Plugins::from_args(args, &data_dir())?;
     let path = match args.path.as_str() {
         "8888" => DrawPath::TrueColour,

@@ -1,6 +1,7 @@
 //! `modex`: the command line of the engine. Thin by design: argument parsing here, everything else in
 //! the engine crates and in one module per format family under `formats/`.
 
+mod bench;
 mod cli;
 mod cutscene;
 mod demo;

@@ -16,6 +16,13 @@ use modex::Rng;
 /// Simulation step in seconds (60 steps per second of scene time).
 pub const STEP: f32 = 1.0 / 60.0;
 
+/// Units in the default demo (and its golden frames).
+pub const DEFAULT_UNITS: usize = 13;
+
+/// The default demo's units by kind, in draw order; larger worlds repeat this mix.
+const UNIT_MIX: [(UnitKind, usize); 3] =
+    [(UnitKind::Tank, 6), (UnitKind::Apc, 4), (UnitKind::Heli, 3)];
+
 /// What a unit is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UnitKind {
@@ -81,6 +88,37 @@ impl Unit {
     }
 }
 
+impl Unit {
+    /// A unit on a seeded loop: centre near the middle of the map, radii by kind, 12..30 units per
+    /// second either way round. The order of the draws from `rng` is part of the demo's golden frames.
+    fn seeded(rng: &mut Rng, kind: UnitKind, team: u8) -> Unit {
+        let (lo, hi) = if kind == UnitKind::Heli {
+            (90.0, 170.0)
+        } else {
+            (40.0, 150.0)
+        };
+        let centre = Vec3::new(rng.range(-60.0, 60.0), rng.range(-60.0, 60.0), 0.0);
+        let radius = [rng.range(lo, hi), rng.range(lo, hi)];
+        let dir = if rng.below(2) == 0 { 1.0 } else { -1.0 };
+        // Angular speed for a ground speed of 12..30 units per second.
+        let speed = dir * rng.range(12.0, 30.0) / ((radius[0] + radius[1]) / 2.0);
+        Unit {
+            kind,
+            team,
+            centre,
+            radius,
+            speed,
+            angle: rng.range(0.0, TAU),
+            position: Vec3::ZERO,
+            facing: 0.0,
+            turret: 0.0,
+            recoil: 0.0,
+            reload: rng.range(0.5, 3.0),
+            frame: 0,
+        }
+    }
+}
+
 /// A prop's state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prop {
@@ -119,37 +157,23 @@ fn facing_delta(a: f32, b: f32) -> f32 {
 }
 
 impl World {
-    /// A world of a dozen-plus units and a few props, from `seed`, over the terrain `heights`.
+    /// A world of a dozen-plus units ([`DEFAULT_UNITS`]) and a few props, from `seed`, over the
+    /// terrain `heights`.
     pub fn new(seed: u64, heights: Vec<Vec3>) -> World {
+        World::with_units(seed, heights, DEFAULT_UNITS)
+    }
+
+    /// A world of `count` units, as `modex demo --bench` scales it. The first [`DEFAULT_UNITS`]
+    /// units and the props come from the seed exactly as in [`World::new`] (so the default demo and
+    /// its golden frames do not change); more units are drawn from the same generator after the
+    /// props, in the same 6 tanks : 4 APCs : 3 helicopters mix over the same loops, and fewer
+    /// keep the first `count`.
+    pub fn with_units(seed: u64, heights: Vec<Vec3>, count: usize) -> World {
         let mut rng = Rng::new(seed);
         let mut units = Vec::new();
-        let kinds = [(UnitKind::Tank, 6), (UnitKind::Apc, 4), (UnitKind::Heli, 3)];
-        for (kind, count) in kinds {
-            for i in 0..count {
-                let (lo, hi) = if kind == UnitKind::Heli {
-                    (90.0, 170.0)
-                } else {
-                    (40.0, 150.0)
-                };
-                let centre = Vec3::new(rng.range(-60.0, 60.0), rng.range(-60.0, 60.0), 0.0);
-                let radius = [rng.range(lo, hi), rng.range(lo, hi)];
-                let dir = if rng.below(2) == 0 { 1.0 } else { -1.0 };
-                // Angular speed for a ground speed of 12..30 units per second.
-                let speed = dir * rng.range(12.0, 30.0) / ((radius[0] + radius[1]) / 2.0);
-                units.push(Unit {
-                    kind,
-                    team: (i % 2) as u8,
-                    centre,
-                    radius,
-                    speed,
-                    angle: rng.range(0.0, TAU),
-                    position: Vec3::ZERO,
-                    facing: 0.0,
-                    turret: 0.0,
-                    recoil: 0.0,
-                    reload: rng.range(0.5, 3.0),
-                    frame: 0,
-                });
+        for (kind, n) in UNIT_MIX {
+            for i in 0..n {
+                units.push(Unit::seeded(&mut rng, kind, (i % 2) as u8));
             }
         }
         let mut props = Vec::new();
@@ -167,6 +191,23 @@ impl World {
                     rng.range(7.0, 10.0)
                 },
             });
+        }
+        units.truncate(count);
+        for j in units.len()..count {
+            // The j-th unit's place in the repeating mix of DEFAULT_UNITS.
+            let mut slot = j % DEFAULT_UNITS;
+            let kind = UNIT_MIX
+                .iter()
+                .find_map(|&(kind, n)| {
+                    if slot < n {
+                        Some(kind)
+                    } else {
+                        slot -= n;
+                        None
+                    }
+                })
+                .unwrap_or(UnitKind::Tank);
+            units.push(Unit::seeded(&mut rng, kind, (j % 2) as u8));
         }
         let mut w = World {
             steps: 0,
@@ -326,6 +367,33 @@ mod tests {
         assert!(fired);
         // The sun moves.
         assert!(a.sun().dot(World::new(5, flat()).sun()) < 0.999);
+    }
+
+    #[test]
+    fn more_units_keep_the_default_ones() {
+        assert_eq!(UNIT_MIX.iter().map(|m| m.1).sum::<usize>(), DEFAULT_UNITS);
+        let base = World::new(5, flat());
+        assert_eq!(World::with_units(5, flat(), DEFAULT_UNITS), base);
+        let big = World::with_units(5, flat(), 1000);
+        assert_eq!(big.units.len(), 1000);
+        assert_eq!(big.units[..DEFAULT_UNITS], base.units[..]);
+        assert_eq!(big.props, base.props);
+        let tanks = big
+            .units
+            .iter()
+            .filter(|u| u.kind == UnitKind::Tank)
+            .count();
+        let helis = big
+            .units
+            .iter()
+            .filter(|u| u.kind == UnitKind::Heli)
+            .count();
+        assert!((455..=470).contains(&tanks), "{tanks} tanks");
+        assert!((225..=235).contains(&helis), "{helis} helicopters");
+        // The extra units are new loops, not copies of the first ones.
+        assert_ne!(big.units[DEFAULT_UNITS].position, base.units[0].position);
+        let few = World::with_units(5, flat(), 3);
+        assert_eq!(few.units[..], base.units[..3]);
     }
 
     #[test]

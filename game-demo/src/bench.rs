@@ -1,0 +1,137 @@
+//! `modex demo --headless --bench`: the battlefield as a benchmark.
+//!
+//! Every case runs the same simulation as the demo (a world stepped once per frame) and draws it,
+//! without writing PNGs, for a fixed wall-clock budget, then prints one line:
+//! `BENCH units=<n> size=<WxH> path=<8|8888> threads=<t> fps=<f>`. The cases are the product of the
+//! unit counts, the frame sizes, both draw paths and 1 and 2 threads, so the table shows how the
+//! cost grows with units and with pixels and what the second core buys (docs/benchmarks.md).
+//!
+//! Each case starts from the same world (a copy taken before the first case), so the numbers of one
+//! run compare like with like. One untimed frame first builds the thread pool's workers and touches
+//! every buffer, so start-up costs are not counted as drawing.
+
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use modex_demo::scene::assets::Assets;
+use modex_demo::scene::{DrawPath, FrameStats, SceneRenderer, World};
+
+use crate::cli::{parse_size, DemoArgs};
+
+/// Thread counts every case runs with.
+const THREADS: [usize; 2] = [1, 2];
+/// Draw paths every case runs, with the name the BENCH line gives them.
+const PATHS: [(DrawPath, &str); 2] = [(DrawPath::Indexed, "8"), (DrawPath::TrueColour, "8888")];
+
+/// One measured case.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Measured {
+    /// Units in the world.
+    pub units: usize,
+    /// Frame width and height.
+    pub size: (usize, usize),
+    /// `8` or `8888`.
+    pub path: &'static str,
+    /// Worker threads of the pool the frame was drawn on.
+    pub threads: usize,
+    /// Frames drawn in the timed part.
+    pub frames: u64,
+    /// Frames per second (simulation step + draw).
+    pub fps: f64,
+}
+
+impl Measured {
+    /// The case's line, in the exact form the issue asks for.
+    pub fn line(&self) -> String {
+        format!(
+            "BENCH units={} size={}x{} path={} threads={} fps={:.1}",
+            self.units, self.size.0, self.size.1, self.path, self.threads, self.fps
+        )
+    }
+}
+
+/// Run the bench the arguments describe, printing each case's line as soon as it is measured.
+pub fn run(assets: &Assets, args: &DemoArgs, new_world: impl Fn(usize) -> World) -> Result<()> {
+    let sizes = args
+        .bench_sizes
+        .iter()
+        .map(|s| parse_size(s))
+        .collect::<Result<Vec<_>>>()?;
+    anyhow::ensure!(
+        args.bench_seconds.is_finite() && args.bench_seconds >= 0.0,
+        "--bench-seconds must be a non-negative number of seconds"
+    );
+    let budget = Duration::from_secs_f64(args.bench_seconds);
+    log::info!(
+        "bench: {} s per case; load average {}",
+        args.bench_seconds,
+        load_average().unwrap_or_else(|| "unknown".into())
+    );
+    for &units in &args.bench_units {
+        let start_world = new_world(units);
+        for &(width, height) in &sizes {
+            let mut scene = SceneRenderer::new(assets, width, height);
+            for (path, path_name) in PATHS {
+                for threads in THREADS {
+                    let mut world = start_world.clone();
+                    let (frames, elapsed, last) = modex::with_threads(threads, || {
+                        run_case(&mut scene, &mut world, path, budget)
+                    })??;
+                    let m = Measured {
+                        units,
+                        size: (width, height),
+                        path: path_name,
+                        threads,
+                        frames,
+                        fps: frames as f64 / elapsed.as_secs_f64().max(1e-9),
+                    };
+                    println!("{}", m.line());
+                    // What the last frame did, on stderr so stdout stays the BENCH lines: how the
+                    // cost splits between the renderers and how many rays the units took.
+                    log::info!(
+                        "{} frames; last frame: terrain+props {:.1} ms, units {:.1} ms, {} limbs, {} rays",
+                        frames,
+                        last.raster_ms,
+                        last.voxel_ms,
+                        last.drawn.limbs,
+                        last.drawn.rays
+                    );
+                }
+            }
+        }
+    }
+    log::info!(
+        "bench done; load average {}",
+        load_average().unwrap_or_else(|| "unknown".into())
+    );
+    Ok(())
+}
+
+/// Step and draw `world` until `budget` has passed (at least one timed frame), after one untimed
+/// warm-up frame. Returns the timed frames, the time they took and the last frame's statistics.
+fn run_case(
+    scene: &mut SceneRenderer,
+    world: &mut World,
+    path: DrawPath,
+    budget: Duration,
+) -> Result<(u64, Duration, FrameStats)> {
+    scene.draw(world, path)?;
+    let start = Instant::now();
+    let mut frames = 0u64;
+    loop {
+        world.step();
+        let stats = scene.draw(world, path)?;
+        frames += 1;
+        let elapsed = start.elapsed();
+        if elapsed >= budget {
+            return Ok((frames, elapsed, stats));
+        }
+    }
+}
+
+/// The 1-, 5- and 15-minute load averages from /proc (Linux), to note beside the numbers: the
+/// machine is shared, and a loaded machine's frame rates are not comparable with a quiet one's.
+fn load_average() -> Option<String> {
+    let s = std::fs::read_to_string("/proc/loadavg").ok()?;
+    Some(s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+}

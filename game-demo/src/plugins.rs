@@ -274,7 +274,7 @@ fn unit_state(u: &Unit) -> EntityState {
     }
 }
 
-/// What the ray-marcher can show of a changed unit: position, facing and frame.
+/// A changed unit as the ray-marcher draws it: position, facing (pan), tilt, roll, scale and frame.
 fn unit_pose(u: &Unit, s: &EntityState) -> Pose {
     Pose {
         position: s.position.into(),
@@ -283,6 +283,9 @@ fn unit_pose(u: &Unit, s: &EntityState) -> Pose {
         turret_offset: modex_demo::scene::units::TANK_TURRET_OFFSET,
         recoil: u.recoil,
         frame: s.frame.max(0.0) as usize,
+        tilt: s.tilt,
+        roll: s.roll,
+        scale: s.scale.into(),
     }
 }
 

@@ -76,6 +76,13 @@ pub struct Pose {
     pub recoil: f32,
     /// Animation frame (wraps modulo each piece's frame count).
     pub frame: usize,
+    /// Tilt in degrees, nose up positive, applied after the facing (A5's `tilt`): the whole unit
+    /// turns about its origin, so a plugin or script can lean or flip it.
+    pub tilt: f32,
+    /// Roll in degrees about the unit's own front axis, after the tilt (A5's `roll`).
+    pub roll: f32,
+    /// Scale per model axis (1 = as modelled; A5's `scale_x/y/z`), about the unit's origin.
+    pub scale: Vec3,
 }
 
 impl Default for Pose {
@@ -87,6 +94,9 @@ impl Default for Pose {
             turret_offset: Vec3::ZERO,
             recoil: 0.0,
             frame: 0,
+            tilt: 0.0,
+            roll: 0.0,
+            scale: Vec3::ONE,
         }
     }
 }
@@ -102,8 +112,20 @@ impl Pose {
         Mat4::from_rotation_z((64.0 - facing) * std::f32::consts::TAU / 256.0)
     }
 
+    /// Tilt, roll and scale in the unit's own axes (front = +X, as the facing leaves it); the
+    /// identity for an upright unit, so the game's own poses keep their exact matrices.
+    fn attitude(&self) -> Mat4 {
+        if self.tilt == 0.0 && self.roll == 0.0 && self.scale == Vec3::ONE {
+            return Mat4::IDENTITY;
+        }
+        Mat4::from_rotation_y(-self.tilt.to_radians())
+            * Mat4::from_rotation_x(self.roll.to_radians())
+            * Mat4::from_scale(self.scale)
+    }
+
     fn piece_matrix(&self, role: PieceRole) -> Mat4 {
-        let body = Mat4::from_translation(self.position) * Self::rotation(self.facing);
+        let body =
+            Mat4::from_translation(self.position) * Self::rotation(self.facing) * self.attitude();
         let turret = || {
             body * Mat4::from_translation(self.turret_offset)
                 * Mat4::from_rotation_z(-self.turret_facing * std::f32::consts::TAU / 256.0)

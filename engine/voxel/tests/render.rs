@@ -5,8 +5,8 @@ use glam::Vec3;
 use modex::{Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Projection, Surface};
 use modex_voxel::write::{HvaSpec, LimbSpec, VxlSpec};
 use modex_voxel::{
-    draw, frame_scene, game_camera, hva, vxl, DrawError, Instance, Pose, RenderOptions, Shading,
-    Unit, VoxelModel, Vpl,
+    draw, frame_scene, game_camera, hva, vxl, world_bounds, DrawError, Instance, Pose,
+    RenderOptions, Shading, Unit, VoxelModel, Vpl,
 };
 
 fn model(limb: LimbSpec) -> VoxelModel {
@@ -97,6 +97,58 @@ fn perspective_and_orthographic_both_draw_the_unit() {
     inside.target = Vec3::new(1.0, 0.0, 2.0);
     inside.near = 0.01;
     draw_frame(&scene, &inside, &vpl, &mut DepthBuffer::new(80, 60));
+}
+
+/// A5's tilt, roll and scale turn and stretch the whole unit about its origin, in its own axes
+/// (front = +X): checked on the box the unit occupies, then on the picture.
+#[test]
+fn tilt_roll_and_scale_turn_the_whole_unit() {
+    let body = model(LimbSpec::filled_box([12, 4, 2], 100, 0));
+    let unit = Unit {
+        body: Some(&body),
+        turret: None,
+        barrel: None,
+    };
+    // Facing 64 keeps the model's front on +X, so its axes are the world's.
+    let pose = |tilt: f32, roll: f32, scale: Vec3| Pose {
+        facing: 64.0,
+        tilt,
+        roll,
+        scale,
+        ..Pose::default()
+    };
+    let bounds = |p: Pose| {
+        world_bounds(&[Instance { unit, pose: p }])
+            .unwrap()
+            .expect("the box is drawn")
+    };
+    let close = |a: Vec3, b: Vec3| (a - b).abs().max_element() < 1e-3;
+    let (lo, hi) = bounds(pose(0.0, 0.0, Vec3::ONE));
+    // Roll 180 about the front axis mirrors Y and Z.
+    let (rlo, rhi) = bounds(pose(0.0, 180.0, Vec3::ONE));
+    assert!(close(rlo, Vec3::new(lo.x, -hi.y, -hi.z)) && close(rhi, Vec3::new(hi.x, -lo.y, -lo.z)));
+    // Tilt 90 (nose up) stands the front on +Z.
+    let (tlo, thi) = bounds(pose(90.0, 0.0, Vec3::ONE));
+    assert!(close(tlo, Vec3::new(-hi.z, lo.y, lo.x)) && close(thi, Vec3::new(-lo.z, hi.y, hi.x)));
+    // Scale stretches each model axis about the origin.
+    let s = Vec3::new(2.0, 1.0, 0.5);
+    let (slo, shi) = bounds(pose(0.0, 0.0, s));
+    assert!(close(slo, lo * s) && close(shi, hi * s));
+    // And the picture follows; an upright unit is drawn exactly as before the fields existed.
+    let cam = game_camera(Vec3::ZERO, 40.0, 96, 96);
+    let vpl = Vpl::identity(&Palette::grey_ramp());
+    let render = |p: Pose| {
+        draw_frame(
+            &[Instance { unit, pose: p }],
+            &cam,
+            &vpl,
+            &mut DepthBuffer::new(96, 96),
+        )
+    };
+    let upright = render(pose(0.0, 0.0, Vec3::ONE));
+    assert_ne!(upright, render(pose(0.0, 0.0, s)));
+    assert_ne!(upright, render(pose(30.0, 0.0, Vec3::ONE)));
+    assert_eq!(upright, render(pose(0.0, 360.0, Vec3::ONE)));
 }
 
 #[test]

@@ -116,8 +116,8 @@ pub struct Overrides<'m> {
     pub terrain: Look<Entity>,
     /// Props by index into `World::props` (missing = `Same`).
     pub props: Vec<Look<Entity>>,
-    /// Units by index into `World::units` (missing = `Same`); voxel units have position, facing
-    /// and frame only.
+    /// Units by index into `World::units` (missing = `Same`); voxel units take position, facing
+    /// (pan), tilt, roll, scale and frame; their skin is the unit's palette and is not changed.
     pub units: Vec<Look<Pose>>,
     /// Extra models to draw.
     pub extra: Vec<(&'m Model, Entity)>,
@@ -311,6 +311,7 @@ impl<'a> SceneRenderer<'a> {
                         turret_offset: world.turret_offset(),
                         recoil: u.recoil,
                         frame: u.frame,
+                        ..Pose::default()
                     },
                 }
             })

@@ -18,7 +18,10 @@
 //! the end.
 //!
 //! Run: `cargo bench -p modex-benches --bench llvmpipe` (`MODEX_BENCH_QUICK=1`: about one second
-//! per case). Optional arguments filter the cases by substring of `scene/format/WxH`. Images of
+//! per case). Optional arguments filter the cases by substring of `scene/format/WxH`. For
+//! instruction counts of modex alone, run the bench binary directly as a one-thread child with a
+//! fixed frame count: `MODEX_LLVMPIPE_THREADS=1 MODEX_BENCH_FRAMES=20 valgrind --tool=callgrind
+//! target/release/deps/llvmpipe-<hash> fill/565/640`. Images of
 //! both renderers side by side (modex left) go to `target/llvmpipe/` for the 640x480 cases.
 
 #[path = "common/osmesa.rs"]
@@ -331,6 +334,8 @@ struct Case<'a> {
     pool: &'a rayon::ThreadPool,
     budget: Duration,
     save_images: bool,
+    /// `MODEX_BENCH_FRAMES`: draw this many modex frames and nothing else.
+    fixed_frames: Option<usize>,
 }
 
 fn ms(d: Duration) -> f64 {
@@ -351,6 +356,14 @@ fn run_case<P: Format>(case: &Case, mesa: Option<&OsMesa>) {
         start.elapsed()
     };
     let label = format!("{name} {} {w}x{h} {}", P::LABEL, case.threads);
+    if let Some(n) = case.fixed_frames {
+        // A fixed amount of modex work, for instruction counts under callgrind.
+        for _ in 0..n {
+            modex_frame(&mut target, &mut depth);
+        }
+        println!("FRAMES {label} {n} modex frames drawn");
+        return;
+    }
     let ctx = mesa.and_then(|mesa| {
         let c = mesa.context(P::OSMESA);
         if c.is_none() {
@@ -452,7 +465,16 @@ fn run_case<P: Format>(case: &Case, mesa: Option<&OsMesa>) {
 fn child(threads: usize, filters: &[String]) {
     let quick = std::env::var_os("MODEX_BENCH_QUICK").is_some();
     let budget = Duration::from_millis(if quick { 1000 } else { 4000 });
-    let mesa = match OsMesa::load() {
+    let fixed_frames = std::env::var("MODEX_BENCH_FRAMES")
+        .ok()
+        .and_then(|n| n.parse().ok());
+    let load = if fixed_frames.is_some() {
+        Err(String::new())
+    } else {
+        OsMesa::load()
+    };
+    let mesa = match load {
+        _ if fixed_frames.is_some() => None,
         Ok(m) => Some(m),
         Err(e) => {
             println!(
@@ -492,6 +514,7 @@ fn child(threads: usize, filters: &[String]) {
                     pool: &pool,
                     budget,
                     save_images: threads == 1 && size == (640, 480),
+                    fixed_frames,
                 };
                 match format {
                     "8888" => run_case::<Argb8888>(&case, mesa.as_ref()),

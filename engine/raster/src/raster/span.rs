@@ -34,6 +34,21 @@ pub trait Paint: Sync {
     /// `dst`. Returns `false` when the texel is transparent: nothing was written and the depth buffer
     /// must stay untouched.
     fn paint(&self, index: usize, light: i32, dst: &mut Self::Px) -> bool;
+    /// Fill a leading part of a depth-tested, depth-written run on a power-of-two texture with a
+    /// vector kernel, if this painter has one for this CPU: returns how many pixels were done
+    /// (the run and `z` advanced past them, `z` one pixel after the other as [`Run::paint`]
+    /// does), the same pixels and depths the scalar loop gives. The default has none.
+    #[inline(always)]
+    fn paint_vector(
+        &self,
+        _run: &mut Run,
+        _px: &mut [Self::Px],
+        _depth: &mut [f32],
+        _z: &mut f32,
+        _dz: f32,
+    ) -> usize {
+        0
+    }
 }
 
 /// Depth handling of a fill.
@@ -124,20 +139,27 @@ fn fit(a: f32, b: f32, c: f32, d: f32) -> bool {
 }
 
 /// Texture coordinates and light in 16.16 fixed point with their steps per pixel.
-struct Run {
-    u: i32,
-    v: i32,
-    l: i32,
-    du: i32,
-    dv: i32,
-    dl: i32,
+#[derive(Debug, Clone, Copy)]
+pub struct Run {
+    /// Texel column, 16.16.
+    pub u: i32,
+    /// Texel row, 16.16.
+    pub v: i32,
+    /// Light, 16.16 in [`super::LIGHT_ONE`] units.
+    pub l: i32,
+    /// Steps per pixel.
+    pub du: i32,
+    /// Steps per pixel.
+    pub dv: i32,
+    /// Steps per pixel.
+    pub dl: i32,
 }
 
 impl Run {
     /// Paint `px` stepping the run, with depth `z` stepped by `dz`. The inner loop of every fill.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn paint<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
+    pub fn paint<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
         &mut self,
         painter: &P,
         px: &mut [P::Px],
@@ -147,6 +169,12 @@ impl Run {
         tw: u32,
         th: u32,
     ) {
+        let (mut px, mut depth) = (px, depth);
+        if TEST && WRITE && POW2 {
+            let done = painter.paint_vector(self, px, depth, &mut z, dz);
+            px = &mut px[done..];
+            depth = &mut depth[done..];
+        }
         let Run {
             mut u,
             mut v,

@@ -271,6 +271,20 @@ impl TrueColor for Rgb565 {
         *dst = Rgb565(LIT_565[0][ch(0)] | LIT_565[1][ch(8)] | LIT_565[2][ch(16)]);
         true
     }
+
+    /// The AVX2 kernel of `dispatch`, eight pixels per step, where the CPU has AVX2.
+    #[inline(always)]
+    fn paint_vector(
+        texels: &[u32],
+        size: (u32, u32),
+        run: &mut Run,
+        px: &mut [Self],
+        depth: &mut [f32],
+        z: &mut f32,
+        dz: f32,
+    ) -> usize {
+        super::dispatch::rgb565_run(texels, size, run, px, depth, z, dz)
+    }
 }
 
 impl TrueColor for Argb4444 {
@@ -341,8 +355,8 @@ mod tests {
 
     /// The vector kernels (where this CPU has them) and the scalar loop draw the same pixels and
     /// depths: random overlapping triangles, perspective and affine, lights from dark to
-    /// saturating, 8888 with a random power-of-two texture (and 565 / 8-bit, which share the
-    /// run code), drawn with the kernels allowed and forbidden.
+    /// saturating, 8888 and 565 with a random power-of-two texture, drawn with the kernels
+    /// allowed and forbidden.
     #[test]
     fn vector_kernels_equal_the_scalar_loop() {
         use super::super::clip::ClipVertex;
@@ -393,8 +407,27 @@ mod tests {
         let scalar = draw(false);
         let vector = draw(true);
         assert!(scalar.0.iter().filter(|p| p.0 != 0x1234_5678).count() > w * h / 2);
-        assert_eq!(scalar.0, vector.0, "pixels");
-        assert_eq!(scalar.1, vector.1, "depths");
+        assert_eq!(scalar.0, vector.0, "8888 pixels");
+        assert_eq!(scalar.1, vector.1, "8888 depths");
+
+        let p = Painter::<u32, Multiply<Rgb565>, false> {
+            texels: &texels,
+            size: (size as u32, size as u32),
+            lighting: Multiply(PhantomData),
+        };
+        let draw = |vector: bool| {
+            dispatch::set_enabled(vector);
+            let mut px = vec![Rgb565(0x1234); w * h];
+            let mut d = vec![f32::INFINITY; w * h];
+            fill(&p, &tris, &mut px, &mut d, w, h, DepthMode::TestAndWrite);
+            dispatch::set_enabled(true);
+            (px, d.iter().map(|z| z.to_bits()).collect::<Vec<_>>())
+        };
+        let scalar = draw(false);
+        let vector = draw(true);
+        assert!(scalar.0.iter().filter(|p| p.0 != 0x1234).count() > w * h / 2);
+        assert_eq!(scalar.0, vector.0, "565 pixels");
+        assert_eq!(scalar.1, vector.1, "565 depths");
     }
 
     #[test]

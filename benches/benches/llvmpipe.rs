@@ -21,7 +21,9 @@
 //! per case). Optional arguments filter the cases by substring of `scene/format/WxH`. For
 //! instruction counts of modex alone, run the bench binary directly as a one-thread child with a
 //! fixed frame count: `MODEX_LLVMPIPE_THREADS=1 MODEX_BENCH_FRAMES=20 valgrind --tool=callgrind
-//! target/release/deps/llvmpipe-<hash> fill/565/640`. Images of
+//! target/release/deps/llvmpipe-<hash> fill/565/640`. Both sample the skin's mip levels (modex's,
+//! given to GL as its levels, `GL_NEAREST_MIPMAP_NEAREST`); `MODEX_BENCH_MIPMAPS=0` draws both
+//! from level 0 alone (`GL_NEAREST`). Images of
 //! both renderers side by side (modex left) go to `target/llvmpipe/` for the 640x480 cases.
 
 #[path = "common/osmesa.rs"]
@@ -99,14 +101,13 @@ struct GlMesh {
     /// x, y, z, s, t, r, g, b, a per vertex.
     vertices: Vec<[f32; 9]>,
     indices: Vec<u32>,
-    /// RGBA8 texels, top row first.
-    texels: Vec<u8>,
-    tex_size: (usize, usize),
+    /// The skin's mip levels as modex draws them (level 0 first, down to 1x1): width, height and
+    /// RGBA8 texels, top row first. Only level 0 when modex draws without mip levels.
+    levels: Vec<(usize, usize, Vec<u8>)>,
 }
 
-fn gl_mesh(scene: &Scene, r: &Renderer) -> GlMesh {
+fn gl_mesh(scene: &Scene, r: &Renderer, prepared: &PreparedModel) -> GlMesh {
     let m = &scene.model;
-    let skin = &m.skins[0];
     let f = &m.frames[0];
     let to_sun = r.light.towards_sun();
     let mut ids = std::collections::HashMap::new();
@@ -136,8 +137,14 @@ fn gl_mesh(scene: &Scene, r: &Renderer) -> GlMesh {
     GlMesh {
         vertices,
         indices,
-        texels: skin.rgba.clone(),
-        tex_size: (skin.width, skin.height),
+        levels: prepared
+            .skin_levels(0)
+            .take(if r.mipmaps { usize::MAX } else { 1 })
+            .map(|(w, h, texels)| {
+                let bytes = texels.iter().flat_map(|t| t.to_le_bytes()).collect();
+                (w as usize, h as usize, bytes)
+            })
+            .collect(),
     }
 }
 
@@ -184,18 +191,26 @@ fn upload(b: &Bound, mesh: &GlMesh, cam: &Camera, (w, h): (usize, usize)) -> Upl
         (gl.glBindTexture)(GL_TEXTURE_2D, texture);
         (gl.glPixelStorei)(GL_UNPACK_ALIGNMENT, 1);
         (gl.glPixelStorei)(GL_PACK_ALIGNMENT, 1);
-        (gl.glTexImage2D)(
-            GL_TEXTURE_2D,
-            0,
-            GL_RGBA as i32,
-            mesh.tex_size.0 as i32,
-            mesh.tex_size.1 as i32,
-            0,
-            GL_RGBA,
-            GL_UNSIGNED_BYTE,
-            mesh.texels.as_ptr().cast(),
-        );
-        (gl.glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        for (level, (lw, lh, texels)) in mesh.levels.iter().enumerate() {
+            (gl.glTexImage2D)(
+                GL_TEXTURE_2D,
+                level as i32,
+                GL_RGBA as i32,
+                *lw as i32,
+                *lh as i32,
+                0,
+                GL_RGBA,
+                GL_UNSIGNED_BYTE,
+                texels.as_ptr().cast(),
+            );
+        }
+        // The same levels modex samples, picked per pixel by GL's own rule (round(log2 ρ)).
+        let min_filter = if mesh.levels.len() > 1 {
+            GL_NEAREST_MIPMAP_NEAREST
+        } else {
+            GL_NEAREST
+        };
+        (gl.glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, min_filter);
         (gl.glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
         (gl.glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
         (gl.glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
@@ -346,7 +361,9 @@ fn run_case<P: Format>(case: &Case, mesa: Option<&OsMesa>) {
     let (w, h) = case.size;
     let name = case.scene.name;
     let cam = (case.scene.camera)(&case.scene.model, w, h);
-    let r = renderer(&cam);
+    let mut r = renderer(&cam);
+    // `MODEX_BENCH_MIPMAPS=0`: both renderers sample level 0 only (the before of docs/benchmarks.md).
+    r.mipmaps = std::env::var("MODEX_BENCH_MIPMAPS").map_or(true, |v| v != "0");
     let m: PreparedModel = r.prepare(&case.scene.model);
     let mut target = Surface::<P>::new(w, h);
     let mut depth = DepthBuffer::new(w, h);
@@ -388,7 +405,7 @@ fn run_case<P: Format>(case: &Case, mesa: Option<&OsMesa>) {
         println!("NOTICE: OSMesaMakeCurrent failed for {label}");
         return;
     };
-    let mesh = gl_mesh(case.scene, &r);
+    let mesh = gl_mesh(case.scene, &r, &m);
     let up = upload(&bound, &mesh, &cam, case.size);
     // Warm up both (llvmpipe compiles its shaders on the first draws).
     for _ in 0..3 {

@@ -31,6 +31,7 @@ pub const GL_TEXTURE_MIN_FILTER: GLenum = 0x2801;
 pub const GL_TEXTURE_WRAP_S: GLenum = 0x2802;
 pub const GL_TEXTURE_WRAP_T: GLenum = 0x2803;
 pub const GL_NEAREST: GLint = 0x2600;
+pub const GL_NEAREST_MIPMAP_NEAREST: GLint = 0x2700;
 pub const GL_REPEAT: GLint = 0x2901;
 pub const GL_TEXTURE_ENV: GLenum = 0x2300;
 pub const GL_TEXTURE_ENV_MODE: GLenum = 0x2200;

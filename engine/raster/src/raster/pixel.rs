@@ -16,7 +16,7 @@ use modex::{Argb4444, Argb8888, Pixel, Rgb565};
 use super::light::{level_of, ShadeTable, LIGHT_MAX};
 use super::setup::TriSetup;
 use super::span::{fill, DepthMode, Paint, Run};
-use super::texture::Texture;
+use super::texture::{Level, Texture, MAX_LEVELS};
 
 /// A pixel type the rasterizer can draw: `u8` palette indices (the mode-X frame, lit through the
 /// palette's shade table) and the true-colour [`Rgb565`], [`Argb4444`] (alpha-blended) and
@@ -44,28 +44,42 @@ pub struct TexturedFill<'a> {
     pub overlay: bool,
     /// Depth test and write.
     pub mode: DepthMode,
+    /// Sample the skin's mip levels (otherwise level 0 only).
+    pub mipmaps: bool,
 }
 
 impl TexturedFill<'_> {
-    /// Fill with texels `texels` (`overlay_texels` in overlay mode, where 0 is the key) lit by
-    /// `lighting`: picks the painter of the overlay mode, so each span loop is monomorphised per
-    /// pixel type and mode.
+    /// Fill with the texels `texels` picks from each mip level (`overlay_texels` in overlay mode,
+    /// where 0 is the key) lit by `lighting`: picks the painter of the overlay mode, so each span
+    /// loop is monomorphised per pixel type and mode.
     #[inline]
     fn fill_with<T: Texel, L: Lighting<T>>(
         &self,
-        texels: &[T],
-        overlay_texels: &[T],
+        texels: LevelTexels<T>,
+        overlay_texels: LevelTexels<T>,
         lighting: L,
         px: &mut [L::Px],
         depth: &mut [f32],
         (w, h): (usize, usize),
     ) {
-        let size = self.tex.size();
+        let pick = if self.overlay { overlay_texels } else { texels };
+        let used = if self.mipmaps {
+            self.tex.levels.len()
+        } else {
+            1
+        };
+        let mut levels: [(&[T], (u32, u32)); MAX_LEVELS] = [(&[], (0, 0)); MAX_LEVELS];
+        for (slot, l) in levels.iter_mut().zip(&self.tex.levels[..used]) {
+            *slot = (pick(l), (l.width, l.height));
+        }
+        let levels = &levels[..used];
+        let (texels, size) = levels[0];
         if self.overlay {
             let p = Painter::<T, L, true> {
-                texels: overlay_texels,
+                texels,
                 size,
                 lighting,
+                levels,
             };
             fill(&p, self.tris, px, depth, w, h, self.mode);
         } else {
@@ -73,6 +87,7 @@ impl TexturedFill<'_> {
                 texels,
                 size,
                 lighting,
+                levels,
             };
             fill(&p, self.tris, px, depth, w, h, self.mode);
         }
@@ -95,6 +110,9 @@ pub(crate) mod sealed {
     }
 }
 
+/// Which of a mip level's texel forms a painter reads.
+type LevelTexels<T> = fn(&Level) -> &[T];
+
 /// A prepared texel: a palette index (8-bit targets) or packed RGBA (true colour); 0 is the overlay
 /// key.
 trait Texel: Copy + PartialEq + Default + Sync {}
@@ -102,7 +120,7 @@ impl Texel for u8 {}
 impl Texel for u32 {}
 
 /// How a texel lit by a fixed-point light level becomes a pixel: the only per-format code.
-trait Lighting<T>: Sync {
+trait Lighting<T>: Sync + Copy {
     /// The pixel type written.
     type Px: Copy + Send + Sync;
     /// Write texel `t` lit by `light` into `dst`; `false` when nothing was drawn.
@@ -123,11 +141,13 @@ trait Lighting<T>: Sync {
     }
 }
 
-/// The painter of one texel kind, lighting and overlay mode.
+/// The painter of one texel kind, lighting and overlay mode, reading one mip level.
 struct Painter<'a, T, L, const OVERLAY: bool> {
     texels: &'a [T],
     size: (u32, u32),
     lighting: L,
+    /// Every level's texels and size (level 0 first); empty or one entry: no mip levels.
+    levels: &'a [(&'a [T], (u32, u32))],
 }
 
 impl<T: Texel, L: Lighting<T>, const OVERLAY: bool> Paint for Painter<'_, T, L, OVERLAY> {
@@ -135,6 +155,24 @@ impl<T: Texel, L: Lighting<T>, const OVERLAY: bool> Paint for Painter<'_, T, L, 
     #[inline(always)]
     fn texture_size(&self) -> (u32, u32) {
         self.size
+    }
+    #[inline(always)]
+    fn levels(&self) -> usize {
+        self.levels.len().max(1)
+    }
+    #[inline(always)]
+    fn at_level(&self, level: usize) -> Self {
+        let (texels, size) = self
+            .levels
+            .get(level)
+            .copied()
+            .unwrap_or((self.texels, self.size));
+        Painter {
+            texels,
+            size,
+            lighting: self.lighting,
+            levels: self.levels,
+        }
     }
     #[inline(always)]
     fn paint(&self, index: usize, light: i32, dst: &mut L::Px) -> bool {
@@ -162,6 +200,7 @@ impl<T: Texel, L: Lighting<T>, const OVERLAY: bool> Paint for Painter<'_, T, L, 
 }
 
 /// 8-bit lighting: the texel's index through the shade-table row of the light level.
+#[derive(Clone, Copy)]
 struct Colormap<'a>(&'a [u8]);
 
 impl Lighting<u8> for Colormap<'_> {
@@ -175,9 +214,8 @@ impl Lighting<u8> for Colormap<'_> {
 
 impl sealed::FillTextured for u8 {
     fn fill_textured(job: &TexturedFill<'_>, px: &mut [u8], depth: &mut [f32], w: usize, h: usize) {
-        let texels = &job.tex.indexed;
         let lighting = Colormap(job.shades.colormap());
-        job.fill_with(texels, texels, lighting, px, depth, (w, h));
+        job.fill_with(|l| &l.indexed, |l| &l.indexed, lighting, px, depth, (w, h));
     }
 }
 
@@ -310,6 +348,13 @@ impl TrueColor for Argb4444 {
 /// True-colour lighting: texel times light per channel, saturating, stored by [`TrueColor::put`].
 struct Multiply<P>(PhantomData<P>);
 
+impl<P> Clone for Multiply<P> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<P> Copy for Multiply<P> {}
+
 impl<P: TrueColor> Lighting<u32> for Multiply<P> {
     type Px = P;
     #[inline(always)]
@@ -332,7 +377,8 @@ impl<P: TrueColor> Lighting<u32> for Multiply<P> {
 
 impl<P: TrueColor> sealed::FillTextured for P {
     fn fill_textured(job: &TexturedFill<'_>, px: &mut [P], depth: &mut [f32], w: usize, h: usize) {
-        let (normal, overlay) = (&job.tex.rgba, &job.tex.rgba_overlay);
+        let (normal, overlay): (LevelTexels<u32>, LevelTexels<u32>) =
+            (|l| &l.rgba, |l| &l.rgba_overlay);
         job.fill_with(normal, overlay, Multiply(PhantomData), px, depth, (w, h));
     }
 }
@@ -395,6 +441,7 @@ mod tests {
             texels: &texels,
             size: (size as u32, size as u32),
             lighting: Multiply(PhantomData),
+            levels: &[],
         };
         let draw = |vector: bool| {
             dispatch::set_enabled(vector);
@@ -414,6 +461,7 @@ mod tests {
             texels: &texels,
             size: (size as u32, size as u32),
             lighting: Multiply(PhantomData),
+            levels: &[],
         };
         let draw = |vector: bool| {
             dispatch::set_enabled(vector);
@@ -453,6 +501,7 @@ mod tests {
             texels: &tex,
             size: (1, 1),
             lighting: Multiply(PhantomData),
+            levels: &[],
         };
         let mut d = Argb8888(0);
         p.paint(0, 128, &mut d);

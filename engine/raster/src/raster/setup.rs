@@ -435,11 +435,22 @@ impl TriSetup {
     /// Constant over affine triangles; for perspective ones the derivative of `u = (u/w) / (1/w)`.
     #[inline]
     pub fn footprint_sq(&self, x: i32, y: i32) -> f32 {
+        self.footprint_sq_of(&self.attrs_at(x, y))
+    }
+
+    /// ρ² at the triangle's first vertex (its attribute planes' reference point), the footprint
+    /// of the triangle as a whole where one level serves all its pixels.
+    #[inline]
+    pub fn corner_footprint_sq(&self) -> f32 {
+        self.footprint_sq_of(&self.a0)
+    }
+
+    #[inline(always)]
+    fn footprint_sq_of(&self, a: &Attrs) -> f32 {
         let (gx, gy) = (&self.dadx, &self.dady);
         let (ux, vx, uy, vy) = if self.affine {
             (gx.u_w, gx.v_w, gy.u_w, gy.v_w)
         } else {
-            let a = self.attrs_at(x, y);
             let w = 1.0 / a.inv_w;
             let (u, v) = (a.u_w * w, a.v_w * w);
             (

@@ -601,17 +601,21 @@ fn frames_interpolate_and_skins_select() {
     assert!(s1.pixels().contains(&90) && !s1.pixels().contains(&50));
 }
 
+/// A ball on a floor whose 16x16 checker repeats 40 times, so the floor far off is minified and
+/// drawn from several mip levels (when `mipmaps`).
 fn scene_in<T: Target + Send>(
     make: impl Fn() -> T + Send + Sync,
     threads: usize,
+    mipmaps: bool,
 ) -> (T, DepthBuffer)
 where
     T::Px: RasterPixel,
 {
     with_threads(threads, || {
-        let r = Renderer::new(&Palette::quake());
+        let mut r = Renderer::new(&Palette::quake());
+        r.mipmaps = mipmaps;
         let ball = sphere(1.0, 40, 80, Vec2::ONE, checker_skin(64, 32, 4, 15, 250));
-        let ground = floor(-1.0, 6.0, 1.0, checker_skin(16, 16, 2, 100, 180));
+        let ground = floor(-1.0, 6.0, 40.0, checker_skin(16, 16, 2, 100, 180));
         let (pb, pf) = (r.prepare(&ball), r.prepare(&ground));
         let mut t = make();
         let (w, h) = t.size();
@@ -638,17 +642,33 @@ where
 #[test]
 fn one_and_many_threads_give_identical_pixels() {
     let (w, h) = (203, 157);
-    let base8 = scene_in(|| IndexedFrame::new(w, h), 1);
-    let base565 = scene_in(|| Surface::<Rgb565>::new(w, h), 1);
-    let base4444 = scene_in(|| Surface::<Argb4444>::new(w, h), 1);
-    let base8888 = scene_in(|| Surface::<Argb8888>::new(w, h), 1);
+    let base8 = scene_in(|| IndexedFrame::new(w, h), 1, true);
+    let base565 = scene_in(|| Surface::<Rgb565>::new(w, h), 1, true);
+    let base4444 = scene_in(|| Surface::<Argb4444>::new(w, h), 1, true);
+    let base8888 = scene_in(|| Surface::<Argb8888>::new(w, h), 1, true);
     assert!(base8.0.pixels().iter().filter(|&&c| c != 0).count() > w * h / 2);
+    // The scene does sample mip levels: without them many floor pixels differ.
+    let level0 = scene_in(|| Surface::<Argb8888>::new(w, h), 1, false);
+    let moved = (level0.0.pixels().iter())
+        .zip(base8888.0.pixels())
+        .filter(|(a, b)| a != b)
+        .count();
+    assert!(moved > w * h / 20, "only {moved} pixels read another level");
     for n in [2, 3, 5] {
-        let s8 = scene_in(|| IndexedFrame::new(w, h), n);
+        let s8 = scene_in(|| IndexedFrame::new(w, h), n, true);
         assert_eq!(s8.0, base8.0, "8-bit, {n} threads");
         assert_eq!(s8.1, base8.1, "depth, {n} threads");
-        assert_eq!(scene_in(|| Surface::<Rgb565>::new(w, h), n).0, base565.0);
-        assert_eq!(scene_in(|| Surface::<Argb4444>::new(w, h), n).0, base4444.0);
-        assert_eq!(scene_in(|| Surface::<Argb8888>::new(w, h), n).0, base8888.0);
+        assert_eq!(
+            scene_in(|| Surface::<Rgb565>::new(w, h), n, true).0,
+            base565.0
+        );
+        assert_eq!(
+            scene_in(|| Surface::<Argb4444>::new(w, h), n, true).0,
+            base4444.0
+        );
+        assert_eq!(
+            scene_in(|| Surface::<Argb8888>::new(w, h), n, true).0,
+            base8888.0
+        );
     }
 }

@@ -120,6 +120,17 @@ impl<'m> PreparedModel<'m> {
         &self.skins[skin % self.skins.len()]
     }
 
+    /// The mip levels of skin number `skin` (wrapping) as drawn into true-colour targets: (width,
+    /// height, packed RGBA texels `r | g << 8 | b << 16 | a << 24`, top row first), level 0 (the
+    /// skin) first, each further level half the size of the one before, down to 1x1. For giving
+    /// another renderer the same levels (the llvmpipe bench) or looking at them.
+    pub fn skin_levels(&self, skin: usize) -> impl Iterator<Item = (u32, u32, &[u32])> + '_ {
+        self.texture(skin)
+            .levels
+            .iter()
+            .map(|l| (l.width, l.height, l.rgba.as_slice()))
+    }
+
     /// Number of skins (at least 1: the blank stand-in).
     pub fn skin_count(&self) -> usize {
         self.skins.len()
@@ -137,6 +148,10 @@ pub struct Renderer {
     pub cull: Cull,
     /// Depth test and write of [`Renderer::draw`].
     pub depth_mode: DepthMode,
+    /// Sample skins through their mip levels (built at [`Renderer::prepare`]), each span at the
+    /// level its texel-to-pixel ratio asks for, as A5 drew through Direct3D: on by default; off
+    /// draws every pixel from the full-size skin (minified skins shimmer).
+    pub mipmaps: bool,
 }
 
 /// Vertex-stage output.
@@ -168,6 +183,7 @@ impl Renderer {
             light: Light::default(),
             cull: Cull::Back,
             depth_mode: DepthMode::TestAndWrite,
+            mipmaps: true,
         }
     }
 
@@ -386,6 +402,7 @@ impl Renderer {
                 shades: &self.shades,
                 overlay: entity.overlay,
                 mode: self.depth_mode,
+                mipmaps: self.mipmaps,
             };
             T::Px::fill_textured(&job, target.pixels_mut(), depth.values_mut(), w, h);
         }

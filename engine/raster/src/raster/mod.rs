@@ -6,6 +6,7 @@
 //! - `clip`: near plane and guard band in homogeneous clip space.
 //! - `setup`: sub-pixel snapping, exact edge functions with the top-left fill rule, back-face
 //!   culling, attribute gradients.
+//! - `dispatch`: vector span kernels (AVX2 8888) chosen at run time; the crate's one `unsafe`.
 //! - `span`: the span loop (generic over `Paint`) and the parallel band driver.
 //! - `pixel`: the per-format painters and the [`RasterPixel`] trait.
 //! - `light`: the scene light, normal-table lighting and the palette shade table.
@@ -16,6 +17,7 @@
 //! with the voxel renderer), front faces counter-clockwise, pixel centres at half-integers.
 
 mod clip;
+mod dispatch;
 mod entity;
 mod light;
 mod pixel;

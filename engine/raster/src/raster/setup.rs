@@ -430,6 +430,39 @@ impl TriSetup {
         walk
     }
 
+    /// ρ² at the centre of pixel (x, y): the squared length of the longer of the texture
+    /// coordinates' steps per pixel in x and in y (GL's scale factor for choosing a mip level).
+    /// Constant over affine triangles; for perspective ones the derivative of `u = (u/w) / (1/w)`.
+    #[inline]
+    pub fn footprint_sq(&self, x: i32, y: i32) -> f32 {
+        self.footprint_sq_of(&self.attrs_at(x, y))
+    }
+
+    /// ρ² at the triangle's first vertex (its attribute planes' reference point), the footprint
+    /// of the triangle as a whole where one level serves all its pixels.
+    #[inline]
+    pub fn corner_footprint_sq(&self) -> f32 {
+        self.footprint_sq_of(&self.a0)
+    }
+
+    #[inline(always)]
+    fn footprint_sq_of(&self, a: &Attrs) -> f32 {
+        let (gx, gy) = (&self.dadx, &self.dady);
+        let (ux, vx, uy, vy) = if self.affine {
+            (gx.u_w, gx.v_w, gy.u_w, gy.v_w)
+        } else {
+            let w = 1.0 / a.inv_w;
+            let (u, v) = (a.u_w * w, a.v_w * w);
+            (
+                (gx.u_w - u * gx.inv_w) * w,
+                (gx.v_w - v * gx.inv_w) * w,
+                (gy.u_w - u * gy.inv_w) * w,
+                (gy.v_w - v * gy.inv_w) * w,
+            )
+        };
+        (ux * ux + vx * vx).max(uy * uy + vy * vy)
+    }
+
     /// The interpolated values at the centre of pixel (x, y).
     #[inline]
     pub fn attrs_at(&self, x: i32, y: i32) -> Attrs {

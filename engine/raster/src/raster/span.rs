@@ -30,10 +30,34 @@ pub trait Paint: Sync {
     type Px: Copy + Send + Sync;
     /// Texture size in texels; texture coordinates wrap at these.
     fn texture_size(&self) -> (u32, u32);
+    /// Mip levels this painter can read (1: level 0 only).
+    #[inline(always)]
+    fn levels(&self) -> usize {
+        1
+    }
+    /// The same painter reading mip level `level` (`< levels()`) instead.
+    fn at_level(&self, level: usize) -> Self
+    where
+        Self: Sized;
     /// Paint texel `index` (row-major) lit by fixed-point `light` ([`super::LIGHT_ONE`] = 1.0) into
     /// `dst`. Returns `false` when the texel is transparent: nothing was written and the depth buffer
     /// must stay untouched.
     fn paint(&self, index: usize, light: i32, dst: &mut Self::Px) -> bool;
+    /// Fill a leading part of a depth-tested, depth-written run on a power-of-two texture with a
+    /// vector kernel, if this painter has one for this CPU: returns how many pixels were done
+    /// (the run and `z` advanced past them, `z` one pixel after the other as [`Run::paint`]
+    /// does), the same pixels and depths the scalar loop gives. The default has none.
+    #[inline(always)]
+    fn paint_vector(
+        &self,
+        _run: &mut Run,
+        _px: &mut [Self::Px],
+        _depth: &mut [f32],
+        _z: &mut f32,
+        _dz: f32,
+    ) -> usize {
+        0
+    }
 }
 
 /// Depth handling of a fill.
@@ -124,20 +148,27 @@ fn fit(a: f32, b: f32, c: f32, d: f32) -> bool {
 }
 
 /// Texture coordinates and light in 16.16 fixed point with their steps per pixel.
-struct Run {
-    u: i32,
-    v: i32,
-    l: i32,
-    du: i32,
-    dv: i32,
-    dl: i32,
+#[derive(Debug, Clone, Copy)]
+pub struct Run {
+    /// Texel column, 16.16.
+    pub u: i32,
+    /// Texel row, 16.16.
+    pub v: i32,
+    /// Light, 16.16 in [`super::LIGHT_ONE`] units.
+    pub l: i32,
+    /// Steps per pixel.
+    pub du: i32,
+    /// Steps per pixel.
+    pub dv: i32,
+    /// Steps per pixel.
+    pub dl: i32,
 }
 
 impl Run {
     /// Paint `px` stepping the run, with depth `z` stepped by `dz`. The inner loop of every fill.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn paint<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
+    pub fn paint<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
         &mut self,
         painter: &P,
         px: &mut [P::Px],
@@ -147,6 +178,12 @@ impl Run {
         tw: u32,
         th: u32,
     ) {
+        let (mut px, mut depth) = (px, depth);
+        if TEST && WRITE && POW2 {
+            let done = painter.paint_vector(self, px, depth, &mut z, dz);
+            px = &mut px[done..];
+            depth = &mut depth[done..];
+        }
         let Run {
             mut u,
             mut v,
@@ -295,7 +332,60 @@ fn fill_span<
     }
 }
 
+/// The mip level GL's `GL_NEAREST_MIPMAP_NEAREST` (with `GL_NEAREST` magnification) samples for a
+/// texel footprint: level `round(log2 ρ)` clamped to `0..=max`, where `footprint_sq` is ρ², the
+/// squared length of the longer of the texel-space steps per pixel in x and in y (in level-0 texels).
+///
+/// `round(log2 ρ) = floor(log2(2 ρ²) / 2)`, and `floor(log2 x)` is the float's exponent, so no
+/// logarithm is taken: this runs once per span.
+#[inline(always)]
+pub fn mip_level(footprint_sq: f32, max: usize) -> usize {
+    let x = footprint_sq * 2.0;
+    if x.is_nan() || x < 4.0 {
+        // ρ below √2 (or NaN): level 0.
+        return 0;
+    }
+    if !x.is_finite() {
+        return max;
+    }
+    let exponent = ((x.to_bits() >> 23) & 0xff) as usize - 127;
+    (exponent >> 1).min(max)
+}
+
+/// Fill one span with `painter`'s texture: the kind of span (affine or not, power-of-two texture or
+/// not) chosen here, so every kind is one monomorphised loop.
+#[inline(always)]
+fn fill_span_of<P: Paint, const TEST: bool, const WRITE: bool>(
+    painter: &P,
+    px: &mut [P::Px],
+    depth: &mut [f32],
+    a: Attrs,
+    d: &Attrs,
+    affine: bool,
+) {
+    let (tw, th) = painter.texture_size();
+    let pow2 = tw.is_power_of_two() && th.is_power_of_two();
+    match (pow2, affine) {
+        (true, false) => fill_span::<P, TEST, WRITE, true, false>(painter, px, depth, a, d, tw, th),
+        (false, false) => {
+            fill_span::<P, TEST, WRITE, false, false>(painter, px, depth, a, d, tw, th)
+        }
+        (true, true) => fill_span::<P, TEST, WRITE, true, true>(painter, px, depth, a, d, tw, th),
+        (false, true) => fill_span::<P, TEST, WRITE, false, true>(painter, px, depth, a, d, tw, th),
+    }
+}
+
+/// Spans shorter than this read the level of their triangle's footprint at its first vertex
+/// instead of their own: a short span's pixels are close to the vertex anyway, and the footprint
+/// (a division and a dozen products) per span was 8 % of the minigun's instructions.
+const SHORT_SPAN: usize = 8;
+
 /// Fill the rows `y0..y0 + rows` of `tri` that lie in a band.
+///
+/// With mip levels, each span reads the level its texel footprint asks for ([`mip_level`], at the
+/// span's middle pixel; the triangle's for short spans and affine triangles, whose footprint is
+/// constant), with its texture coordinates scaled from level 0 to that level's size. The level
+/// depends only on the triangle, the row and the span's columns, so banding changes no pixel.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn fill_band_tri<P: Paint, const TEST: bool, const WRITE: bool>(
@@ -307,39 +397,49 @@ fn fill_band_tri<P: Paint, const TEST: bool, const WRITE: bool>(
     band_y0: usize,
     rows: usize,
 ) {
-    let (tw, th) = painter.texture_size();
-    let pow2 = tw.is_power_of_two() && th.is_power_of_two();
     let first = (tri.y_first.max(band_y0 as i32)) as usize;
     let last = (tri.y_last as usize).min(band_y0 + rows - 1);
     if first > last {
         return;
     }
+    let max_level = painter.levels() - 1;
+    let (tw, th) = painter.texture_size();
+    let tri_level = if max_level > 0 {
+        mip_level(tri.corner_footprint_sq(), max_level)
+    } else {
+        0
+    };
     let mut walk = tri.walk(first as i32, width);
     for y in first..=last {
         let Some((x0, x1)) = walk.next_row() else {
             continue;
         };
         let row = (y - band_y0) * width;
+        let mut a = tri.attrs_at(x0, y as i32);
         let (x0, x1) = (x0 as usize, x1 as usize);
-        let a = tri.attrs_at(x0 as i32, y as i32);
         let (px, depth) = (
             &mut px[row + x0..=row + x1],
             &mut depth[row + x0..=row + x1],
         );
-        let d = &tri.dadx;
-        match (pow2, tri.affine) {
-            (true, false) => {
-                fill_span::<P, TEST, WRITE, true, false>(painter, px, depth, a, d, tw, th)
-            }
-            (false, false) => {
-                fill_span::<P, TEST, WRITE, false, false>(painter, px, depth, a, d, tw, th)
-            }
-            (true, true) => {
-                fill_span::<P, TEST, WRITE, true, true>(painter, px, depth, a, d, tw, th)
-            }
-            (false, true) => {
-                fill_span::<P, TEST, WRITE, false, true>(painter, px, depth, a, d, tw, th)
-            }
+        let level = if max_level == 0 {
+            0
+        } else if tri.affine || x1 - x0 + 1 < SHORT_SPAN {
+            tri_level
+        } else {
+            mip_level(
+                tri.footprint_sq(((x0 + x1) / 2) as i32, y as i32),
+                max_level,
+            )
+        };
+        if level == 0 {
+            fill_span_of::<P, TEST, WRITE>(painter, px, depth, a, &tri.dadx, tri.affine);
+        } else {
+            let p = painter.at_level(level);
+            let (lw, lh) = p.texture_size();
+            let (su, sv) = (lw as f32 / tw as f32, lh as f32 / th as f32);
+            let mut d = tri.dadx;
+            (a.u_w, a.v_w, d.u_w, d.v_w) = (a.u_w * su, a.v_w * sv, d.u_w * su, d.v_w * sv);
+            fill_span_of::<P, TEST, WRITE>(&p, px, depth, a, &d, tri.affine);
         }
     }
 }
@@ -433,9 +533,38 @@ mod tests {
         fn texture_size(&self) -> (u32, u32) {
             (1, 1)
         }
+        fn at_level(&self, _: usize) -> Count {
+            Count
+        }
         fn paint(&self, _: usize, _: i32, dst: &mut u8) -> bool {
             *dst = dst.saturating_add(1);
             true
+        }
+    }
+
+    #[test]
+    fn mip_level_rounds_log2_of_the_footprint() {
+        // (ρ, level): round(log2 ρ), the boundaries at ρ = 2^(k + 1/2).
+        for (rho, want) in [
+            (0.3f32, 0),
+            (1.0, 0),
+            (1.41, 0),
+            (1.42, 1),
+            (2.0, 1),
+            (2.82, 1),
+            (2.84, 2),
+            (4.0, 2),
+            (5.7, 3),
+            (1000.0, 10),
+        ] {
+            assert_eq!(mip_level(rho * rho, 20), want, "rho {rho}");
+        }
+        assert_eq!(mip_level(1e6, 3), 3);
+        assert_eq!(mip_level(f32::NAN, 3), 0);
+        assert_eq!(mip_level(f32::INFINITY, 3), 3);
+        for k in 0..=20 {
+            let rho = 2f32.powf(k as f32);
+            assert_eq!(mip_level(rho * rho, 30), k, "rho 2^{k}");
         }
     }
 

@@ -6,6 +6,13 @@
 //! - For true-colour targets, packed RGBA (`r | g << 8 | b << 16 | a << 24`), once as is and once with
 //!   the overlay key (index 0, or a raw value of 0 for 16/24/32-bit skins, as the manual says for
 //!   16-bit ones) turned into the value 0, which no opaque texel can have.
+//!
+//! Every form exists per mip level: level 0 is the skin, each further level half the size of the
+//! one before (2x2 box filter, sizes rounded down, to 1x1), built here at load. A5 drew its skins
+//! through Direct3D with mip levels; without them a minified skin shimmers (every pixel a texel
+//! far from its neighbour's) and every pixel's texel is a cache miss (the 1272x1114 minigun skin).
+//! The file's own mip levels (MDL5 type + 8) are skipped by the decoder and rebuilt here, so every
+//! skin, with mips stored or not, is drawn the same way.
 
 use crate::model::{Skin, SkinPixels};
 
@@ -14,9 +21,9 @@ use super::light::ShadeTable;
 /// Colour of the stand-in texture for models without a drawable skin (no skins, DDS, external).
 pub const BLANK_RGB: [u8; 3] = [192, 192, 192];
 
-/// A skin's texels in every form the targets read.
+/// One mip level's texels in every form the targets read.
 #[derive(Debug, Clone)]
-pub struct Texture {
+pub struct Level {
     pub width: u32,
     pub height: u32,
     /// Palette indices, for the 8-bit target.
@@ -26,6 +33,19 @@ pub struct Texture {
     /// Packed RGBA with overlay-transparent texels set to 0 (overlay mode).
     pub rgba_overlay: Vec<u32>,
 }
+
+/// A skin's texels in every form the targets read, at every mip level.
+#[derive(Debug, Clone)]
+pub struct Texture {
+    /// Level 0's size.
+    pub width: u32,
+    pub height: u32,
+    /// Level 0 (the skin itself) first, then each half the size of the one before, down to 1x1.
+    pub levels: Vec<Level>,
+}
+
+/// At most this many levels (a 65535-texel side, the largest [`Texture::from_skin`] takes, needs 17).
+pub const MAX_LEVELS: usize = 17;
 
 #[inline]
 fn pack(c: [u8; 4]) -> u32 {
@@ -93,16 +113,32 @@ impl Texture {
             .zip(&keys)
             .map(|(&c, &key)| if key { 0 } else { c.max(1) })
             .collect();
-        Some(Texture {
-            width: skin.width as u32,
-            height: skin.height as u32,
+        let (width, height) = (skin.width as u32, skin.height as u32);
+        let mut levels = vec![Level {
+            width,
+            height,
             indexed,
             rgba,
             rgba_overlay,
+        }];
+        let mut keys = keys;
+        while levels.len() < MAX_LEVELS {
+            let last = &levels[levels.len() - 1];
+            if last.width == 1 && last.height == 1 {
+                break;
+            }
+            let (next, next_keys) = halve(last, &keys, shades);
+            levels.push(next);
+            keys = next_keys;
+        }
+        Some(Texture {
+            width,
+            height,
+            levels,
         })
     }
 
-    /// (width, height) in texels.
+    /// (width, height) of level 0 in texels.
     pub fn size(&self) -> (u32, u32) {
         (self.width, self.height)
     }
@@ -114,9 +150,137 @@ impl Texture {
         Texture {
             width: 1,
             height: 1,
-            indexed: vec![shades.index_of(BLANK_RGB)],
-            rgba: vec![c],
-            rgba_overlay: vec![c],
+            levels: vec![Level {
+                width: 1,
+                height: 1,
+                indexed: vec![shades.index_of(BLANK_RGB)],
+                rgba: vec![c],
+                rgba_overlay: vec![c],
+            }],
         }
+    }
+}
+
+/// The next mip level of `l` (whose texels are overlay keys where `keys` says so) and its keys.
+///
+/// Each texel is the rounded mean of the (up to) 2x2 texels it covers, per channel alpha included:
+/// all of them for the normal form; only the non-key ones for the overlay and 8-bit forms, where a
+/// texel is a key when more than half of its sources are (so a cut-out keeps its outline, neither
+/// growing nor eroding, as it shrinks). Sizes round down (an odd last row or column is dropped), as
+/// GL's levels do; a side of 1 stays 1.
+fn halve(l: &Level, keys: &[bool], shades: &ShadeTable) -> (Level, Vec<bool>) {
+    let (w, h) = (l.width as usize, l.height as usize);
+    let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
+    let n = nw * nh;
+    let mut out = Level {
+        width: nw as u32,
+        height: nh as u32,
+        indexed: Vec::with_capacity(n),
+        rgba: Vec::with_capacity(n),
+        rgba_overlay: Vec::with_capacity(n),
+    };
+    let mut out_keys = Vec::with_capacity(n);
+    let xs = if w > 1 { 2 } else { 1 };
+    let ys = if h > 1 { 2 } else { 1 };
+    let mean = |sum: [u32; 4], count: u32| {
+        let c = |s: u32| ((s + count / 2) / count) as u8;
+        [c(sum[0]), c(sum[1]), c(sum[2]), c(sum[3])]
+    };
+    for y in 0..nh {
+        for x in 0..nw {
+            let (mut all, mut opaque) = ([0u32; 4], [0u32; 4]);
+            let (mut total, mut solid) = (0u32, 0u32);
+            for sy in y * ys..y * ys + ys {
+                for sx in x * xs..x * xs + xs {
+                    let i = sy * w + sx;
+                    let t = l.rgba[i].to_le_bytes();
+                    for (k, &c) in t.iter().enumerate() {
+                        all[k] += c as u32;
+                        if !keys[i] {
+                            opaque[k] += c as u32;
+                        }
+                    }
+                    total += 1;
+                    solid += u32::from(!keys[i]);
+                }
+            }
+            let key = (total - solid) * 2 > total;
+            out_keys.push(key);
+            out.rgba.push(pack(mean(all, total)));
+            if key {
+                out.indexed.push(0);
+                out.rgba_overlay.push(0);
+            } else {
+                let c = mean(opaque, solid);
+                out.indexed.push(shades.index_of([c[0], c[1], c[2]]));
+                out.rgba_overlay.push(pack(c).max(1));
+            }
+        }
+    }
+    (out, out_keys)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use modex::Palette;
+
+    fn skin(w: usize, h: usize, rgba: Vec<u8>) -> Skin {
+        let words = rgba
+            .chunks_exact(4)
+            .map(|c| Rgb565::from_rgba([c[0], c[1], c[2], 255]).0)
+            .collect();
+        Skin {
+            kind: 2,
+            has_mipmaps: false,
+            width: w,
+            height: h,
+            pixels: SkinPixels::Rgb565(words),
+            rgba,
+        }
+    }
+    use modex::{Pixel, Rgb565};
+
+    #[test]
+    fn levels_halve_down_to_one_texel() {
+        let shades = ShadeTable::new(&Palette::quake());
+        let (w, h) = (12usize, 5usize);
+        let rgba: Vec<u8> = (0..w * h)
+            .flat_map(|i| [(i * 4) as u8, 100, 200, 255])
+            .collect();
+        let t = Texture::from_skin(&skin(w, h, rgba), &shades).unwrap();
+        let sizes: Vec<(u32, u32)> = t.levels.iter().map(|l| (l.width, l.height)).collect();
+        assert_eq!(sizes, [(12, 5), (6, 2), (3, 1), (1, 1)]);
+        for l in &t.levels {
+            let n = (l.width * l.height) as usize;
+            assert_eq!(
+                (l.indexed.len(), l.rgba.len(), l.rgba_overlay.len()),
+                (n, n, n)
+            );
+        }
+        // Level 1 texel (1, 0) is the mean of texels (2..4, 0..2) of level 0: red 8, 12, 56, 60.
+        let c = t.levels[1].rgba[1].to_le_bytes();
+        assert_eq!(c, [34, 100, 200, 255]);
+    }
+
+    #[test]
+    fn overlay_keys_need_a_majority() {
+        let shades = ShadeTable::new(&Palette::quake());
+        // 4x2: left 2x2 block three keys (black) and one white, right block one key.
+        let k = [0, 0, 0, 255];
+        let wt = [255, 255, 255, 255];
+        let px = [k, k, wt, k, k, wt, wt, wt];
+        let t = Texture::from_skin(&skin(4, 2, px.concat()), &shades).unwrap();
+        let l = &t.levels[1];
+        assert_eq!(l.rgba_overlay[0], 0, "three of four keys: key");
+        assert_eq!(l.indexed[0], 0);
+        assert_eq!(
+            l.rgba_overlay[1],
+            pack(wt),
+            "one key of four: mean of the others"
+        );
+        assert_ne!(l.indexed[1], 0);
+        // The normal form averages every texel, keys too.
+        assert_eq!(l.rgba[0].to_le_bytes(), [64, 64, 64, 255]);
     }
 }

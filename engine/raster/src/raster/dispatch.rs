@@ -1,0 +1,323 @@
+//! Vector span kernels, chosen at run time from the CPU's features.
+//!
+//! One release binary must run on plain x86-64 and still use AVX2 where the CPU has it, so the
+//! kernel is a `#[target_feature(enable = "avx2")]` function called only after
+//! `is_x86_feature_detected!("avx2")`; elsewhere the span loop's scalar code runs. The kernel
+//! computes exactly what the scalar loop does, in integers where that does (the same wrapping
+//! 16.16 steps, `(c * l) >> 8` as a high-half multiply of `c << 8` by `l`, the clamp to 255 as
+//! the saturating pack) and with the same float operations in the same order for depth, so both
+//! give identical pixels and depths (tested with the kernel switched off).
+//!
+//! Why by hand: written as a branch-free 8-pixel loop and compiled for AVX2, the compiler still
+//! did not vectorise the texel gather or the multiply (no `vpgatherdd` in the binary, no faster;
+//! docs/benchmarks.md). This module is the crate's only `unsafe`: the AVX2 function call and its
+//! gather, loads and stores, each with its reason.
+
+#![allow(unsafe_code)]
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use modex::{Argb8888, Rgb565};
+
+use super::span::Run;
+
+/// Whether vector kernels may be used (tests switch them off to compare with the scalar loop).
+static ENABLED: AtomicBool = AtomicBool::new(true);
+
+/// Allow or forbid the vector kernels (for tests: both must give the same pixels).
+#[cfg(test)]
+pub fn set_enabled(on: bool) {
+    ENABLED.store(on, Ordering::Relaxed);
+}
+
+/// Whether the AVX2 kernel runs on this CPU.
+#[inline(always)]
+fn avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        ENABLED.load(Ordering::Relaxed) && std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Pixels per step of the kernels: one AVX2 register of 32-bit lanes.
+pub const LANES: usize = 8;
+
+/// Fill the leading whole groups of [`LANES`] pixels of a depth-tested, depth-written run of
+/// RGBA texels (`r | g << 8 | b << 16 | a << 24`, power-of-two `size`) multiplied by the light
+/// into 8888 pixels. Returns the pixels done; `run` and `z` are advanced past them. Does nothing
+/// (returns 0) without AVX2 or when the texture's index range does not fit the gather.
+#[inline(always)]
+pub fn argb8888_run(
+    texels: &[u32],
+    size: (u32, u32),
+    run: &mut Run,
+    px: &mut [Argb8888],
+    depth: &mut [f32],
+    z: &mut f32,
+    dz: f32,
+) -> usize {
+    let n = lanes_to_do(texels, size, px.len(), depth.len());
+    if n == 0 {
+        return 0;
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: the CPU has AVX2 (`lanes_to_do` checked), the precondition of code compiled
+        // for it.
+        unsafe { avx2::argb8888_run(texels, size, run, &mut px[..n], &mut depth[..n], z, dz) };
+        n
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (run, z, dz);
+        0
+    }
+}
+
+/// [`argb8888_run`] into 565 pixels (the same lit channels, rounded as `Rgb565::from_rgba`).
+#[inline(always)]
+pub fn rgb565_run(
+    texels: &[u32],
+    size: (u32, u32),
+    run: &mut Run,
+    px: &mut [Rgb565],
+    depth: &mut [f32],
+    z: &mut f32,
+    dz: f32,
+) -> usize {
+    let n = lanes_to_do(texels, size, px.len(), depth.len());
+    if n == 0 {
+        return 0;
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: the CPU has AVX2 (`lanes_to_do` checked), the precondition of code compiled
+        // for it.
+        unsafe { avx2::rgb565_run(texels, size, run, &mut px[..n], &mut depth[..n], z, dz) };
+        n
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (run, z, dz);
+        0
+    }
+}
+
+/// How many leading pixels a kernel may fill (whole groups of [`LANES`]), or 0 when it must not
+/// run: no AVX2, or a texture whose masked indices would not all be inside `texels` or fit the
+/// gather's signed 32-bit indices.
+#[inline(always)]
+fn lanes_to_do(texels: &[u32], (tw, th): (u32, u32), px: usize, depth: usize) -> usize {
+    let n = px.min(depth) / LANES * LANES;
+    let fits = tw.is_power_of_two()
+        && th.is_power_of_two()
+        && (tw as u64 * th as u64) == texels.len() as u64
+        && texels.len() <= i32::MAX as usize;
+    if n == 0 || !fits || !avx2() {
+        0
+    } else {
+        n
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    use modex::{Argb8888, Rgb565};
+
+    use super::{Run, LANES};
+    use crate::raster::light::LIGHT_MAX;
+
+    /// The per-run constants of the lit-texel computation.
+    struct Lit {
+        du8: __m256i,
+        dv8: __m256i,
+        dl8: __m256i,
+        umask: __m256i,
+        vmask: __m256i,
+        width: __m256i,
+        lmax: __m256i,
+        alpha_one: __m256i,
+    }
+
+    impl Lit {
+        #[target_feature(enable = "avx2")]
+        fn new(run: &Run, (tw, th): (u32, u32)) -> Lit {
+            let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+            let steps = |d: i32| _mm256_mullo_epi32(lane, _mm256_set1_epi32(d));
+            Lit {
+                du8: steps(run.du),
+                dv8: steps(run.dv),
+                dl8: steps(run.dl),
+                umask: _mm256_set1_epi32((tw - 1) as i32),
+                vmask: _mm256_set1_epi32((th - 1) as i32),
+                width: _mm256_set1_epi32(tw as i32),
+                lmax: _mm256_set1_epi32(LIGHT_MAX),
+                // Alpha is not lit: its multiplier is 256, and (a << 8) * 256 >> 16 = a.
+                alpha_one: _mm256_set1_epi32(256 << 16),
+            }
+        }
+
+        /// The next [`LANES`] texels of `run`, lit: bytes r, g, b, a per pixel, each channel
+        /// `min(255, (c * l) >> 8)` and alpha as stored, exactly as `TrueColor::put_lit`. Steps
+        /// the run past them.
+        #[target_feature(enable = "avx2")]
+        fn next(&self, texels: &[u32], run: &mut Run) -> __m256i {
+            let zero = _mm256_setzero_si256();
+            let u = _mm256_add_epi32(_mm256_set1_epi32(run.u), self.du8);
+            let v = _mm256_add_epi32(_mm256_set1_epi32(run.v), self.dv8);
+            let l = _mm256_add_epi32(_mm256_set1_epi32(run.l), self.dl8);
+            // texel((u >> 16) & (tw - 1), (v >> 16) & (th - 1)), as `span::texel::<true>`.
+            let col = _mm256_and_si256(_mm256_srai_epi32(u, 16), self.umask);
+            let row = _mm256_and_si256(_mm256_srai_epi32(v, 16), self.vmask);
+            let index = _mm256_add_epi32(_mm256_mullo_epi32(row, self.width), col);
+            // SAFETY: every index is below tw * th == texels.len() <= i32::MAX (the masks above
+            // and `lanes_to_do`), so each lane reads inside `texels`.
+            let t = unsafe { _mm256_i32gather_epi32::<4>(texels.as_ptr() as *const i32, index) };
+            // light >> 16 clamped to 0..=LIGHT_MAX, as `Multiply::put`.
+            let li = _mm256_min_epi32(_mm256_max_epi32(_mm256_srai_epi32(l, 16), zero), self.lmax);
+            // Per pixel the 16-bit multipliers [l, l, l, 256] for channels r, g, b, a.
+            let ll = _mm256_or_si256(li, _mm256_slli_epi32(li, 16));
+            let la = _mm256_or_si256(li, self.alpha_one);
+            let m_lo = _mm256_unpacklo_epi32(ll, la);
+            let m_hi = _mm256_unpackhi_epi32(ll, la);
+            // Channels widened to 16 bits and shifted up by 8; the high half of the product is
+            // (c * l) >> 8, at most 509, so the saturating pack is the clamp to 255.
+            let c_lo = _mm256_slli_epi16(_mm256_unpacklo_epi8(t, zero), 8);
+            let c_hi = _mm256_slli_epi16(_mm256_unpackhi_epi8(t, zero), 8);
+            let step = LANES as i32;
+            run.u = run.u.wrapping_add(run.du.wrapping_mul(step));
+            run.v = run.v.wrapping_add(run.dv.wrapping_mul(step));
+            run.l = run.l.wrapping_add(run.dl.wrapping_mul(step));
+            _mm256_packus_epi16(
+                _mm256_mulhi_epu16(c_lo, m_lo),
+                _mm256_mulhi_epu16(c_hi, m_hi),
+            )
+        }
+    }
+
+    /// Depth test and write of [`LANES`] pixels: the new depths one pixel after the other from
+    /// `z`, as the scalar loop accumulates them; returns the lanes that passed (`z < buffer`,
+    /// false for NaN) as all-ones 32-bit masks.
+    #[target_feature(enable = "avx2")]
+    fn depth_test(z8: &mut [f32], z: &mut f32, dz: f32) -> __m256 {
+        let mut zs = [0f32; LANES];
+        for zk in &mut zs {
+            *zk = *z;
+            *z += dz;
+        }
+        let mut zb = [0f32; LANES];
+        zb.copy_from_slice(&z8[..LANES]);
+        // SAFETY: `zs` and `zb` hold LANES floats each; unaligned loads and stores.
+        unsafe {
+            let zn = _mm256_loadu_ps(zs.as_ptr());
+            let old = _mm256_loadu_ps(zb.as_ptr());
+            let hit = _mm256_cmp_ps::<_CMP_LT_OQ>(zn, old);
+            _mm256_storeu_ps(zb.as_mut_ptr(), _mm256_blendv_ps(old, zn, hit));
+            z8[..LANES].copy_from_slice(&zb);
+            hit
+        }
+    }
+
+    /// The 8888 kernel: `px.len() == depth.len()`, a multiple of [`LANES`]; the texture checked
+    /// by `lanes_to_do`.
+    #[target_feature(enable = "avx2")]
+    pub fn argb8888_run(
+        texels: &[u32],
+        size: (u32, u32),
+        run: &mut Run,
+        px: &mut [Argb8888],
+        depth: &mut [f32],
+        z: &mut f32,
+        dz: f32,
+    ) {
+        let lit = Lit::new(run, size);
+        // Bytes r, g, b, a of each pixel to b, g, r, a (0xAARRGGBB in memory).
+        let swap = _mm256_setr_epi8(
+            2, 1, 0, 3, 6, 5, 4, 7, 10, 9, 8, 11, 14, 13, 12, 15, //
+            2, 1, 0, 3, 6, 5, 4, 7, 10, 9, 8, 11, 14, 13, 12, 15,
+        );
+        for (p8, z8) in px
+            .chunks_exact_mut(LANES)
+            .zip(depth.chunks_exact_mut(LANES))
+        {
+            let color = _mm256_shuffle_epi8(lit.next(texels, run), swap);
+            let hit = depth_test(z8, z, dz);
+            let mut old = [0u32; LANES];
+            for (o, p) in old.iter_mut().zip(p8.iter()) {
+                *o = p.0;
+            }
+            // SAFETY: `old` holds LANES u32s; unaligned load and store.
+            unsafe {
+                let ov = _mm256_loadu_si256(old.as_ptr() as *const __m256i);
+                let out = _mm256_blendv_epi8(ov, color, _mm256_castps_si256(hit));
+                _mm256_storeu_si256(old.as_mut_ptr() as *mut __m256i, out);
+            }
+            for (p, o) in p8.iter_mut().zip(old) {
+                *p = Argb8888(o);
+            }
+        }
+    }
+
+    /// The 565 kernel, same preconditions as [`argb8888_run`].
+    #[target_feature(enable = "avx2")]
+    pub fn rgb565_run(
+        texels: &[u32],
+        size: (u32, u32),
+        run: &mut Run,
+        px: &mut [Rgb565],
+        depth: &mut [f32],
+        z: &mut f32,
+        dz: f32,
+    ) {
+        let lit = Lit::new(run, size);
+        let byte = _mm256_set1_epi32(0xff);
+        let half = _mm256_set1_epi32(127);
+        let one = _mm256_set1_epi32(1);
+        // (v * max + 127) / 255 as `Rgb565::from_rgba` rounds: x / 255 == (x + 1 + (x >> 8)) >> 8
+        // for every x below 65535 (here x <= 255 * 63 + 127).
+        let narrow = |v: __m256i, shift: i32| {
+            let x = match shift {
+                5 => _mm256_sub_epi32(_mm256_slli_epi32(v, 5), v),
+                _ => _mm256_sub_epi32(_mm256_slli_epi32(v, 6), v),
+            };
+            let x = _mm256_add_epi32(x, half);
+            _mm256_srli_epi32(
+                _mm256_add_epi32(_mm256_add_epi32(x, one), _mm256_srli_epi32(x, 8)),
+                8,
+            )
+        };
+        for (p8, z8) in px
+            .chunks_exact_mut(LANES)
+            .zip(depth.chunks_exact_mut(LANES))
+        {
+            let c = lit.next(texels, run);
+            let r = narrow(_mm256_and_si256(c, byte), 5);
+            let g = narrow(_mm256_and_si256(_mm256_srli_epi32(c, 8), byte), 6);
+            let b = narrow(_mm256_and_si256(_mm256_srli_epi32(c, 16), byte), 5);
+            let color = _mm256_or_si256(
+                _mm256_or_si256(_mm256_slli_epi32(r, 11), _mm256_slli_epi32(g, 5)),
+                b,
+            );
+            let hit = _mm256_castps_si256(depth_test(z8, z, dz));
+            let mut old = [0u32; LANES];
+            for (o, p) in old.iter_mut().zip(p8.iter()) {
+                *o = p.0 as u32;
+            }
+            // SAFETY: `old` holds LANES u32s; unaligned load and store.
+            unsafe {
+                let ov = _mm256_loadu_si256(old.as_ptr() as *const __m256i);
+                let out = _mm256_blendv_epi8(ov, color, hit);
+                _mm256_storeu_si256(old.as_mut_ptr() as *mut __m256i, out);
+            }
+            for (p, o) in p8.iter_mut().zip(old) {
+                *p = Rgb565(o as u16);
+            }
+        }
+    }
+}

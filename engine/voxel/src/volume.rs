@@ -225,6 +225,37 @@ impl LimbVolume {
         (self.lo, self.hi)
     }
 
+    /// Every filled column of the occupied box, as `(x, y, voxels)` with the column's voxels in
+    /// ascending z: the splat's walk over the limb (each voxel once, straight from the masks, no
+    /// rank per voxel).
+    #[inline]
+    pub(crate) fn for_each_column(&self, mut f: impl FnMut(usize, usize, ColumnVoxels<'_>)) {
+        for y in self.lo[1]..self.hi[1] {
+            for x in self.lo[0]..self.hi[0] {
+                let c = x + y * self.size[0];
+                let start = self.base[c] as usize;
+                let end = self
+                    .base
+                    .get(c + 1)
+                    .map_or(self.data.len(), |&b| b as usize);
+                if start == end {
+                    continue;
+                }
+                let masks = &self.masks[c * self.words..(c + 1) * self.words];
+                f(
+                    x,
+                    y,
+                    ColumnVoxels {
+                        masks,
+                        word: 0,
+                        bits: masks[0],
+                        data: &self.data[start..end],
+                    },
+                );
+            }
+        }
+    }
+
     /// March a grid-space ray `origin + t * dir` for `t` in `[t_min, t_max]` with a 3D DDA
     /// (Amanatides & Woo) and return the first filled cell. Non-finite input misses.
     ///
@@ -294,6 +325,33 @@ impl LimbVolume {
             colour,
             normal,
         })
+    }
+}
+
+/// The voxels of one column, lowest z first, as `(z, [colour, normal])`: the column's set
+/// occupancy bits walked in order beside its voxel data, which is in the same order.
+pub(crate) struct ColumnVoxels<'a> {
+    masks: &'a [u64],
+    word: usize,
+    /// The bits of `masks[word]` not yet walked.
+    bits: u64,
+    data: &'a [[u8; 2]],
+}
+
+impl Iterator for ColumnVoxels<'_> {
+    type Item = (usize, [u8; 2]);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, [u8; 2])> {
+        let (&v, rest) = self.data.split_first()?;
+        while self.bits == 0 {
+            self.word += 1;
+            self.bits = *self.masks.get(self.word)?;
+        }
+        let z = self.word * 64 + self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        self.data = rest;
+        Some((z, v))
     }
 }
 

@@ -12,6 +12,7 @@ use modex::{Camera, Projection};
 use rayon::prelude::*;
 
 use super::light::LimbShade;
+use super::splat::Splat;
 use super::RenderOptions;
 use crate::model::NoFrames;
 use crate::scene::{box_corners, limbs_of, Instance, PlacedLimb, BOX_EDGES};
@@ -36,6 +37,8 @@ pub(crate) struct Job<'a> {
     pub affine: Option<[Vec3; 4]>,
     /// The constants of the affine rays' common direction.
     pub ray_dir: RayDir,
+    /// Set when the limb's cells are small enough on screen to be splatted instead of marched.
+    pub splat: Option<Splat>,
 }
 
 impl Job<'_> {
@@ -110,8 +113,9 @@ pub(crate) fn prepare<'a>(
         let mut behind = false;
         let (cell_lo, cell_hi) = volume.bounds();
         let mut screen = [Vec2::ZERO; 8];
+        let corners = box_corners(cell_lo, cell_hi);
         // Camera::project, with the camera's matrices built once per draw instead of per corner.
-        for (k, c) in box_corners(cell_lo, cell_hi).into_iter().enumerate() {
+        for (k, &c) in corners.iter().enumerate() {
             let p = m.transform_point3(c);
             let clip = vp * p.extend(1.0);
             if clip.w <= 0.0 || -(view.transform_point3(p).z) < camera.near {
@@ -190,7 +194,22 @@ pub(crate) fn prepare<'a>(
             })
             .flatten();
         let ray_dir = RayDir::new(affine.map_or(Vec3::ZERO, |a| a[3]));
+        let splat = if behind {
+            None
+        } else {
+            Splat::new(
+                &m,
+                &view,
+                &vp,
+                (w, h),
+                (camera.near, camera.far),
+                &corners,
+                opts.splat_footprint,
+                matches!(camera.projection, Projection::Orthographic { .. }),
+            )
+        };
         Some(Job {
+            splat,
             volume,
             affine,
             ray_dir,

@@ -7,7 +7,8 @@
 //!   [`crate::scene`]), the screen outline of the box of its filled cells, and its shading table
 //!   ([`light`]: one entry per normal index, computed once per limb per draw).
 //! - [`march`]: every pixel under a job's outline marches its ray through the limb, and the first
-//!   filled cell becomes a pixel of the target's format ([`pixel`]).
+//!   filled cell becomes a pixel of the target's format ([`pixel`]); a limb whose cells cover at
+//!   most a pixel each is splatted instead ([`splat`]: one depth-tested pixel per voxel).
 //!
 //! Beside the draw: cameras for voxel scenes ([`camera`]) and the limb-box outlines of the viewer
 //! ([`outline`]).
@@ -18,6 +19,7 @@ mod light;
 mod march;
 mod outline;
 mod pixel;
+mod splat;
 
 use glam::Vec3;
 use modex::{Camera, DepthBuffer, DrawStats, Target};
@@ -46,7 +48,15 @@ pub struct RenderOptions {
     pub sun: Option<Vec3>,
     /// Draw row bands in parallel on the current rayon pool.
     pub parallel: bool,
+    /// Largest screen footprint of one cell, in pixels (width and height of its projected cube),
+    /// at which a limb is splatted (one depth-tested pixel per voxel) instead of ray-marched;
+    /// 0 marches every limb. The default, [`SPLAT_FOOTPRINT`], is where the two cover the same
+    /// pixels (see [`splat`](self) in the module docs).
+    pub splat_footprint: f32,
 }
+
+/// The default [`RenderOptions::splat_footprint`].
+pub const SPLAT_FOOTPRINT: f32 = 1.0;
 
 impl Default for RenderOptions {
     fn default() -> Self {
@@ -56,6 +66,7 @@ impl Default for RenderOptions {
             light: LightSource::Auto,
             sun: None,
             parallel: true,
+            splat_footprint: SPLAT_FOOTPRINT,
         }
     }
 }

@@ -11,8 +11,8 @@ use modex::{
 };
 use modex_voxel::write::{HvaSpec, LimbSpec, VxlSpec};
 use modex_voxel::{
-    draw, frame_scene, game_camera, hva, vpl, vxl, Instance, Pose, RenderOptions, Unit, VoxelModel,
-    VoxelPixel, VoxelSet, Vpl,
+    draw, frame_scene, game_camera, hva, vpl, vxl, Instance, Pose, RenderOptions, Splatting, Unit,
+    VoxelModel, VoxelPixel, VoxelSet, Vpl,
 };
 
 fn load(dir: &Path, rel: &str) -> VoxelSet {
@@ -20,13 +20,16 @@ fn load(dir: &Path, rel: &str) -> VoxelSet {
     VoxelSet::load_file(&file).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
-/// Options that splat at the default size (`splat`) or march every limb.
+/// Options that splat every limb small enough (`splat`) or march every limb.
 fn options(splat: bool, parallel: bool) -> RenderOptions {
-    let d = RenderOptions::default();
     RenderOptions {
-        splat_footprint: if splat { d.splat_footprint } else { 0.0 },
+        splat: if splat {
+            Splatting::Always
+        } else {
+            Splatting::Never
+        },
         parallel,
-        ..d
+        ..RenderOptions::default()
     }
 }
 

@@ -48,14 +48,27 @@ pub struct RenderOptions {
     pub sun: Option<Vec3>,
     /// Draw row bands in parallel on the current rayon pool.
     pub parallel: bool,
-    /// Largest screen footprint of one cell, in pixels (width and height of its projected cube),
-    /// at which a limb is splatted (one depth-tested pixel per voxel) instead of ray-marched;
-    /// 0 marches every limb. The default, [`SPLAT_FOOTPRINT`], is where the two cover the same
-    /// pixels (see [`splat`](self) in the module docs).
-    pub splat_footprint: f32,
+    /// When limbs are splatted (one depth-tested pixel per voxel) instead of ray-marched.
+    pub splat: Splatting,
 }
 
-/// The default [`RenderOptions::splat_footprint`].
+/// When a limb is splatted instead of ray-marched ([`splat`](self) in the module docs). Only a
+/// limb each of whose cells covers at most [`SPLAT_FOOTPRINT`] pixels is ever splatted: there a
+/// splat covers the pixels the marcher covers, so the switch leaves no holes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Splatting {
+    /// Splat such a limb when that is also cheaper than marching it (at most five voxels per
+    /// ray its outline would cast).
+    #[default]
+    WhenCheaper,
+    /// Splat every such limb (tests of the switch, benchmarks).
+    Always,
+    /// March every limb.
+    Never,
+}
+
+/// Largest screen footprint of one cell, in pixels (width and height of its projected cube), at
+/// which a limb may be splatted.
 pub const SPLAT_FOOTPRINT: f32 = 1.0;
 
 impl Default for RenderOptions {
@@ -66,7 +79,7 @@ impl Default for RenderOptions {
             light: LightSource::Auto,
             sun: None,
             parallel: true,
-            splat_footprint: SPLAT_FOOTPRINT,
+            splat: Splatting::WhenCheaper,
         }
     }
 }

@@ -4,11 +4,13 @@
 //! Why: when a voxel is no bigger than a pixel, the ray-marcher spends a ray (set-up, clip, DDA)
 //! per pixel of the limb's outline, several per covered pixel, to find what projecting each voxel
 //! centre finds in a few multiply-adds. The switch is per limb and per draw, from the limb's own
-//! scale on screen ([`Splat::new`]), so a close-up still marches and a far unit splats.
+//! scale on screen ([`Splat::new`]), so a close-up still marches; by default a small-enough limb
+//! splats only when that is also cheaper ([`Splatting::WhenCheaper`](super::Splatting)): far below a
+//! pixel per cell a pixel holds many voxels, and marching it is cheaper again.
 //!
 //! No holes: the limb splats only when the screen footprint of one cell (the bounding box of its
 //! projected cube, at the box corner where it is largest) is at most
-//! [`RenderOptions::splat_footprint`](super::RenderOptions::splat_footprint) pixels wide and high,
+//! [`SPLAT_FOOTPRINT`](super::SPLAT_FOOTPRINT) pixels wide and high,
 //! so the centres of neighbouring voxels of a surface land on the same or neighbouring pixels. A
 //! voxel's pixel is the one containing its projected centre, its depth the centre's view depth,
 //! and its colour the ray-marcher's ([`Shade::shade`] with the limb's table), so lighting and
@@ -39,6 +41,9 @@ pub(crate) struct Splat {
     /// test the marcher's ray through that centre makes, so splats add no pixels the marcher would
     /// leave empty along a silhouette.
     outline: [[f32; 3]; 3],
+    /// The cell faces that look at the camera (bits as [`LimbVolume`]'s open faces), all six for
+    /// perspective cameras, whose view direction changes across the limb.
+    facing: u8,
 }
 
 impl Splat {
@@ -108,15 +113,26 @@ impl Splat {
         let affine = orthographic
             && axes.iter().all(|a| a.w == 0.0)
             && (to_screen.w_axis.w - 1.0).abs() < 1e-6;
+        // Orthographic: a face towards +axis looks at the camera when depth falls along the axis;
+        // ties (a face seen edge-on) count as looking, so nothing the marcher shows is dropped.
+        let facing = if affine {
+            axes.iter().enumerate().fold(0u8, |m, (a, d)| {
+                m | ((d.z >= 0.0) as u8) << (2 * a) | ((d.z <= 0.0) as u8) << (2 * a + 1)
+            })
+        } else {
+            0x3f
+        };
         Some(Splat {
             to_screen,
             affine,
             outline,
+            facing,
         })
     }
 
     /// Splat every voxel of `volume` whose pixel lies in rows `y0..` of the band `pixels` /
     /// `depth` (`width` wide), depth-tested and shaded by `shade`. Returns the voxels projected.
+    #[allow(clippy::too_many_arguments)]
     pub fn draw_band<P: Shade>(
         &self,
         volume: &LimbVolume,
@@ -162,7 +178,10 @@ impl Splat {
             if ya.max(yb) < top - 1.0 || ya.min(yb) >= bottom + 1.0 {
                 return;
             }
-            for (z, [colour, normal]) in voxels {
+            for (z, [colour, normal], open) in voxels {
+                if open & self.facing == 0 {
+                    continue;
+                }
                 projected += 1;
                 let p = base + dz * z as f32;
                 let (sx, sy) = if AFFINE {
@@ -177,20 +196,20 @@ impl Splat {
                 }
                 let (px, py) = (sx as usize, sy as usize);
                 let (qx, qy) = (px as f32 + 0.5 - sx, py as f32 + 0.5 - sy);
-                if self
-                    .outline
-                    .iter()
-                    .any(|&[nx, ny, reach]| (nx * qx + ny * qy).abs() > reach)
-                {
-                    continue;
-                }
+                // Branch-free from here: whether a voxel lands inside its outline and in front is
+                // close to a coin toss on a crowded limb, so both are selects, not jumps.
+                let [[ax, ay, ar], [bx, by, br], [cx, cy, cr]] = self.outline;
+                let inside = ((ax * qx + ay * qy).abs() <= ar)
+                    & ((bx * qx + by * qy).abs() <= br)
+                    & ((cx * qx + cy * qy).abs() <= cr);
                 let i = (py - y0) * width + px;
-                if let (Some(d), true) = (depth.get_mut(i), i < pixels.len()) {
-                    if p.z < *d {
-                        *d = p.z;
-                        pixels[i] = P::shade(vpl, shade, colour, normal);
-                    }
-                }
+                let (Some(d), Some(out)) = (depth.get_mut(i), pixels.get_mut(i)) else {
+                    continue;
+                };
+                let front = inside & (p.z < *d);
+                let lit = P::shade(vpl, shade, colour, normal);
+                *d = if front { p.z } else { *d };
+                *out = if front { lit } else { *out };
             }
         });
         projected

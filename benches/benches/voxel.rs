@@ -5,11 +5,18 @@
 //! Mk II) at 128x128 on 1 and 2 threads, and a scene of 100 units at 360x240. Without the sample
 //! files a synthetic 9000-voxel unit stands in for hmec.
 //!
+//! At its end the bench times both renderers again, alternating frame by frame in the same run,
+//! and prints one line per case (`hmec128`, `units100`) and thread count (1, 2):
+//! `VOXRATIO <case> <threads> modex_ms=<t> splat_ms=<t> ratio=<splat/modex>` (ratio > 1: modex is
+//! faster; the reference always runs on one thread). `MODEX_BENCH_QUICK=1` skips the criterion
+//! groups and gives each ratio case about one second.
+//!
 //! `cargo bench -p modex-benches --bench voxel -- --warm-up-time 1 --measurement-time 3`
 
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use glam::{Mat4, Vec3, Vec4};
 use modex::normals::VxlNormalTable;
 use modex::{Camera, DepthBuffer, IndexedFrame, Palette};
@@ -237,5 +244,82 @@ fn voxel_benches(c: &mut Criterion) {
     );
 }
 
+/// Median milliseconds per frame of `modex` (on `threads`) and of the reference splat, drawn
+/// alternately so both see the same machine load, for about `budget` together.
+fn ratio_case(
+    model: &VoxelModel,
+    vpl: &Vpl,
+    units: usize,
+    size: (usize, usize),
+    threads: usize,
+    budget: Duration,
+) -> (f64, f64) {
+    let scene = scene_of(model, units);
+    let instances: Vec<Instance> = scene
+        .iter()
+        .map(|(m, pose)| Instance {
+            unit: Unit::single(m),
+            pose: *pose,
+        })
+        .collect();
+    let camera = frame_scene(&instances, &game_camera(Vec3::ZERO, 100.0, size.0, size.1)).unwrap();
+    let (w, h) = size;
+    let p = pool(threads);
+    let opts = RenderOptions {
+        parallel: threads > 1,
+        ..RenderOptions::default()
+    };
+    let (mut f, mut d) = (IndexedFrame::new(w, h), DepthBuffer::new(w, h));
+    let (mut modex, mut reference) = (Vec::new(), Vec::new());
+    let start = Instant::now();
+    while start.elapsed() < budget || modex.len() < 5 {
+        let t = Instant::now();
+        p.install(|| {
+            f.clear(0);
+            d.clear();
+            draw(black_box(&instances), &camera, vpl, &opts, &mut f, &mut d).unwrap();
+        });
+        modex.push(t.elapsed().as_secs_f64() * 1e3);
+        let t = Instant::now();
+        f.clear(0);
+        d.clear();
+        reference_draw(black_box(&scene), &camera, vpl, &mut f, &mut d);
+        reference.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    black_box(&f);
+    (median(&mut modex), median(&mut reference))
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn voxel_ratios() {
+    let quick = std::env::var_os("MODEX_BENCH_QUICK").is_some();
+    let budget = Duration::from_millis(if quick { 1000 } else { 4000 });
+    let (model, vpl, _) = load_unit();
+    let mut lines = Vec::new();
+    for (case, units, size) in [("hmec128", 1, (128, 128)), ("units100", 100, (360, 240))] {
+        for threads in [1, 2] {
+            let (m, s) = ratio_case(&model, &vpl, units, size, threads, budget);
+            lines.push(format!(
+                "VOXRATIO {case} {threads} modex_ms={m:.3} splat_ms={s:.3} ratio={:.2}",
+                s / m
+            ));
+        }
+    }
+    for l in lines {
+        println!("{l}");
+    }
+}
+
 criterion_group!(benches, voxel_benches);
-criterion_main!(benches);
+
+fn main() {
+    if std::env::var_os("MODEX_BENCH_QUICK").is_none() {
+        benches();
+        Criterion::default().configure_from_args().final_summary();
+    }
+    voxel_ratios();
+}

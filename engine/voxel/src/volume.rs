@@ -31,6 +31,10 @@ pub struct LimbVolume {
     /// (0 = filled), capped at 255, indexed by [`LimbVolume::dist_index`]. Empty when the box holds
     /// more than [`DIST_MAX_CELLS`] cells: those limbs march cell by cell.
     dist: Vec<u8>,
+    /// Per voxel (same order as `data`), its faces whose neighbour cell is empty: bit `2a` for
+    /// the face towards -axis `a`, `2a + 1` towards +axis `a`. A voxel none of whose open faces
+    /// looks at the camera is hidden by its own neighbours, so the splat skips it.
+    open_faces: Vec<u8>,
 }
 
 /// Largest occupied box (in cells) that gets a distance field: 4 MB of `u8`. Real units are far
@@ -91,8 +95,10 @@ impl LimbVolume {
             lo,
             hi,
             dist: Vec::new(),
+            open_faces: Vec::new(),
         };
         v.dist = v.distance_field();
+        v.open_faces = v.open_faces();
         v
     }
 
@@ -107,6 +113,38 @@ impl LimbVolume {
     fn dist_index(&self, x: usize, y: usize, z: usize) -> usize {
         let b = self.box_size();
         ((x - self.lo[0]) + (y - self.lo[1]) * b[0]) * b[2] + (z - self.lo[2])
+    }
+
+    /// The open faces of every voxel, in voxel order (see [`LimbVolume::open_faces`]).
+    fn open_faces(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.data.len());
+        for y in 0..self.size[1] {
+            for x in 0..self.size[0] {
+                let c = x + y * self.size[0];
+                for w in 0..self.words {
+                    let mut bits = self.masks[c * self.words + w];
+                    while bits != 0 {
+                        let z = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let p = [x, y, z];
+                        let mut open = 0u8;
+                        for a in 0..3 {
+                            let mut n = p;
+                            let below = p[a] == 0 || {
+                                n[a] = p[a] - 1;
+                                !self.occupied(n[0], n[1], n[2])
+                            };
+                            n = p;
+                            n[a] = p[a] + 1;
+                            let above = !self.occupied(n[0], n[1], n[2]);
+                            open |= (below as u8) << (2 * a) | (above as u8) << (2 * a + 1);
+                        }
+                        out.push(open);
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Chebyshev distance transform of the occupied box: two raster passes of the 3x3x3 chamfer
@@ -225,6 +263,38 @@ impl LimbVolume {
         (self.lo, self.hi)
     }
 
+    /// Every filled column of the occupied box, as `(x, y, voxels)` with the column's voxels in
+    /// ascending z: the splat's walk over the limb (each voxel once, straight from the masks, no
+    /// rank per voxel).
+    #[inline]
+    pub(crate) fn for_each_column(&self, mut f: impl FnMut(usize, usize, ColumnVoxels<'_>)) {
+        for y in self.lo[1]..self.hi[1] {
+            for x in self.lo[0]..self.hi[0] {
+                let c = x + y * self.size[0];
+                let start = self.base[c] as usize;
+                let end = self
+                    .base
+                    .get(c + 1)
+                    .map_or(self.data.len(), |&b| b as usize);
+                if start == end {
+                    continue;
+                }
+                let masks = &self.masks[c * self.words..(c + 1) * self.words];
+                f(
+                    x,
+                    y,
+                    ColumnVoxels {
+                        masks,
+                        word: 0,
+                        bits: masks[0],
+                        data: &self.data[start..end],
+                        open: &self.open_faces[start..end],
+                    },
+                );
+            }
+        }
+    }
+
     /// March a grid-space ray `origin + t * dir` for `t` in `[t_min, t_max]` with a 3D DDA
     /// (Amanatides & Woo) and return the first filled cell. Non-finite input misses.
     ///
@@ -294,6 +364,36 @@ impl LimbVolume {
             colour,
             normal,
         })
+    }
+}
+
+/// The voxels of one column, lowest z first, as `(z, [colour, normal], open faces)`: the column's set
+/// occupancy bits walked in order beside its voxel data, which is in the same order.
+pub(crate) struct ColumnVoxels<'a> {
+    masks: &'a [u64],
+    word: usize,
+    /// The bits of `masks[word]` not yet walked.
+    bits: u64,
+    data: &'a [[u8; 2]],
+    open: &'a [u8],
+}
+
+impl Iterator for ColumnVoxels<'_> {
+    type Item = (usize, [u8; 2], u8);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, [u8; 2], u8)> {
+        let (&v, rest) = self.data.split_first()?;
+        let (&open, open_rest) = self.open.split_first()?;
+        while self.bits == 0 {
+            self.word += 1;
+            self.bits = *self.masks.get(self.word)?;
+        }
+        let z = self.word * 64 + self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        self.data = rest;
+        self.open = open_rest;
+        Some((z, v, open))
     }
 }
 

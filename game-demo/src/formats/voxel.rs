@@ -361,6 +361,7 @@ impl ViewState {
             light: self.light,
             sun: None,
             parallel: true,
+            ..RenderOptions::default()
         };
         let mut shot = Shot {
             scene: &scene,

@@ -1,8 +1,13 @@
-//! Decode arbitrary bytes as a VXL, then assemble and build every volume, and march a few rays
-//! through each limb: nothing may panic, loop forever or allocate without bound.
+//! Decode arbitrary bytes as a VXL, then assemble and build every volume, march a few rays
+//! through each limb, and draw the model splatted and marched into small frames: nothing may
+//! panic, loop forever or allocate without bound.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use modex_voxel::{vxl, VoxelModel};
+use modex::{DepthBuffer, IndexedFrame};
+use modex_voxel::{
+    draw, frame_scene, game_camera, vxl, Instance, Pose, RenderOptions, Splatting, Unit, Vpl,
+    VoxelModel,
+};
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(v) = vxl::decode(data) {
@@ -24,6 +29,28 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
             let _ = m.quirks().len();
+            // Splats and rays over the same arbitrary limbs, at sizes where small limbs splat.
+            let scene = [Instance {
+                unit: Unit::single(&m),
+                pose: Pose::default(),
+            }];
+            let vpl = Vpl::from_palette(&modex::Palette::grey_ramp(), 32);
+            for size in [12, 40] {
+                let Ok(cam) = frame_scene(&scene, &game_camera(glam::Vec3::ZERO, 100.0, size, size))
+                else {
+                    continue;
+                };
+                for splat in [Splatting::Always, Splatting::WhenCheaper] {
+                    let opts = RenderOptions {
+                        splat,
+                        parallel: false,
+                        ..RenderOptions::default()
+                    };
+                    let mut f = IndexedFrame::new(size, size);
+                    let mut d = DepthBuffer::new(size, size);
+                    let _ = draw(&scene, &cam, &vpl, &opts, &mut f, &mut d);
+                }
+            }
         }
     }
 });

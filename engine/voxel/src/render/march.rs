@@ -97,9 +97,18 @@ pub(crate) fn march_bands<P: Shade>(
     depth: &mut [f32],
     parallel: bool,
 ) -> usize {
-    let band = BAND_ROWS * screen.width.max(1);
+    // Any banding gives the same pixels (each pixel sees the jobs in order); the bands only trade
+    // load balance against splatted limbs being walked once per band they touch. One thread takes
+    // the frame as one band; N threads get about four bands each, at least BAND_ROWS rows.
+    let rows = if parallel {
+        let bands = 4 * rayon::current_num_threads().max(1);
+        screen.height.div_ceil(bands).max(BAND_ROWS)
+    } else {
+        screen.height.max(1)
+    };
+    let band = rows * screen.width.max(1);
     let march = |(i, (p, d)): (usize, (&mut [P], &mut [f32]))| {
-        march_band(screen, jobs, vpl, i * BAND_ROWS, p, d)
+        march_band(screen, jobs, vpl, i * rows, p, d)
     };
     if parallel {
         pixels
@@ -132,6 +141,12 @@ fn march_band<P: Shade>(
     let mut rays = 0;
     for job in jobs {
         let ys = job.rect[1].max(y0)..job.rect[3].min(y1);
+        if let Some(splat) = &job.splat {
+            if !ys.is_empty() {
+                splat.draw_band(job.volume, &job.shade, vpl, screen.width, y0, pixels, depth);
+            }
+            continue;
+        }
         for y in ys {
             let (x0, x1) = job.row_span(y);
             for x in x0..x1 {

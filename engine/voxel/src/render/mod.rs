@@ -7,7 +7,8 @@
 //!   [`crate::scene`]), the screen outline of the box of its filled cells, and its shading table
 //!   ([`light`]: one entry per normal index, computed once per limb per draw).
 //! - [`march`]: every pixel under a job's outline marches its ray through the limb, and the first
-//!   filled cell becomes a pixel of the target's format ([`pixel`]).
+//!   filled cell becomes a pixel of the target's format ([`pixel`]); a limb whose cells cover at
+//!   most a pixel each is splatted instead ([`splat`]: one depth-tested pixel per voxel).
 //!
 //! Beside the draw: cameras for voxel scenes ([`camera`]) and the limb-box outlines of the viewer
 //! ([`outline`]).
@@ -18,6 +19,7 @@ mod light;
 mod march;
 mod outline;
 mod pixel;
+mod splat;
 
 use glam::Vec3;
 use modex::{Camera, DepthBuffer, DrawStats, Target};
@@ -46,7 +48,28 @@ pub struct RenderOptions {
     pub sun: Option<Vec3>,
     /// Draw row bands in parallel on the current rayon pool.
     pub parallel: bool,
+    /// When limbs are splatted (one depth-tested pixel per voxel) instead of ray-marched.
+    pub splat: Splatting,
 }
+
+/// When a limb is splatted instead of ray-marched ([`splat`](self) in the module docs). Only a
+/// limb each of whose cells covers at most [`SPLAT_FOOTPRINT`] pixels is ever splatted: there a
+/// splat covers the pixels the marcher covers, so the switch leaves no holes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Splatting {
+    /// Splat such a limb when that is also cheaper than marching it (at most five voxels per
+    /// ray its outline would cast).
+    #[default]
+    WhenCheaper,
+    /// Splat every such limb (tests of the switch, benchmarks).
+    Always,
+    /// March every limb.
+    Never,
+}
+
+/// Largest screen footprint of one cell, in pixels (width and height of its projected cube), at
+/// which a limb may be splatted.
+pub const SPLAT_FOOTPRINT: f32 = 1.0;
 
 impl Default for RenderOptions {
     fn default() -> Self {
@@ -56,6 +79,7 @@ impl Default for RenderOptions {
             light: LightSource::Auto,
             sun: None,
             parallel: true,
+            splat: Splatting::WhenCheaper,
         }
     }
 }

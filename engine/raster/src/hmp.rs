@@ -45,6 +45,7 @@ use modex::normals::{mdl_normal, MDL_NORMAL_COUNT};
 use modex::{ByteReader, ErrorKind, FormatError, FormatResult, Palette};
 
 use crate::model::{Frame, Model, Skin, SkinPixels, Triangle};
+pub use crate::skin::Material;
 use crate::skin::{self, MIPMAP_FLAG};
 
 /// Format name used in errors.
@@ -110,21 +111,6 @@ pub struct HmpHeader {
     pub num_frames: usize,
     /// The header's `flags` word as stored.
     pub flags: i32,
-}
-
-/// A material record (MDL7 style): four RGBA colours and a specular power.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Material {
-    /// Diffuse RGBA.
-    pub diffuse: [f32; 4],
-    /// Ambient RGBA.
-    pub ambient: [f32; 4],
-    /// Specular RGBA.
-    pub specular: [f32; 4],
-    /// Emissive RGBA.
-    pub emissive: [f32; 4],
-    /// Specular power.
-    pub power: f32,
 }
 
 /// What a skin record held besides its pixels.

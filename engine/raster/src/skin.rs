@@ -264,6 +264,22 @@ pub fn dds_fourcc(bytes: &[u8]) -> Option<String> {
     Some(String::from_utf8_lossy(cc).into_owned())
 }
 
+/// A GameStudio material record (skin type flag 0x10, in MDL7 and HMP7 skins alike): four RGBA
+/// colours, 0..1, and a specular power. One type for both formats, since the record is the same.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Material {
+    /// Diffuse RGBA.
+    pub diffuse: [f32; 4],
+    /// Ambient RGBA.
+    pub ambient: [f32; 4],
+    /// Specular RGBA.
+    pub specular: [f32; 4],
+    /// Emissive RGBA.
+    pub emissive: [f32; 4],
+    /// Specular power.
+    pub power: f32,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

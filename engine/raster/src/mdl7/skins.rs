@@ -12,27 +12,13 @@ use modex::{ByteReader, FormatError, FormatResult, Palette};
 use super::{Mdl7Header, FORMAT};
 use crate::model::{Skin, SkinPixels};
 use crate::skin;
+pub use crate::skin::Material;
 
 const FLAG_MIPMAPS: u8 = 0x08;
 const FLAG_MATERIAL: u8 = 0x10;
 const FLAG_EFFECT: u8 = 0x20;
 /// Largest effect text accepted (the engine's effects are a few kilobytes).
 const MAX_EFFECT: usize = 1 << 20;
-
-/// A material record: four RGBA colours and a specular power.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Material {
-    /// Diffuse RGBA, 0..1.
-    pub diffuse: [f32; 4],
-    /// Ambient RGBA.
-    pub ambient: [f32; 4],
-    /// Specular RGBA.
-    pub specular: [f32; 4],
-    /// Emissive RGBA.
-    pub emissive: [f32; 4],
-    /// Specular power.
-    pub power: f32,
-}
 
 /// Where a skin's pixels come from.
 #[derive(Debug, Clone, PartialEq, Eq)]

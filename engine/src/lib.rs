@@ -19,6 +19,7 @@
 #![deny(unsafe_code)]
 
 pub mod audio;
+pub mod blend;
 pub mod camera;
 pub mod depth;
 pub mod error;
@@ -40,6 +41,7 @@ pub mod target;
 pub mod threads;
 
 pub use audio::{AudioOutput, Mixer, Repeat, Sound};
+pub use blend::{BlendTable, BlendTables, Opacity};
 pub use camera::{Camera, Projection};
 pub use depth::DepthBuffer;
 pub use error::{ErrorKind, FormatError, FormatResult};

@@ -195,7 +195,7 @@ mod tests {
         let half = tables.table(Opacity::from_percent(50.0)).unwrap();
         let grey = |i: u8| Palette::grey_ramp().colors[usize::from(i)][0];
         for (s, d) in [(0u8, 255u8), (255, 0), (10, 200), (77, 77)] {
-            let want = (u32::from(grey(s)) + u32::from(grey(d)) + 1) / 2;
+            let want = (u32::from(grey(s)) + u32::from(grey(d))).div_ceil(2);
             let got = u32::from(grey(half.mix(s, d)));
             assert!(got.abs_diff(want) <= 8, "{s} over {d}: {got}, want {want}");
         }

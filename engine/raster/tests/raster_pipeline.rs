@@ -672,3 +672,87 @@ fn one_and_many_threads_give_identical_pixels() {
         );
     }
 }
+
+/// A translucent near square over an opaque far one: the middle mixes both (8-bit through the
+/// palette's mixing table, true colour per channel), the depth buffer keeps the far square's
+/// depth, and invisible draws nothing.
+#[test]
+fn translucent_entity_mixes_over_what_is_behind_and_keeps_its_depth() {
+    use modex::{BlendTables, Opacity};
+    let pal = Palette::quake();
+    // Quake palette: 254 is a light yellow, 32 a dark blue-ish grey; any two distinct colours do.
+    let (front_i, back_i) = (254u8, 32u8);
+    let near = quad(-1.0, 1.0, checker_skin(4, 4, 4, front_i, front_i));
+    let far = quad(1.0, 8.0, checker_skin(4, 4, 4, back_i, back_i));
+    let r = flat_renderer();
+    let (pn, pf) = (r.prepare(&near), r.prepare(&far));
+    let cam = front_camera(6.0, 80, 60);
+    let half = Entity {
+        alpha: Opacity::from_percent(50.0),
+        ..Entity::default()
+    };
+
+    // 8-bit: the mixed index is the table's.
+    let mut f = IndexedFrame::new(80, 60);
+    let mut d = DepthBuffer::new(80, 60);
+    r.draw(&mut f, &mut d, &cam, &pf, &Entity::default())
+        .unwrap();
+    r.draw(&mut f, &mut d, &cam, &pn, &half).unwrap();
+    let want = BlendTables::new(&pal)
+        .table(Opacity::from_percent(50.0))
+        .unwrap()
+        .mix(front_i, back_i);
+    assert_ne!(want, front_i);
+    assert_ne!(want, back_i);
+    assert_eq!(f.get(40, 30), Some(want));
+    assert_eq!(f.get(2, 2), Some(back_i), "outside the near square");
+    assert!(
+        (d.get(40, 30).unwrap() - 7.0).abs() < 1e-3,
+        "far depth kept"
+    );
+
+    // 8888: channel mix of the two lit colours.
+    let mut s = Surface::<Argb8888>::new(80, 60);
+    let mut d = DepthBuffer::new(80, 60);
+    r.draw(&mut s, &mut d, &cam, &pf, &Entity::default())
+        .unwrap();
+    let back = s.get(40, 30).unwrap().to_rgba();
+    let mut opaque = Surface::<Argb8888>::new(80, 60);
+    r.draw(
+        &mut opaque,
+        &mut DepthBuffer::new(80, 60),
+        &cam,
+        &pn,
+        &Entity::default(),
+    )
+    .unwrap();
+    let front = opaque.get(40, 30).unwrap().to_rgba();
+    r.draw(&mut s, &mut d, &cam, &pn, &half).unwrap();
+    let got = s.get(40, 30).unwrap().to_rgba();
+    for c in 0..3 {
+        let want = (u32::from(front[c]) + u32::from(back[c])).div_ceil(2);
+        assert!(
+            u32::from(got[c]).abs_diff(want) <= 1,
+            "channel {c}: {got:?} from {front:?} over {back:?}"
+        );
+    }
+
+    // 565 as well, and invisible changes nothing.
+    let mut s = Surface::<Rgb565>::new(80, 60);
+    let mut d = DepthBuffer::new(80, 60);
+    r.draw(&mut s, &mut d, &cam, &pf, &Entity::default())
+        .unwrap();
+    let before = s.pixels().to_vec();
+    let gone = Entity {
+        alpha: Opacity::from_percent(0.0),
+        ..Entity::default()
+    };
+    assert_eq!(
+        r.draw(&mut s, &mut d, &cam, &pn, &gone).unwrap().rasterized,
+        0
+    );
+    assert_eq!(s.pixels(), &before[..]);
+    r.draw(&mut s, &mut d, &cam, &pn, &half).unwrap();
+    assert_ne!(s.get(40, 30), Some(before[30 * 80 + 40]));
+    assert_eq!(s.get(2, 2), Some(before[2 * 80 + 2]));
+}

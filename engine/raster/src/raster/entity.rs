@@ -9,9 +9,11 @@
 //! number of threads.
 
 use glam::{Mat4, Quat, Vec2, Vec3, Vec4};
+use modex::blend::{BlendTables, Opacity};
 use modex::float::floor_f32;
 use modex::{draw_line, Camera, DepthBuffer, DrawStats, Palette, Projection, SizeMismatch, Target};
 use rayon::prelude::*;
+use std::sync::Arc;
 
 use crate::model::Model;
 
@@ -51,6 +53,10 @@ pub struct Entity {
     pub albedo: f32,
     /// Overlay mode: index 0 of 8-bit skins and 0x0000 of 16-bit skins are not drawn.
     pub overlay: bool,
+    /// Opacity (A5's `alpha` where the entity is `TRANSPARENT`): below opaque the entity is mixed
+    /// over what is behind it and tests depth without writing it, so draw such entities after the
+    /// opaque ones, far to near; invisible draws nothing.
+    pub alpha: Opacity,
 }
 
 impl Default for Entity {
@@ -67,6 +73,7 @@ impl Default for Entity {
             ambient: 0.0,
             albedo: 50.0,
             overlay: false,
+            alpha: Opacity::OPAQUE,
         }
     }
 }
@@ -152,6 +159,9 @@ pub struct Renderer {
     /// level its texel-to-pixel ratio asks for, as A5 drew through Direct3D: on by default; off
     /// draws every pixel from the full-size skin (minified skins shimmer).
     pub mipmaps: bool,
+    /// The palette's 8-bit mixing tables for translucent entities, built on first use and shared
+    /// by clones.
+    blend: Arc<BlendTables>,
 }
 
 /// Vertex-stage output.
@@ -184,6 +194,7 @@ impl Renderer {
             cull: Cull::Back,
             depth_mode: DepthMode::TestAndWrite,
             mipmaps: true,
+            blend: Arc::new(BlendTables::new(palette)),
         }
     }
 
@@ -379,6 +390,15 @@ impl Renderer {
             triangles: model.model.triangles.len(),
             ..DrawStats::default()
         };
+        if entity.alpha.is_invisible() {
+            return Ok(stats);
+        }
+        let blend = self.blend.table(entity.alpha);
+        // A translucent entity must not hide what is drawn behind it after it.
+        let mode = match (entity.alpha.is_opaque(), self.depth_mode) {
+            (false, DepthMode::TestAndWrite) => DepthMode::TestOnly,
+            (_, mode) => mode,
+        };
         // Both reused from draw to draw on this thread: fresh multi-megabyte buffers every frame
         // cost more in page faults than filling them (see `span::fill`).
         let mut lit = LIT.with(|c| std::mem::take(&mut *c.borrow_mut()));
@@ -401,8 +421,10 @@ impl Renderer {
                 tex,
                 shades: &self.shades,
                 overlay: entity.overlay,
-                mode: self.depth_mode,
+                mode,
                 mipmaps: self.mipmaps,
+                opacity: entity.alpha,
+                blend,
             };
             T::Px::fill_textured(&job, target.pixels_mut(), depth.values_mut(), w, h);
         }

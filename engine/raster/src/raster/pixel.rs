@@ -11,6 +11,7 @@
 
 use std::marker::PhantomData;
 
+use modex::blend::{mix_channel, BlendTable, Opacity};
 use modex::{Argb4444, Argb8888, Pixel, Rgb565};
 
 use super::light::{level_of, ShadeTable, LIGHT_MAX};
@@ -46,14 +47,40 @@ pub struct TexturedFill<'a> {
     pub mode: DepthMode,
     /// Sample the skin's mip levels (otherwise level 0 only).
     pub mipmaps: bool,
+    /// The entity's opacity: below opaque, every drawn pixel is mixed over the one beneath.
+    pub opacity: Opacity,
+    /// The palette's mixing table for `opacity` (8-bit targets; `None` when opaque).
+    pub blend: Option<&'a BlendTable>,
 }
 
 impl TexturedFill<'_> {
+    /// [`TexturedFill::fill_painted`], through [`Translucent`] with `mix` when `mix` is given.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn fill_with<T: Texel, L: Lighting<T>, M: Mix<L::Px>>(
+        &self,
+        texels: LevelTexels<T>,
+        overlay_texels: LevelTexels<T>,
+        lighting: L,
+        mix: Option<M>,
+        px: &mut [L::Px],
+        depth: &mut [f32],
+        size: (usize, usize),
+    ) {
+        match mix {
+            Some(mix) => {
+                let lighting = Translucent { lighting, mix };
+                self.fill_painted(texels, overlay_texels, lighting, px, depth, size)
+            }
+            None => self.fill_painted(texels, overlay_texels, lighting, px, depth, size),
+        }
+    }
+
     /// Fill with the texels `texels` picks from each mip level (`overlay_texels` in overlay mode,
     /// where 0 is the key) lit by `lighting`: picks the painter of the overlay mode, so each span
     /// loop is monomorphised per pixel type and mode.
     #[inline]
-    fn fill_with<T: Texel, L: Lighting<T>>(
+    fn fill_painted<T: Texel, L: Lighting<T>>(
         &self,
         texels: LevelTexels<T>,
         overlay_texels: LevelTexels<T>,
@@ -199,6 +226,63 @@ impl<T: Texel, L: Lighting<T>, const OVERLAY: bool> Paint for Painter<'_, T, L, 
     }
 }
 
+/// How a translucent entity's pixel is mixed over the pixel beneath it.
+trait Mix<P>: Sync + Copy {
+    /// `src` drawn over `dst`.
+    fn mix(&self, src: P, dst: P) -> P;
+}
+
+/// 8-bit mixing through the palette's table for one opacity (the way 8-bit engines did it: the
+/// frame holds indices, so the mixed colour is the nearest palette entry).
+#[derive(Clone, Copy)]
+struct TableMix<'a>(&'a BlendTable);
+
+impl Mix<u8> for TableMix<'_> {
+    #[inline(always)]
+    fn mix(&self, src: u8, dst: u8) -> u8 {
+        self.0.mix(src, dst)
+    }
+}
+
+/// True-colour mixing per channel, the source weighted `.0` out of 256 (alpha too, so a 4444
+/// target keeps what is beneath showing through).
+#[derive(Clone, Copy)]
+struct ChannelMix(u32);
+
+impl<P: TrueColor> Mix<P> for ChannelMix {
+    #[inline(always)]
+    fn mix(&self, src: P, dst: P) -> P {
+        let (s, d) = (src.to_rgba(), dst.to_rgba());
+        P::from_rgba(
+            [0, 1, 2, 3].map(|c| mix_channel(u32::from(s[c]), u32::from(d[c]), self.0) as u8),
+        )
+    }
+}
+
+/// A lighting whose result is mixed over the pixel already there: translucent entities. It has no
+/// vector kernel (the scalar loop does the read-modify-write), and the fill tests depth without
+/// writing it (see `Renderer::draw`).
+#[derive(Clone, Copy)]
+struct Translucent<L, M> {
+    lighting: L,
+    mix: M,
+}
+
+impl<T, L: Lighting<T>, M: Mix<L::Px>> Lighting<T> for Translucent<L, M> {
+    type Px = L::Px;
+    #[inline(always)]
+    fn put(&self, t: T, light: i32, dst: &mut L::Px) -> bool {
+        // Lit over a copy of the pixel beneath, so a format that blends by texel alpha itself
+        // (4444) does that first.
+        let mut lit = *dst;
+        if !self.lighting.put(t, light, &mut lit) {
+            return false;
+        }
+        *dst = self.mix.mix(lit, *dst);
+        true
+    }
+}
+
 /// 8-bit lighting: the texel's index through the shade-table row of the light level.
 #[derive(Clone, Copy)]
 struct Colormap<'a>(&'a [u8]);
@@ -215,7 +299,16 @@ impl Lighting<u8> for Colormap<'_> {
 impl sealed::FillTextured for u8 {
     fn fill_textured(job: &TexturedFill<'_>, px: &mut [u8], depth: &mut [f32], w: usize, h: usize) {
         let lighting = Colormap(job.shades.colormap());
-        job.fill_with(|l| &l.indexed, |l| &l.indexed, lighting, px, depth, (w, h));
+        let mix = job.blend.map(TableMix);
+        job.fill_with(
+            |l| &l.indexed,
+            |l| &l.indexed,
+            lighting,
+            mix,
+            px,
+            depth,
+            (w, h),
+        );
     }
 }
 
@@ -379,7 +472,16 @@ impl<P: TrueColor> sealed::FillTextured for P {
     fn fill_textured(job: &TexturedFill<'_>, px: &mut [P], depth: &mut [f32], w: usize, h: usize) {
         let (normal, overlay): (LevelTexels<u32>, LevelTexels<u32>) =
             (|l| &l.rgba, |l| &l.rgba_overlay);
-        job.fill_with(normal, overlay, Multiply(PhantomData), px, depth, (w, h));
+        let mix = (!job.opacity.is_opaque()).then(|| ChannelMix(job.opacity.weight256()));
+        job.fill_with(
+            normal,
+            overlay,
+            Multiply(PhantomData),
+            mix,
+            px,
+            depth,
+            (w, h),
+        );
     }
 }
 

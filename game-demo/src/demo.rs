@@ -41,10 +41,12 @@ fn new_world(assets: &Assets) -> World {
 pub fn run(args: &DemoArgs) -> Result<()> {
     let assets = Assets::load(&data_dir())?;
     if let Some(addr) = args.serve {
-        return crate::net::session::serve(addr, args, &assets, new_world(&assets));
+        let plugins = Plugins::from_args(args, &data_dir())?;
+        return crate::net::session::serve(addr, args, &assets, new_world(&assets), plugins);
     }
     if let Some(addr) = args.connect {
-        return crate::net::session::connect(addr, args, &assets, new_world(&assets));
+        let plugins = Plugins::from_args(args, &data_dir())?;
+        return crate::net::session::connect(addr, args, &assets, new_world(&assets), plugins);
     }
     if let Some(secs) = args.soak {
         return soak(&assets, secs);
@@ -59,18 +61,39 @@ pub fn run(args: &DemoArgs) -> Result<()> {
         });
     }
     let plugins = Plugins::from_args(args, &data_dir())?;
-    let path = match args.path.as_str() {
-        "8888" => DrawPath::TrueColour,
-        _ => DrawPath::Indexed,
-    };
+    let path = draw_path(args);
     if args.headless {
         return headless(&assets, args.frames, &args.out, path, plugins);
     }
     windowed(&assets, args, path, plugins)
 }
 
+/// `--path`: the 8-bit frame (default) or the 8888 surface.
+pub(crate) fn draw_path(args: &DemoArgs) -> DrawPath {
+    match args.path.as_str() {
+        "8888" => DrawPath::TrueColour,
+        _ => DrawPath::Indexed,
+    }
+}
+
+/// Show the frame `path` drew; `false` when the window was closed.
+pub(crate) fn present_frame(
+    present: &mut dyn Present,
+    scene: &SceneRenderer,
+    path: DrawPath,
+    palette: &modex::Palette,
+) -> Result<bool> {
+    Ok(match path {
+        DrawPath::Indexed => present.present_indexed(&scene.frame, palette)?,
+        DrawPath::TrueColour => {
+            let (w, h) = (scene.surface.width(), scene.surface.height());
+            present.present_rgba(w, h, &scene.surface.to_rgba8())?
+        }
+    })
+}
+
 /// Draw one frame of `world`, with the plugins' hooks around the drawing when there are any.
-fn draw_frame(
+pub(crate) fn draw_frame(
     scene: &mut SceneRenderer,
     world: &World,
     path: DrawPath,
@@ -107,12 +130,7 @@ fn headless(
         let t = Instant::now();
         draw_frame(&mut scene, &world, path, plugins.as_mut())?;
         render_time += t.elapsed();
-        match path {
-            DrawPath::Indexed => presenter.present_indexed(&scene.frame, &assets.palette)?,
-            DrawPath::TrueColour => {
-                presenter.present_rgba(WIDTH, HEIGHT, &scene.surface.to_rgba8())?
-            }
-        };
+        present_frame(&mut presenter, &scene, path, &assets.palette)?;
         // One picture per 60 Hz step: frame N shows scene time N / 60 s.
         let t = Instant::now();
         world.step();

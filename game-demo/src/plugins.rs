@@ -11,12 +11,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use modex::{Argb8888, IndexedFrame, Surface};
+use modex::{Argb8888, IndexedFrame, Opacity, Surface};
 use modex_demo::scene::draw::FOV_DEGREES;
 use modex_demo::scene::world::{Unit, STEP};
 use modex_demo::scene::{Look, Overrides, World};
 use modex_plugin::effects::Effects;
-use modex_plugin::{CameraState, EntityKey, EntityState, FrameBuffer, PluginHost};
+use modex_plugin::{CameraState, EntityKey, EntityState, FrameBuffer, Packet, PluginHost};
 use modex_raster::{Entity, MdlFile, Model};
 use modex_voxel::Pose;
 
@@ -58,7 +58,7 @@ impl Plugins {
         let mut host = PluginHost::new();
         for p in &args.plugins {
             if p.as_os_str() == BUILTIN {
-                host.add(Box::new(Effects));
+                host.add(Box::<Effects>::default());
             } else {
                 host.load(p)?;
             }
@@ -150,6 +150,7 @@ impl Plugins {
             return Look::Hidden;
         }
         match (self.host.entity(key), self.written.get(&key)) {
+            (Some(now), _) if now.invisible => Look::Hidden,
             (Some(now), Some(before)) if now != *before => Look::Replace(convert(&now)),
             _ => Look::Same,
         }
@@ -215,6 +216,22 @@ impl Plugins {
         self.host.take_errors();
         self.frames += 1;
         Ok(())
+    }
+
+    /// Let plugins send user packets of at most `limit` bytes (a network session is running).
+    pub fn open_network(&mut self, limit: usize) {
+        self.host.set_network(Some(limit));
+    }
+
+    /// The user packets plugins sent since the last call.
+    pub fn take_packets(&mut self) -> Vec<Packet> {
+        self.host.take_packets()
+    }
+
+    /// Hand a user packet from the network to the plugins (`data` starts with 17).
+    pub fn receive_packet(&mut self, from: i64, data: &[u8]) {
+        self.host.receive_packet(from, data);
+        self.host.take_errors();
     }
 
     /// One line for the end of a run.
@@ -302,7 +319,19 @@ fn raster_entity(s: &EntityState) -> Entity {
         skin: s.skin.max(0.0) as usize,
         ambient: s.ambient,
         albedo: s.albedo,
+        alpha: opacity(s),
         ..Entity::default()
+    }
+}
+
+/// How opaque an entity is drawn: its `alpha` when `TRANSPARENT` is set, nothing when `INVISIBLE`.
+fn opacity(s: &EntityState) -> Opacity {
+    if s.invisible {
+        Opacity::from_percent(0.0)
+    } else if s.transparent {
+        Opacity::from_percent(s.alpha)
+    } else {
+        Opacity::OPAQUE
     }
 }
 

@@ -49,17 +49,24 @@ impl Proc {
             .args(args)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("run modex");
-        let out = child.stdout.take().unwrap();
+        // Standard output and error lines on one channel (plugins report on stderr).
         let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(out).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
+        let out = child.stdout.take().unwrap();
+        let err = child.stderr.take().unwrap();
+        let forward = |pipe: Box<dyn std::io::Read + Send>, tx: std::sync::mpsc::Sender<String>| {
+            std::thread::spawn(move || {
+                for line in BufReader::new(pipe).lines().map_while(Result::ok) {
+                    if tx.send(line).is_err() {
+                        break;
+                    }
                 }
-            }
-        });
+            });
+        };
+        forward(Box::new(out), tx.clone());
+        forward(Box::new(err), tx);
         Proc {
             name,
             child,
@@ -319,4 +326,64 @@ fn vanished_peers_time_out_on_both_sides() {
     let (_, _, _, entities) = traffic(&lines, "received");
     assert_eq!(entities, 13);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The C plugin `engine/plugin/examples/packets.c` on the server and its Rust twin (`--plugin
+/// builtin`) on the client send user packets every 30 frames (`a5->eng->SendPacket`,
+/// `Engine::send_packet`); each side's `ReceivePacket` gets the other's, with `from` the client's
+/// dpid on the server and 0 on the client.
+#[test]
+fn plugins_exchange_user_packets_through_the_session() {
+    use modex_testkit::cplugin::{c_compiler, compile_plugin};
+    let Some(cc) = c_compiler() else { return };
+    let dir = tmp("packets");
+    let lib = dir.join("packets.so");
+    compile_plugin(
+        &cc,
+        Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../engine/plugin/include"
+        )),
+        Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../engine/plugin/examples/packets.c"
+        )),
+        &lib,
+    );
+    let lib = lib.to_str().unwrap();
+    let addr = format!("127.0.0.1:{}", free_port());
+    let (s_out, c_out) = (dir.join("server"), dir.join("client"));
+    let hooks = ["--each-frame", "Packets", "--headless"];
+    let mut server_args = vec!["demo", "--serve", &addr, "--frames", "240", "--plugin", lib];
+    server_args.extend(hooks);
+    server_args.extend(["--out", s_out.to_str().unwrap()]);
+    let mut server = Proc::spawn("server", &server_args);
+    server.expect_line("net: serving 13 units");
+    let mut client_args = vec!["demo", "--connect", &addr, "--frames", "120"];
+    client_args.extend(["--plugin", "builtin"]);
+    client_args.extend(hooks);
+    client_args.extend(["--out", c_out.to_str().unwrap()]);
+    let mut client = Proc::spawn("client", &client_args);
+    let line = client.expect_line("builtin: received");
+    assert!(
+        line.contains("from 0: hello "),
+        "the client hears the server: {line}"
+    );
+    let line = server.expect_line("packets.so: received");
+    let dpid = client.child.id();
+    assert!(
+        line.contains(&format!("from {dpid}: hello ")),
+        "the server hears client {dpid}: {line}"
+    );
+    let (status, lines) = client.finish();
+    assert!(status.success(), "client: {lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("plugins builtin: 120 frames")),
+        "{lines:?}"
+    );
+    let (status, lines) = server.finish();
+    assert!(status.success(), "server: {lines:?}");
+    std::fs::remove_dir_all(&dir).ok();
 }

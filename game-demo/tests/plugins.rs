@@ -322,3 +322,70 @@ fn load_errors_exit_non_zero_with_one_line() {
     );
     std::fs::remove_dir_all(&work).ok();
 }
+
+/// `TRANSPARENT` with `alpha` 50 on the terrain mixes it over what is behind it (the sky and the
+/// units it hid), through the palette's mixing table in 8-bit and per channel in 8888; `INVISIBLE`
+/// hides it. Where the terrain overlaps itself (a hill in front of a slope) a translucent terrain
+/// is mixed twice, as in every engine that does not sort triangles, so that share of pixels is
+/// allowed to differ from the single mix.
+#[test]
+fn transparent_and_invisible_flags_are_drawn() {
+    use modex::{BlendTables, Opacity};
+    let work = scratch("alpha");
+    let Some(lib) = build(TEST_PLUGINS, "terrain_alpha", &work) else {
+        return;
+    };
+    let palette = Assets::load(&data_dir()).unwrap().palette;
+    let half = BlendTables::new(&palette);
+    let half = half.table(Opacity::from_percent(50.0)).unwrap();
+    for path in ["8", "8888"] {
+        let run = |hook: Option<&str>| {
+            let out = work.join(format!("{path}-{}", hook.unwrap_or("none")));
+            let mut args = vec!["--frames", "1", "--path", path];
+            if let Some(h) = hook {
+                args.extend(["--plugin", so(&lib), "--each-entity", h]);
+            }
+            demo_ok(&args, &out);
+            if path == "8" {
+                indexed(&out, 0)
+            } else {
+                rgba(&out, 0)
+            }
+        };
+        let (opaque, vanished, ghost) = (run(None), run(Some("Vanish")), run(Some("Ghost")));
+        let bpp = if path == "8" { 1 } else { 4 };
+        let px = |v: &[u8], i: usize| v[i * bpp..(i + 1) * bpp].to_vec();
+        let (mut terrain, mut mixed, mut same_elsewhere, mut elsewhere) = (0, 0, 0, 0);
+        for i in 0..opaque.len() / bpp {
+            let (o, v, g) = (px(&opaque, i), px(&vanished, i), px(&ghost, i));
+            if o == v {
+                elsewhere += 1;
+                same_elsewhere += usize::from(g == o);
+                continue;
+            }
+            terrain += 1;
+            let want: Vec<u8> = if bpp == 1 {
+                vec![half.mix(o[0], v[0])]
+            } else {
+                (0..4)
+                    .map(|c| (u32::from(o[c]) + u32::from(v[c])).div_ceil(2) as u8)
+                    .collect()
+            };
+            let close = g.iter().zip(&want).all(|(a, b)| a.abs_diff(*b) <= 1);
+            mixed += usize::from(close);
+        }
+        assert!(terrain > 20_000, "{path}: terrain covers {terrain} pixels");
+        assert!(
+            mixed * 100 >= terrain * 99,
+            "{path}: {mixed} of {terrain} terrain pixels are the half mix of terrain and background"
+        );
+        assert!(
+            same_elsewhere * 1000 >= elsewhere * 995,
+            "{path}: {same_elsewhere} of {elsewhere} pixels without terrain unchanged"
+        );
+        eprintln!(
+            "{path}: {mixed} of {terrain} terrain pixels mixed once, {same_elsewhere} of {elsewhere} others unchanged"
+        );
+    }
+    std::fs::remove_dir_all(&work).ok();
+}

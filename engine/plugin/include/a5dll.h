@@ -48,6 +48,18 @@ typedef int32_t fixed;
 #define FIX2FLOAT(x) (((double)(x)) / 1024.0)
 #define FLOAT2FIX(f) ((fixed)((f) * 1024.0))
 
+/* A4_ENTITY.flags the engine draws by (the A5 flag names; the values are this header's, so
+ * recompile against it). TRANSPARENT: mixed over what is behind at `alpha` percent opacity.
+ * INVISIBLE: not drawn. wingdi.h's TRANSPARENT has the same value. */
+#define A4_TRANSPARENT (1 << 0)
+#define A4_INVISIBLE (1 << 1)
+#ifndef TRANSPARENT
+#define TRANSPARENT A4_TRANSPARENT
+#endif
+#ifndef INVISIBLE
+#define INVISIBLE A4_INVISIBLE
+#endif
+
 /* Engine functions returned by a5dll_getwdlfunc, by argument count. They return `long` (64 bits on
  * Linux) rather than A5's 32-bit `fixed`, so ent_create can return an entity pointer. */
 typedef long (*wdlfunc1)(long);
@@ -73,7 +85,7 @@ typedef struct {
     fixed x, y, z;                /* position in quants (world units) */
     fixed pan, tilt, roll;        /* euler angles in degrees */
     fixed scale_x, scale_y, scale_z; /* scale factors, INT2FIX(1) = 1.0 */
-    int32_t flags;                /* entity property flags (kept, not interpreted) */
+    int32_t flags;                /* entity property flags: TRANSPARENT, INVISIBLE (others kept) */
     fixed frame;                  /* animation frame; the fraction interpolates */
     fixed nextframe;              /* interpolation target frame + 1, 0 = the following frame */
     fixed skin;                   /* skin number */
@@ -137,8 +149,12 @@ typedef struct {
     uint8_t *save_block;          /* always NULL */
     int32_t save_size;            /* always 0 */
     long (*Exec)(long n, long p1, long p2, long p3); /* always NULL */
-    void (*SendPacket)(long to, void *data, long size, long guaranteed); /* NULL: no network */
-    void (*ReceivePacket)(long from, void *data, long size);            /* not called */
+    /* Send a user packet (data[0] must be 17) to client `to` (a server's 0: every client; a
+     * client always sends to its server). NULL when the engine runs no network session. */
+    void (*SendPacket)(long to, void *data, long size, long guaranteed);
+    /* Set by the plugin: called with every user packet that arrives, data[0] == 17; `from` is
+     * the client's id on a server, 0 (the server) on a client. */
+    void (*ReceivePacket)(long from, void *data, long size);
 } ENGINE_INTERFACE;
 
 typedef struct {

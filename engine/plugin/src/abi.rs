@@ -12,6 +12,11 @@ pub type RawFixed = i32;
 /// `a5dll_attach` returns a larger number was built for a newer engine and is refused.
 pub const A5DLL_VERSION: i32 = 100;
 
+/// `A4_ENTITY.flags` bit `TRANSPARENT`: drawn mixed over what is behind at `alpha` percent.
+pub const A4_TRANSPARENT: i32 = 1 << 0;
+/// `A4_ENTITY.flags` bit `INVISIBLE`: not drawn.
+pub const A4_INVISIBLE: i32 = 1 << 1;
+
 /// `fixed NAME(long)`: the type of every exported plugin function.
 pub type DllFunc = unsafe extern "C" fn(c_long) -> RawFixed;
 /// `long a5dll_attach(A5_INTERFACE *)`.
@@ -203,7 +208,8 @@ pub struct WdlInterface {
     pub error_message: Option<unsafe extern "C" fn(*const c_char)>,
 }
 
-/// `ENGINE_INTERFACE`: kept for source compatibility; modex has no save block and no network here.
+/// `ENGINE_INTERFACE`: no save block; `send_packet` is set while the engine runs a network session,
+/// `receive_packet` is the plugin's to set.
 #[repr(C)]
 #[derive(Debug)]
 #[allow(missing_docs)]

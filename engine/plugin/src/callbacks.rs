@@ -124,6 +124,39 @@ pub(crate) unsafe extern "C" fn unlock() {
     }
 }
 
+/// `SendPacket(long to, void *data, long size, long guaranteed)`: queued for the engine's network
+/// session (the pointer is NULL in `ENGINE_INTERFACE` when there is none).
+pub(crate) unsafe extern "C" fn send_packet(
+    to: c_long,
+    data: *mut std::ffi::c_void,
+    size: c_long,
+    guaranteed: c_long,
+) {
+    let Some(shared) = current() else { return };
+    if data.is_null() || size <= 0 {
+        shared.report("SendPacket: no data");
+        return;
+    }
+    // Refuse absurd sizes before forming a slice: the session's limit is far below this.
+    let Ok(len) = usize::try_from(size) else {
+        return;
+    };
+    if len > MAX_PACKET_READ {
+        shared.report(&format!(
+            "SendPacket: {len} bytes is more than one datagram carries"
+        ));
+        return;
+    }
+    // SAFETY: the plugin passes `size` readable bytes at `data` (the SDK's contract); they are
+    // copied before the call returns.
+    let bytes = unsafe { std::slice::from_raw_parts(data as *const u8, len) };
+    #[allow(clippy::useless_conversion)] // c_long is i32 on Windows
+    shared.send(i64::from(to), bytes, guaranteed != 0);
+}
+
+/// Bytes `SendPacket` reads at most (a UDP datagram's payload); the session's own limit is lower.
+const MAX_PACKET_READ: usize = 65_507;
+
 /// `vec_rotate(fixed *vec, fixed *angle)`: both point to three `fixed`.
 unsafe extern "C" fn vec_rotate(vec: c_long, angle: c_long) -> c_long {
     if vec == 0 || angle == 0 {

@@ -1,5 +1,5 @@
 //! The example effects as a Rust plugin, the same effects as the C files in `examples/`:
-//! `PaintScreenWhite`, `FlipUpsideDown`, `ZoomIn`, `Sparks` and `AskUnknown`. The demo loads them
+//! `PaintScreenWhite`, `FlipUpsideDown`, `ZoomIn`, `Sparks`, `AskUnknown` and `Packets`. The demo loads them
 //! with `--plugin builtin`; the tests check they give the same pixels as the C versions.
 
 use crate::abi::RawFixed;
@@ -21,9 +21,15 @@ pub const ZOOM_STEP: RawFixed = int2fix(4);
 /// Narrowest field of view `ZoomIn` goes to.
 pub const ZOOM_MIN: RawFixed = int2fix(10);
 
+/// Frames between two `Packets` sends.
+pub const PACKET_EVERY: u64 = 30;
+
 /// The built-in effects.
 #[derive(Debug, Default)]
-pub struct Effects;
+pub struct Effects {
+    /// `Packets` calls so far.
+    packet_frames: u64,
+}
 
 impl Effects {
     /// Every exported name.
@@ -33,6 +39,7 @@ impl Effects {
         "ZoomIn",
         "Sparks",
         "AskUnknown",
+        "Packets",
     ];
 }
 
@@ -52,8 +59,36 @@ impl Plugin for Effects {
             "ZoomIn" => zoom_in(a5),
             "Sparks" => sparks(a5),
             "AskUnknown" => ask_unknown(a5),
+            "Packets" => self.packets(a5),
             _ => 0,
         }
+    }
+
+    /// As `packets.c`'s `OnPacket`: one line per packet through the error path.
+    fn receive_packet(&mut self, from: i64, data: &[u8], a5: &mut Engine<'_>) {
+        let text = String::from_utf8_lossy(data.get(1..).unwrap_or_default());
+        a5.error_message(&format!(
+            "received {} bytes from {from}: {text}",
+            data.len()
+        ));
+    }
+}
+
+impl Effects {
+    /// Every [`PACKET_EVERY`]th call, send `hello N` (after the 17 every user packet starts with)
+    /// to everybody; nothing without a network session.
+    fn packets(&mut self, a5: &mut Engine<'_>) -> RawFixed {
+        if !a5.has_network() {
+            return 0;
+        }
+        let frame = self.packet_frames;
+        self.packet_frames += 1;
+        if frame % PACKET_EVERY == 0 {
+            let mut msg = vec![crate::USER_PACKET];
+            msg.extend_from_slice(format!("hello {}", frame / PACKET_EVERY + 1).as_bytes());
+            a5.send_packet(0, &msg, false);
+        }
+        0
     }
 }
 

@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use crate::native::NativePlugin;
 use crate::plugin::{EntityHandle, Plugin, RustPlugin};
-use crate::shared::{FrameTarget, Shared};
+use crate::shared::{FrameTarget, Packet, Shared};
 use crate::state::{CameraState, EntityKey, EntityState};
 use crate::{CallError, LoadError};
 
@@ -51,6 +51,8 @@ pub struct PluginHost {
     resolved: HashMap<String, usize>,
     shared: Rc<Shared>,
     screen: [u32; 2],
+    /// The native plugin whose code last stored a `ReceivePacket` function (for messages).
+    receiver_owner: Option<String>,
 }
 
 impl Default for PluginHost {
@@ -67,12 +69,15 @@ impl PluginHost {
             resolved: HashMap::new(),
             shared: Rc::new(Shared::new()),
             screen: [0, 0],
+            receiver_owner: None,
         }
     }
 
     /// Load and attach a native plugin (`.so`).
     pub fn load(&mut self, path: &Path) -> Result<(), LoadError> {
+        let before = self.shared.receiver_addr();
         let p = NativePlugin::load(path, &self.shared)?;
+        self.note_receiver(before, &p.name);
         log::info!("plugin {} attached", p.name);
         self.plugins.push(Loaded::Native(p));
         Ok(())
@@ -133,7 +138,11 @@ impl PluginHost {
         let result = match &mut self.plugins[i] {
             Loaded::Native(n) => {
                 let f = n.function(function)?;
+                let before = shared.receiver_addr();
                 let r = n.call(f, my.unwrap_or(0) as c_long, &shared);
+                if shared.receiver_addr() != before {
+                    self.receiver_owner = Some(n.name.clone());
+                }
                 if shared.unlock() {
                     shared.report(&format!("{function} returned with the frame still locked"));
                 }
@@ -260,6 +269,43 @@ impl PluginHost {
     pub fn sky_speed(&self) -> [f32; 2] {
         self.shared
             .with_exposed(|e| e.sky_speed.map(|v| modex::Fixed(v).to_f32()))
+    }
+
+    fn note_receiver(&mut self, before: Option<usize>, name: &str) {
+        if self.shared.receiver_addr() != before {
+            self.receiver_owner = Some(name.to_string());
+        }
+    }
+
+    /// Open a network session for `SendPacket` (user packets of at most `limit` bytes, the
+    /// session's datagram size), or close it (`None`, the default: `SendPacket` is NULL).
+    pub fn set_network(&mut self, limit: Option<usize>) {
+        self.shared.set_network(limit);
+    }
+
+    /// The user packets plugins sent since the last call, in order.
+    pub fn take_packets(&mut self) -> Vec<Packet> {
+        self.shared.take_packets()
+    }
+
+    /// A user packet arrived (`data` starts with 17): hand it to the `ReceivePacket` function a
+    /// native plugin stored in `ENGINE_INTERFACE` (the interface is shared, so the last plugin to
+    /// store one receives) and to every Rust plugin's [`Plugin::receive_packet`].
+    pub fn receive_packet(&mut self, from: i64, data: &[u8]) {
+        let shared = self.shared.clone();
+        if let Some(f) = shared.receiver() {
+            let name = self.receiver_owner.as_deref().unwrap_or("ReceivePacket");
+            NativePlugin::deliver(f, name, from, data, &shared);
+            if shared.unlock() {
+                shared.report("ReceivePacket returned with the frame still locked");
+            }
+        }
+        for p in &mut self.plugins {
+            if let Loaded::Rust(r) = p {
+                r.receive_packet(from, data, &shared);
+            }
+        }
+        shared.collect();
     }
 
     /// Error lines reported since the last call (they were also printed to stderr).

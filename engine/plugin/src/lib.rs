@@ -30,6 +30,7 @@ pub use abi::{A4Entity, A4View, RawFixed, A5DLL_VERSION};
 pub use error::{CallError, LoadError};
 pub use host::{FrameBuffer, PluginHost};
 pub use plugin::{Engine, EntityHandle, FrameLock, Object, Plugin};
+pub use shared::{Packet, USER_PACKET};
 pub use state::{vec_rotate, CameraState, EntityKey, EntityState};
 
 /// Path of the C header, for build scripts and tests that compile plugins.

@@ -18,6 +18,9 @@ use crate::callbacks::CallScope;
 use crate::shared::Shared;
 use crate::{LoadError, A5DLL_VERSION};
 
+/// `ENGINE_INTERFACE.ReceivePacket`: `void (*)(long from, void *data, long size)`.
+pub(crate) type ReceiveFunc = unsafe extern "C" fn(c_long, *mut std::ffi::c_void, c_long);
+
 /// A loaded and attached plugin library.
 pub(crate) struct NativePlugin {
     /// File name for messages.
@@ -86,6 +89,23 @@ impl NativePlugin {
         });
         self.found.insert(name.to_string(), f);
         f
+    }
+
+    /// Hand `data` (a copy: the plugin may write into it) to the `ReceivePacket` function `f` the
+    /// plugin `name` stored in `ENGINE_INTERFACE`.
+    pub(crate) fn deliver(f: ReceiveFunc, name: &str, from: i64, data: &[u8], shared: &Rc<Shared>) {
+        let mut copy = data.to_vec();
+        let _scope = CallScope::enter(shared, name);
+        // SAFETY: `f` is the plugin's own function of the header's `ReceivePacket` type, stored by
+        // code of a library that is still loaded (plugins are unloaded only with the host); the
+        // buffer is valid for `copy.len()` bytes for the call.
+        unsafe {
+            f(
+                from as c_long,
+                copy.as_mut_ptr().cast(),
+                copy.len() as c_long,
+            )
+        }
     }
 
     /// Call `f(arg)` with the callbacks answering for this plugin.

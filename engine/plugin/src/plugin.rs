@@ -29,6 +29,12 @@ pub trait Plugin {
     /// Run `function`. `engine.my()` is the entity of an each-entity call. Returns the `fixed`
     /// result a C function would.
     fn call(&mut self, function: &str, engine: &mut Engine<'_>) -> RawFixed;
+    /// A user packet arrived from the network session (`ReceivePacket` of a C plugin): `from` is
+    /// the sending client's id on a server, 0 (the server) on a client; `data` starts with 17.
+    /// The default ignores it.
+    fn receive_packet(&mut self, from: i64, data: &[u8], engine: &mut Engine<'_>) {
+        let _ = (from, data, engine);
+    }
 }
 
 /// A named engine object, as `a5dll_getwdlobj` finds it.
@@ -159,6 +165,18 @@ impl<'h> Engine<'h> {
     pub fn error_message(&mut self, text: &str) {
         self.shared.report(text);
     }
+
+    /// Whether a network session runs (`a5->eng->SendPacket` is not NULL).
+    pub fn has_network(&self) -> bool {
+        self.shared.has_network()
+    }
+
+    /// `a5->eng->SendPacket`: queue a user packet (first byte 17) for the network session; `to` is a
+    /// client's id on a server (0: all), ignored on a client. False, with an error line, when there
+    /// is no session or the packet is refused.
+    pub fn send_packet(&mut self, to: i64, data: &[u8], guaranteed: bool) -> bool {
+        self.shared.send(to, data, guaranteed)
+    }
 }
 
 /// A Rust plugin with its enabled state.
@@ -175,6 +193,23 @@ impl RustPlugin {
         shared: &Rc<Shared>,
         my: Option<EntityHandle>,
     ) -> Option<RawFixed> {
+        self.guarded(function, shared, my, |p, engine| p.call(function, engine))
+    }
+
+    /// Hand a user packet to the plugin, panics caught as in [`RustPlugin::call`].
+    pub(crate) fn receive_packet(&mut self, from: i64, data: &[u8], shared: &Rc<Shared>) {
+        self.guarded("receive_packet", shared, None, |p, engine| {
+            p.receive_packet(from, data, engine)
+        });
+    }
+
+    fn guarded<R>(
+        &mut self,
+        function: &str,
+        shared: &Rc<Shared>,
+        my: Option<EntityHandle>,
+        f: impl FnOnce(&mut dyn Plugin, &mut Engine<'_>) -> R,
+    ) -> Option<R> {
         if self.disabled {
             return None;
         }
@@ -183,7 +218,7 @@ impl RustPlugin {
         let plugin = &mut self.plugin;
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut engine = Engine::new(shared, my);
-            plugin.call(function, &mut engine)
+            f(plugin.as_mut(), &mut engine)
         }));
         // A panic may have left the frame locked.
         shared.unlock();

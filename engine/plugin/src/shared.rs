@@ -66,7 +66,25 @@ struct Book {
     errors: Vec<String>,
     /// Entities made by `ent_create` and removed by `ent_remove`, since the start.
     counts: (u64, u64),
+    /// Largest user packet the session carries; `None`: no network session.
+    packet_limit: Option<usize>,
+    /// Packets plugins sent since the engine last took them.
+    outbox: Vec<Packet>,
 }
+
+/// A user packet a plugin sent with `SendPacket` (or [`crate::Engine::send_packet`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Packet {
+    /// `to` as the plugin gave it: on a server a client's id (0: every client), ignored on a client.
+    pub to: i64,
+    /// The bytes, starting with [`USER_PACKET`].
+    pub bytes: Vec<u8>,
+    /// The plugin asked for guaranteed delivery.
+    pub guaranteed: bool,
+}
+
+/// The first byte of every user packet (A5.51's rule, kept by the network protocol's code 0x11).
+pub const USER_PACKET: u8 = 17;
 
 /// A named engine object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -196,6 +214,74 @@ impl Shared {
 
     pub(crate) fn take_errors(&self) -> Vec<String> {
         std::mem::take(&mut self.book.borrow_mut().errors)
+    }
+
+    // ---- network ----
+
+    /// Open (`Some(limit)`: packets up to `limit` bytes) or close the network session `SendPacket`
+    /// sends into; the function pointer is NULL without one, as the header documents.
+    pub(crate) fn set_network(&self, limit: Option<usize>) {
+        self.book.borrow_mut().packet_limit = limit;
+        self.with_exposed(|e| {
+            e.eng.send_packet = limit.map(|_| {
+                callbacks::send_packet
+                    as unsafe extern "C" fn(
+                        std::os::raw::c_long,
+                        *mut std::ffi::c_void,
+                        std::os::raw::c_long,
+                        std::os::raw::c_long,
+                    )
+            })
+        });
+    }
+
+    pub(crate) fn has_network(&self) -> bool {
+        self.book.borrow().packet_limit.is_some()
+    }
+
+    /// Queue a packet after checking it the way A5 did (first byte 17) and against the session's
+    /// datagram size; a refused packet is reported and `false` returned.
+    pub(crate) fn send(&self, to: i64, bytes: &[u8], guaranteed: bool) -> bool {
+        let Some(limit) = self.book.borrow().packet_limit else {
+            self.report("SendPacket: there is no network session (run with --serve or --connect)");
+            return false;
+        };
+        let problem = match bytes.first() {
+            None => Some("SendPacket: no data".to_string()),
+            Some(&b) if b != USER_PACKET => Some(format!(
+                "SendPacket: the first byte of a user packet must be 17 (0x11), not {b}"
+            )),
+            _ if bytes.len() > limit => Some(format!(
+                "SendPacket: {} bytes is more than the {limit} one datagram carries",
+                bytes.len()
+            )),
+            _ => None,
+        };
+        if let Some(p) = problem {
+            self.report(&p);
+            return false;
+        }
+        self.book.borrow_mut().outbox.push(Packet {
+            to,
+            bytes: bytes.to_vec(),
+            guaranteed,
+        });
+        true
+    }
+
+    pub(crate) fn take_packets(&self) -> Vec<Packet> {
+        std::mem::take(&mut self.book.borrow_mut().outbox)
+    }
+
+    /// The `ReceivePacket` function a native plugin stored in `ENGINE_INTERFACE`, if any.
+    pub(crate) fn receiver(&self) -> Option<crate::native::ReceiveFunc> {
+        self.with_exposed(|e| e.eng.receive_packet)
+    }
+
+    /// The address of [`Shared::receiver`], to tell when a plugin stored a different one (the
+    /// plugin's code is C: its address is the identity).
+    pub(crate) fn receiver_addr(&self) -> Option<usize> {
+        self.receiver().map(|f| f as usize)
     }
 
     // ---- frame ----

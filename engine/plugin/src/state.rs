@@ -3,7 +3,7 @@
 
 use modex::Fixed;
 
-use crate::abi::{A4Entity, A4View, RawFixed};
+use crate::abi::{A4Entity, A4View, RawFixed, A4_INVISIBLE, A4_TRANSPARENT};
 
 /// Which engine object an entity stands for. `Engine` keys are the engine's own (the demo numbers
 /// its terrain, props and units); `Spawned` ones are made by `ent_create`.
@@ -47,8 +47,12 @@ pub struct EntityState {
     pub ambient: f32,
     /// 0..100.
     pub albedo: f32,
-    /// 0..100 (50 is A5's default).
+    /// 0..100 (50 is A5's default); drawn only when `transparent`.
     pub alpha: f32,
+    /// The `TRANSPARENT` flag: drawn mixed over what is behind at `alpha` percent.
+    pub transparent: bool,
+    /// The `INVISIBLE` flag: not drawn.
+    pub invisible: bool,
     /// Bounding box relative to the position.
     pub min: [f32; 3],
     /// Bounding box relative to the position.
@@ -69,6 +73,8 @@ impl Default for EntityState {
             ambient: 0.0,
             albedo: 50.0,
             alpha: 50.0,
+            transparent: false,
+            invisible: false,
             min: [0.0; 3],
             max: [0.0; 3],
         }
@@ -76,8 +82,8 @@ impl Default for EntityState {
 }
 
 impl EntityState {
-    /// Fill the engine-owned fields of `e`; skills, flags, light colour and the rest stay as the
-    /// plugin left them.
+    /// Fill the engine-owned fields of `e` (the `TRANSPARENT` and `INVISIBLE` bits of `flags`
+    /// included); skills, the other flags, light colour and the rest stay as the plugin left them.
     pub fn write_to(&self, e: &mut A4Entity) {
         [e.x, e.y, e.z] = self.position.map(fx);
         e.pan = fx(self.pan);
@@ -90,6 +96,12 @@ impl EntityState {
         e.ambient = fx(self.ambient);
         e.albedo = fx(self.albedo);
         e.alpha = fx(self.alpha);
+        for (on, bit) in [
+            (self.transparent, A4_TRANSPARENT),
+            (self.invisible, A4_INVISIBLE),
+        ] {
+            e.flags = if on { e.flags | bit } else { e.flags & !bit };
+        }
         e.min = self.min.map(fx);
         e.max = self.max.map(fx);
     }
@@ -108,6 +120,8 @@ impl EntityState {
             ambient: fl(e.ambient),
             albedo: fl(e.albedo),
             alpha: fl(e.alpha),
+            transparent: e.flags & A4_TRANSPARENT != 0,
+            invisible: e.flags & A4_INVISIBLE != 0,
             min: e.min.map(fl),
             max: e.max.map(fl),
         }

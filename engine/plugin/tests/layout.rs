@@ -231,6 +231,17 @@ fn rust_and_c_layouts_agree() {
 fn header_version_is_the_engines() {
     let header = std::fs::read_to_string(format!("{}/a5dll.h", modex_plugin::INCLUDE_DIR)).unwrap();
     assert!(header.contains(&format!("#define A5DLL_VERSION {}", A5DLL_VERSION)));
+    for (name, bit) in [
+        ("A4_TRANSPARENT", modex_plugin::abi::A4_TRANSPARENT),
+        ("A4_INVISIBLE", modex_plugin::abi::A4_INVISIBLE),
+    ] {
+        let shift = bit.trailing_zeros();
+        assert_eq!(bit, 1 << shift);
+        assert!(
+            header.contains(&format!("#define {name} (1 << {shift})")),
+            "{name} is (1 << {shift}) in the header"
+        );
+    }
 }
 
 #[test]
@@ -243,7 +254,7 @@ fn the_header_and_examples_compile_as_cpp_too() {
         .filter(|p| p.extension().is_some_and(|x| x == "c"))
         .collect();
     sources.sort();
-    assert_eq!(sources.len(), 5, "the five examples");
+    assert_eq!(sources.len(), 6, "the six examples");
     for src in sources {
         let out = std::process::Command::new(&cc)
             .args([

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use modex::present::{HeadlessPresenter, Present, WindowPresenter};
 use modex_demo::scene::world::STEP;
-use modex_demo::scene::{Assets, DrawPath, SceneRenderer, World};
+use modex_demo::scene::{Assets, SceneRenderer, World};
 use modex_net::{
     decode_client, decode_server, encode_client, packetize, ClientMessage, ClientState,
     DecodeOptions, DeltaEncoder, NetString, ServerMessage, INFO_MAGIC, MAX_DATAGRAM,
@@ -29,6 +29,8 @@ use serde_json::json;
 
 use super::units::{entity_of, unit_of};
 use crate::cli::DemoArgs;
+use crate::demo::{draw_frame, draw_path, present_frame};
+use crate::plugins::Plugins;
 
 /// A client silent for this long is dropped by the server.
 pub const CLIENT_TIMEOUT: Duration = Duration::from_secs(2);
@@ -170,7 +172,16 @@ struct Peer {
 }
 
 /// `modex demo --serve ADDR`.
-pub fn serve(addr: SocketAddr, args: &DemoArgs, assets: &Assets, mut world: World) -> Result<()> {
+///
+/// Plugins (`--plugin`, `--each-frame`, `--each-entity`) run as in the plain demo, and
+/// `SendPacket` reaches the clients: `to` is a client's dpid, 0 every client.
+pub fn serve(
+    addr: SocketAddr,
+    args: &DemoArgs,
+    assets: &Assets,
+    mut world: World,
+    mut plugins: Option<Plugins>,
+) -> Result<()> {
     let socket = UdpSocket::bind(addr).with_context(|| format!("cannot bind UDP {addr}"))?;
     socket.set_nonblocking(true)?;
     println!("net: serving {} units on {addr}", world.units.len());
@@ -180,6 +191,10 @@ pub fn serve(addr: SocketAddr, args: &DemoArgs, assets: &Assets, mut world: Worl
         modex::frame::DEFAULT_WIDTH,
         modex::frame::DEFAULT_HEIGHT,
     );
+    let path = draw_path(args);
+    if let Some(p) = &mut plugins {
+        p.open_network(MAX_DATAGRAM);
+    }
     let mut peers: BTreeMap<SocketAddr, Peer> = BTreeMap::new();
     let mut traffic = Traffic::new();
     let mut pacer = Pacer::new();
@@ -216,6 +231,14 @@ pub fn serve(addr: SocketAddr, args: &DemoArgs, assets: &Assets, mut world: Worl
                     ClientMessage::Leave { .. } => {
                         if let Some(p) = peers.remove(&from) {
                             println!("net: client {} ({from}) left", p.name);
+                        }
+                    }
+                    ClientMessage::User(payload) => {
+                        if let Some(p) = peers.get_mut(&from) {
+                            p.heard = Instant::now();
+                            if let Some(plugins) = &mut plugins {
+                                plugins.receive_packet(i64::from(p.dpid), &user_packet(&payload));
+                            }
                         }
                     }
                     _ => {
@@ -267,13 +290,32 @@ pub fn serve(addr: SocketAddr, args: &DemoArgs, assets: &Assets, mut world: Worl
             }
         }
 
-        scene.draw(&world, DrawPath::Indexed)?;
-        if !present.present_indexed(&scene.frame, &assets.palette)? {
+        draw_frame(&mut scene, &world, path, plugins.as_mut())?;
+        if let Some(p) = &mut plugins {
+            for packet in p.take_packets() {
+                let bytes =
+                    modex_net::encode_server(&[ServerMessage::User(packet.bytes[1..].to_vec())])?;
+                let mut sent = false;
+                for (addr, peer) in &peers {
+                    if packet.to == 0 || packet.to == i64::from(peer.dpid) {
+                        send(&socket, &bytes, *addr, &mut traffic)?;
+                        sent = true;
+                    }
+                }
+                if !sent && packet.to != 0 {
+                    log::warn!("SendPacket: no client {} is connected", packet.to);
+                }
+            }
+        }
+        if !present_frame(present.as_mut(), &scene, path, &assets.palette)? {
             break;
         }
         world.step();
         frame += 1;
         pacer.wait();
+    }
+    if let Some(p) = &plugins {
+        println!("{}", p.summary());
     }
     let leave = [ServerMessage::Leave];
     let bytes = modex_net::encode_server(&leave)?;
@@ -285,7 +327,16 @@ pub fn serve(addr: SocketAddr, args: &DemoArgs, assets: &Assets, mut world: Worl
 }
 
 /// `modex demo --connect ADDR`.
-pub fn connect(addr: SocketAddr, args: &DemoArgs, assets: &Assets, mut world: World) -> Result<()> {
+///
+/// Plugins run as in the plain demo; `SendPacket` goes to the server once joined, and user packets
+/// from the server reach `ReceivePacket` with `from` 0.
+pub fn connect(
+    addr: SocketAddr,
+    args: &DemoArgs,
+    assets: &Assets,
+    mut world: World,
+    mut plugins: Option<Plugins>,
+) -> Result<()> {
     let local: SocketAddr = if addr.is_ipv4() {
         "0.0.0.0:0".parse()?
     } else {
@@ -300,6 +351,10 @@ pub fn connect(addr: SocketAddr, args: &DemoArgs, assets: &Assets, mut world: Wo
         modex::frame::DEFAULT_WIDTH,
         modex::frame::DEFAULT_HEIGHT,
     );
+    let path = draw_path(args);
+    if let Some(p) = &mut plugins {
+        p.open_network(MAX_DATAGRAM);
+    }
     let mut state = ClientState::new();
     let mut traffic = Traffic::new();
     let mut sent = Traffic::new();
@@ -323,6 +378,13 @@ pub fn connect(addr: SocketAddr, args: &DemoArgs, assets: &Assets, mut world: Wo
             heard = Instant::now();
             match decode_server(&bytes, DecodeOptions::default()) {
                 Ok(messages) => {
+                    if let Some(p) = &mut plugins {
+                        for m in &messages {
+                            if let ServerMessage::User(payload) = m {
+                                p.receive_packet(0, &user_packet(payload));
+                            }
+                        }
+                    }
                     let before = state.server_time();
                     state.apply(&messages);
                     if state.server_time() > before {
@@ -379,8 +441,20 @@ pub fn connect(addr: SocketAddr, args: &DemoArgs, assets: &Assets, mut world: Wo
             .values()
             .filter_map(|e| unit_of(e, time, state.max_extrapolation))
             .collect();
-        scene.draw(&world, DrawPath::Indexed)?;
-        if !present.present_indexed(&scene.frame, &assets.palette)? {
+        draw_frame(&mut scene, &world, path, plugins.as_mut())?;
+        if let Some(p) = &mut plugins {
+            for packet in p.take_packets() {
+                if joined && !said_left && !said_gone {
+                    let user = ClientMessage::User(packet.bytes[1..].to_vec());
+                    send(&socket, &encode_client(&[user])?, addr, &mut sent)?;
+                } else if !joined {
+                    log::warn!("SendPacket: not joined to a server yet; packet dropped");
+                } else {
+                    log::warn!("SendPacket: the server is gone; packet dropped");
+                }
+            }
+        }
+        if !present_frame(present.as_mut(), &scene, path, &assets.palette)? {
             break;
         }
         world.step(); // props and sun move on; the units are replaced from the network next frame
@@ -398,11 +472,22 @@ pub fn connect(addr: SocketAddr, args: &DemoArgs, assets: &Assets, mut world: Wo
     if bad > 0 {
         println!("net: {bad} datagrams could not be decoded");
     }
+    if let Some(p) = &plugins {
+        println!("{}", p.summary());
+    }
     if args.headless {
         write_state(&args.out.join("net-state.json"), addr, &state)?;
     }
     println!("{}", traffic.line("received", state.entities().len()));
     Ok(())
+}
+
+/// A user message's payload as the SDK's `ReceivePacket` sees it: with its leading 17.
+fn user_packet(payload: &[u8]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(payload.len() + 1);
+    bytes.push(modex_plugin::USER_PACKET);
+    bytes.extend_from_slice(payload);
+    bytes
 }
 
 /// What the client last heard, beside its frames: the newest server time and each entity's last

@@ -233,20 +233,14 @@ impl<'a> SceneRenderer<'a> {
         for (m, (_, e)) in extra.iter().zip(&overrides.extra) {
             draws.push((m, *e));
         }
-        for (model, entity) in &draws {
-            let s = match path {
-                DrawPath::Indexed => {
-                    self.renderer
-                        .draw(&mut self.frame, &mut self.depth, &camera, model, entity)
-                }
-                DrawPath::TrueColour => {
-                    self.renderer
-                        .draw(&mut self.surface, &mut self.depth, &camera, model, entity)
-                }
-            }
-            .context("model draw")?;
-            stats.drawn += s;
-        }
+        // Opaque models now; translucent ones (plugins' TRANSPARENT entities) after the units,
+        // far to near, since they neither hide what is behind them nor write depth.
+        let (mut translucent, opaque): (Vec<_>, Vec<_>) =
+            draws.into_iter().partition(|(_, e)| !e.alpha.is_opaque());
+        let distance = |e: &Entity| -(e.position - camera.eye).length();
+        translucent.sort_by(|a, b| distance(&a.1).total_cmp(&distance(&b.1)));
+        let targets = (&mut self.frame, &mut self.surface, &mut self.depth);
+        draw_models(&self.renderer, targets, &opaque, path, &camera, &mut stats)?;
         stats.raster_ms = start.elapsed().as_secs_f32() * 1000.0;
 
         let start = Instant::now();
@@ -288,6 +282,17 @@ impl<'a> SceneRenderer<'a> {
         .context("voxel draw")?;
         stats.drawn += s;
         stats.voxel_ms = start.elapsed().as_secs_f32() * 1000.0;
+        let start = Instant::now();
+        let targets = (&mut self.frame, &mut self.surface, &mut self.depth);
+        draw_models(
+            &self.renderer,
+            targets,
+            &translucent,
+            path,
+            &camera,
+            &mut stats,
+        )?;
+        stats.raster_ms += start.elapsed().as_secs_f32() * 1000.0;
         Ok(stats)
     }
 
@@ -317,6 +322,26 @@ impl<'a> SceneRenderer<'a> {
             })
             .collect()
     }
+}
+
+/// Draw models with the rasterizer into the path's target.
+fn draw_models(
+    renderer: &Renderer,
+    (frame, surface, depth): (&mut IndexedFrame, &mut Surface<Argb8888>, &mut DepthBuffer),
+    draws: &[(&PreparedModel, Entity)],
+    path: DrawPath,
+    camera: &Camera,
+    stats: &mut FrameStats,
+) -> anyhow::Result<()> {
+    for (model, entity) in draws {
+        let s = match path {
+            DrawPath::Indexed => renderer.draw(frame, depth, camera, model, entity),
+            DrawPath::TrueColour => renderer.draw(surface, depth, camera, model, entity),
+        }
+        .context("model draw")?;
+        stats.drawn += s;
+    }
+    Ok(())
 }
 
 /// Order `instances` nearest first along the camera's forward axis (stable, so equal depths keep

@@ -1,6 +1,7 @@
 //! The plugin boundary's bookkeeping under any sequence of what a plugin may do: entities synced,
 //! created, removed (also twice, and stale handles used after), objects asked for by any name, the
-//! frame locked and written, frames of any shape offered. Nothing may panic or touch memory out of
+//! frame locked and written, frames of any shape offered, user packets of any bytes sent with and
+//! without a network session and delivered back. Nothing may panic or touch memory out of
 //! bounds.
 #![no_main]
 
@@ -24,12 +25,18 @@ impl Plugin for Ops {
     fn exports(&self) -> &[&str] {
         &["Run"]
     }
+    fn receive_packet(&mut self, from: i64, data: &[u8], a5: &mut Engine<'_>) {
+        // What arrives may be sent straight back (the queue must stay bounded by the sends).
+        if data.len() % 2 == 0 {
+            let _ = a5.send_packet(from, data, false);
+        }
+    }
     fn call(&mut self, _function: &str, a5: &mut Engine<'_>) -> RawFixed {
         let script = std::mem::take(&mut *self.script.borrow_mut());
         let mut bytes = script.chunks(3);
         for op in bytes.by_ref().take(64) {
             let (kind, a, b) = (op[0], *op.get(1).unwrap_or(&0), *op.get(2).unwrap_or(&0));
-            match kind % 8 {
+            match kind % 9 {
                 0 => {
                     let name = String::from_utf8_lossy(&op[1..]).into_owned();
                     let h = a5.ent_create(&name, [a as i32 * 1024, b as i32, -(a as i32)]);
@@ -75,6 +82,9 @@ impl Plugin for Ops {
                 6 => {
                     let mut v = [a as i32 * 1000, b as i32, 7];
                     a5.vec_rotate(&mut v, &[a as i32 * 4000, b as i32 * 4000, i32::MAX]);
+                }
+                7 => {
+                    let _ = a5.send_packet(i64::from(a) - 128, &op[1..], b & 1 == 1);
                 }
                 _ => a5.error_message(&String::from_utf8_lossy(&op[1..])),
             }
@@ -130,6 +140,10 @@ fuzz_target!(|data: &[u8]| {
         });
         for (k, _, _) in host.spawned() {
             let _ = host.entity(k);
+        }
+        host.set_network((head[1] & 1 == 1).then_some(head[2] as usize));
+        for p in host.take_packets() {
+            host.receive_packet(p.to, &p.bytes);
         }
         let _ = host.take_errors();
     }

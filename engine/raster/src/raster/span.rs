@@ -444,10 +444,40 @@ fn fill_band_tri<P: Paint, const TEST: bool, const WRITE: bool>(
     }
 }
 
-thread_local! {
-    /// Per-thread bin storage reused by [`fill`].
-    static BINS: std::cell::RefCell<Vec<Vec<TriSetup>>> = const { std::cell::RefCell::new(Vec::new()) };
+/// Fill `tris` (in order) into a band of whole rows starting at row `y0`.
+#[inline]
+fn fill_band<'t, P: Paint>(
+    painter: &P,
+    mode: DepthMode,
+    tris: impl Iterator<Item = &'t TriSetup>,
+    px: &mut [P::Px],
+    depth: &mut [f32],
+    width: usize,
+    y0: usize,
+) {
+    let rows = px.len() / width;
+    for t in tris {
+        match mode {
+            DepthMode::TestAndWrite => {
+                fill_band_tri::<P, true, true>(painter, t, px, depth, width, y0, rows)
+            }
+            DepthMode::TestOnly => {
+                fill_band_tri::<P, true, false>(painter, t, px, depth, width, y0, rows)
+            }
+            DepthMode::Off => {
+                fill_band_tri::<P, false, false>(painter, t, px, depth, width, y0, rows)
+            }
+        }
+    }
 }
+
+thread_local! {
+    /// Per-thread bin storage reused by [`fill`]: for each band, the indices of its triangles.
+    static BINS: std::cell::RefCell<Vec<Vec<u32>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Triangles binned at once by [`fill`]: keeps every index within a `u32`.
+const MAX_BINNED: usize = 1 << 30;
 
 /// Fill set-up triangles into a `width` x `height` frame (`px` and `depth` both row-major, same
 /// size) using the current rayon pool. Triangles are drawn in slice order within every pixel.
@@ -468,54 +498,52 @@ pub fn fill<P: Paint>(
     if tw == 0 || th == 0 {
         return;
     }
-    let band = |px: &mut [P::Px], depth: &mut [f32], y0: usize, tris: &[TriSetup]| {
-        let rows = px.len() / width;
-        for t in tris {
-            match mode {
-                DepthMode::TestAndWrite => {
-                    fill_band_tri::<P, true, true>(painter, t, px, depth, width, y0, rows)
-                }
-                DepthMode::TestOnly => {
-                    fill_band_tri::<P, true, false>(painter, t, px, depth, width, y0, rows)
-                }
-                DepthMode::Off => {
-                    fill_band_tri::<P, false, false>(painter, t, px, depth, width, y0, rows)
-                }
-            }
-        }
-    };
     if rayon::current_num_threads() == 1 {
         // One thread: the whole frame is one band, so there is nothing to bin (copying every
         // set-up triangle into bins was a sixth of the small-triangle frame). Every pixel still
         // sees the triangles in slice order, so the pixels equal the banded fill's.
-        band(&mut px[..n], &mut depth[..n], 0, tris);
+        fill_band(
+            painter,
+            mode,
+            tris.iter(),
+            &mut px[..n],
+            &mut depth[..n],
+            width,
+            0,
+        );
         return;
     }
     let bands = height.div_ceil(BAND_HEIGHT);
-    // Bins hold copies, not indices: a band then reads its triangles sequentially instead of
-    // gathering them from all over the setup array (measured: with 100k small triangles the
-    // gather's cache misses were a fifth of the frame). The bin storage is kept per thread and
-    // reused from frame to frame: fresh multi-megabyte allocations cost more in page faults than
-    // the binning itself (perf: page faults and memmove were a third of the small-triangle frame).
+    // Bins hold indices into `tris`, not copies of the set-up records (a record is ~140 bytes,
+    // an index 4): the draw hands over a few thousand triangles at a time, set up just before
+    // (`Renderer::draw`), so the records a band gathers are still in the cache. Copies into
+    // every band a triangle touched were measured as the serial part that kept two threads at
+    // 1.08x one on small triangles (docs/benchmarks.md, round 5). The bin storage is kept per
+    // thread and reused from frame to frame: fresh allocations cost page faults.
     let mut bins = BINS.with(|b| std::mem::take(&mut *b.borrow_mut()));
     bins.resize_with(bands.max(bins.len()), Vec::new);
-    for bin in &mut bins {
-        bin.clear();
-    }
-    for t in tris {
-        let b0 = t.y_first.max(0) as usize / BAND_HEIGHT;
-        let b1 = (t.y_last.max(0) as usize / BAND_HEIGHT).min(bands - 1);
-        for bin in &mut bins[b0..=b1] {
-            bin.push(*t);
-        }
-    }
     let chunk = width * BAND_HEIGHT;
-    px[..n]
-        .par_chunks_mut(chunk)
-        .zip(depth[..n].par_chunks_mut(chunk))
-        .zip(bins[..bands].par_iter())
-        .enumerate()
-        .for_each(|(b, ((px, depth), bin))| band(px, depth, b * BAND_HEIGHT, bin));
+    for part in tris.chunks(MAX_BINNED) {
+        for bin in &mut bins {
+            bin.clear();
+        }
+        for (i, t) in part.iter().enumerate() {
+            let b0 = t.y_first.max(0) as usize / BAND_HEIGHT;
+            let b1 = (t.y_last.max(0) as usize / BAND_HEIGHT).min(bands - 1);
+            for bin in &mut bins[b0..=b1] {
+                bin.push(i as u32);
+            }
+        }
+        px[..n]
+            .par_chunks_mut(chunk)
+            .zip(depth[..n].par_chunks_mut(chunk))
+            .zip(bins[..bands].par_iter())
+            .enumerate()
+            .for_each(|(b, ((px, depth), bin))| {
+                let tris = bin.iter().map(|&i| &part[i as usize]);
+                fill_band(painter, mode, tris, px, depth, width, b * BAND_HEIGHT)
+            });
+    }
     BINS.with(|b| *b.borrow_mut() = bins);
 }
 

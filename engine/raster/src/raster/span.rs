@@ -471,19 +471,103 @@ fn fill_band<'t, P: Paint>(
     }
 }
 
-thread_local! {
-    /// Per-thread bin storage reused by [`fill`]: for each band, the indices of its triangles.
-    static BINS: std::cell::RefCell<Vec<Vec<u32>>> = const { std::cell::RefCell::new(Vec::new()) };
+/// Set-up triangles binned by band as they were set up: for each chunk of the model's triangles
+/// (set up in parallel, one task per chunk), for each band of [`BAND_HEIGHT`] rows the chunk's
+/// triangles touching it, in file order. Each set-up task writes its records straight into the
+/// bands they touch, so nothing is copied or binned between set-up and fill, and a band reads its
+/// triangles sequentially, chunk after chunk: copying every record into bins on the calling thread
+/// after the set-up was the serial part that held two threads to 1.08x one on small triangles
+/// (docs/benchmarks.md, round 5). Kept from draw to draw: the vectors keep their capacity.
+#[derive(Debug, Default)]
+pub struct BandBins {
+    bands: usize,
+    chunks: Vec<ChunkBins>,
+    /// Chunks in use (`chunks` may hold more from a bigger draw).
+    used: usize,
 }
 
-/// Triangles binned at once by [`fill`]: keeps every index within a `u32`.
-const MAX_BINNED: usize = 1 << 30;
+/// One set-up chunk's triangles, per band.
+#[derive(Debug, Default)]
+pub struct ChunkBins {
+    bins: Vec<Vec<TriSetup>>,
+    count: usize,
+}
+
+impl BandBins {
+    /// Empty bins for `chunks` chunks over a frame `height` rows high.
+    pub fn reset(&mut self, chunks: usize, height: usize) {
+        self.bands = height.div_ceil(BAND_HEIGHT);
+        self.used = chunks;
+        self.chunks
+            .resize_with(chunks.max(self.chunks.len()), ChunkBins::default);
+        for c in &mut self.chunks[..chunks] {
+            c.bins.resize_with(self.bands.max(c.bins.len()), Vec::new);
+            for b in &mut c.bins {
+                b.clear();
+            }
+            c.count = 0;
+        }
+    }
+
+    /// The chunks in use, to be filled in parallel by the set-up.
+    pub fn chunks_mut(&mut self) -> &mut [ChunkBins] {
+        &mut self.chunks[..self.used]
+    }
+
+    /// Triangles set up (each counted once, however many bands it touches).
+    pub fn count(&self) -> usize {
+        self.chunks[..self.used].iter().map(|c| c.count).sum()
+    }
+}
+
+impl ChunkBins {
+    /// Add a set-up triangle to every band its rows touch.
+    #[inline]
+    pub fn push(&mut self, t: TriSetup) {
+        let last = self.bins.len().saturating_sub(1);
+        let b0 = (t.y_first.max(0) as usize / BAND_HEIGHT).min(last);
+        let b1 = (t.y_last.max(0) as usize / BAND_HEIGHT).min(last);
+        if let Some(bins) = self.bins.get_mut(b0..=b1) {
+            for bin in bins {
+                bin.push(t);
+            }
+        }
+        self.count += 1;
+    }
+}
+
+/// The triangles of one fill.
+#[derive(Debug, Clone, Copy)]
+pub enum Triangles<'a> {
+    /// In drawing order, not binned (drawn on one thread as one band, or binned by [`fill`]).
+    InOrder(&'a [TriSetup]),
+    /// Binned by band at set-up, for a frame of the fill's height.
+    Binned(&'a BandBins),
+}
+
+impl<'a> From<&'a [TriSetup]> for Triangles<'a> {
+    fn from(t: &'a [TriSetup]) -> Self {
+        Triangles::InOrder(t)
+    }
+}
+
+impl<'a> From<&'a Vec<TriSetup>> for Triangles<'a> {
+    fn from(t: &'a Vec<TriSetup>) -> Self {
+        Triangles::InOrder(t)
+    }
+}
+
+thread_local! {
+    /// Per-thread bin storage reused by [`fill`] for triangles given in order.
+    static BINS: std::cell::RefCell<BandBins> = std::cell::RefCell::new(BandBins::default());
+}
 
 /// Fill set-up triangles into a `width` x `height` frame (`px` and `depth` both row-major, same
-/// size) using the current rayon pool. Triangles are drawn in slice order within every pixel.
-pub fn fill<P: Paint>(
+/// size) using the current rayon pool. Triangles are drawn in their order (file order) within
+/// every pixel.
+pub fn fill<'t, P: Paint>(
     painter: &P,
-    tris: &[TriSetup],
+    tris: impl Into<Triangles<'t>>,
     px: &mut [P::Px],
     depth: &mut [f32],
     width: usize,
@@ -491,60 +575,66 @@ pub fn fill<P: Paint>(
     mode: DepthMode,
 ) {
     let n = width * height;
-    if n == 0 || px.len() < n || depth.len() < n || tris.is_empty() {
+    if n == 0 || px.len() < n || depth.len() < n {
         return;
     }
     let (tw, th) = painter.texture_size();
     if tw == 0 || th == 0 {
         return;
     }
-    if rayon::current_num_threads() == 1 {
-        // One thread: the whole frame is one band, so there is nothing to bin (copying every
-        // set-up triangle into bins was a sixth of the small-triangle frame). Every pixel still
-        // sees the triangles in slice order, so the pixels equal the banded fill's.
-        fill_band(
-            painter,
-            mode,
-            tris.iter(),
-            &mut px[..n],
-            &mut depth[..n],
-            width,
-            0,
-        );
-        return;
-    }
-    let bands = height.div_ceil(BAND_HEIGHT);
-    // Bins hold indices into `tris`, not copies of the set-up records (a record is ~140 bytes,
-    // an index 4): the draw hands over a few thousand triangles at a time, set up just before
-    // (`Renderer::draw`), so the records a band gathers are still in the cache. Copies into
-    // every band a triangle touched were measured as the serial part that kept two threads at
-    // 1.08x one on small triangles (docs/benchmarks.md, round 5). The bin storage is kept per
-    // thread and reused from frame to frame: fresh allocations cost page faults.
-    let mut bins = BINS.with(|b| std::mem::take(&mut *b.borrow_mut()));
-    bins.resize_with(bands.max(bins.len()), Vec::new);
-    let chunk = width * BAND_HEIGHT;
-    for part in tris.chunks(MAX_BINNED) {
-        for bin in &mut bins {
-            bin.clear();
+    let bins = match tris.into() {
+        Triangles::InOrder([]) => return,
+        Triangles::InOrder(tris) if rayon::current_num_threads() == 1 => {
+            // One thread: the whole frame is one band, so there is nothing to bin (copying every
+            // set-up triangle into bins was a sixth of the small-triangle frame). Every pixel
+            // still sees the triangles in order, so the pixels equal the banded fill's.
+            fill_band(
+                painter,
+                mode,
+                tris.iter(),
+                &mut px[..n],
+                &mut depth[..n],
+                width,
+                0,
+            );
+            return;
         }
-        for (i, t) in part.iter().enumerate() {
-            let b0 = t.y_first.max(0) as usize / BAND_HEIGHT;
-            let b1 = (t.y_last.max(0) as usize / BAND_HEIGHT).min(bands - 1);
-            for bin in &mut bins[b0..=b1] {
-                bin.push(i as u32);
+        Triangles::InOrder(tris) => {
+            let mut bins = BINS.with(|b| std::mem::take(&mut *b.borrow_mut()));
+            bins.reset(1, height);
+            for t in tris {
+                bins.chunks[0].push(*t);
             }
+            fill_bins(painter, mode, &bins, &mut px[..n], &mut depth[..n], width);
+            BINS.with(|b| *b.borrow_mut() = bins);
+            return;
         }
-        px[..n]
-            .par_chunks_mut(chunk)
-            .zip(depth[..n].par_chunks_mut(chunk))
-            .zip(bins[..bands].par_iter())
-            .enumerate()
-            .for_each(|(b, ((px, depth), bin))| {
-                let tris = bin.iter().map(|&i| &part[i as usize]);
-                fill_band(painter, mode, tris, px, depth, width, b * BAND_HEIGHT)
-            });
-    }
-    BINS.with(|b| *b.borrow_mut() = bins);
+        Triangles::Binned(bins) if bins.count() == 0 => return,
+        Triangles::Binned(bins) => bins,
+    };
+    fill_bins(painter, mode, bins, &mut px[..n], &mut depth[..n], width);
+}
+
+/// Fill binned triangles, the bands in parallel, each band's triangles chunk after chunk.
+fn fill_bins<P: Paint>(
+    painter: &P,
+    mode: DepthMode,
+    bins: &BandBins,
+    px: &mut [P::Px],
+    depth: &mut [f32],
+    width: usize,
+) {
+    let chunk = width * BAND_HEIGHT;
+    let chunks = &bins.chunks[..bins.used];
+    px.par_chunks_mut(chunk)
+        .zip(depth.par_chunks_mut(chunk))
+        .enumerate()
+        .for_each(|(b, (px, depth))| {
+            let tris = chunks
+                .iter()
+                .flat_map(|c| c.bins.get(b).into_iter().flatten());
+            fill_band(painter, mode, tris, px, depth, width, b * BAND_HEIGHT)
+        });
 }
 
 #[cfg(test)]
@@ -611,7 +701,7 @@ mod tests {
                 let mut d = vec![f32::INFINITY; 100];
                 fill(
                     &Count,
-                    &[t],
+                    &[t][..],
                     &mut px,
                     &mut d,
                     10,

@@ -495,7 +495,7 @@ fn setup_into<S: SetupSink>(
                 c.v -= dv;
             }
         }
-        match clip_triangle(&cv, &planes) {
+        match clip_triangle(&cv, planes) {
             None => {}
             Some(Clipped::Whole) => {
                 if let Some(s) = TriSetup::new([&cv[0], &cv[1], &cv[2]], width, height, cull) {

@@ -1,8 +1,8 @@
 //! Span filling and the parallel band driver.
 //!
 //! The frame is cut into horizontal bands of [`BAND_HEIGHT`] rows; triangles are binned by the bands
-//! their rows touch, and rayon fills the bands in parallel, each drawing its triangles in submission
-//! order. A pixel's value depends only on the triangle's setup and the pixel's row and column (every
+//! their rows touch ([`BandBins`], filled by the parallel set-up itself), and rayon fills the bands
+//! in parallel, each drawing its triangles in submission order. A pixel's value depends only on the triangle's setup and the pixel's row and column (every
 //! span starts from the attribute planes, never from a neighbouring row), and each band owns its rows
 //! outright, so one thread and N threads produce identical pixels.
 //!

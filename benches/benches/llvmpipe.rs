@@ -377,11 +377,17 @@ fn run_case<P: Format>(case: &Case, mesa: Option<&OsMesa>) {
     };
     let label = format!("{name} {} {w}x{h} {}", P::LABEL, case.threads);
     if let Some(n) = case.fixed_frames {
-        // A fixed amount of modex work, for instruction counts under callgrind.
-        for _ in 0..n {
-            modex_frame(&mut target, &mut depth);
-        }
-        println!("FRAMES {label} {n} modex frames drawn");
+        // A fixed amount of modex work, for instruction counts under callgrind. The fastest
+        // frame is also printed: on a shared machine it is the one least disturbed by other
+        // processes, the figure to compare thread counts by when the medians are all load.
+        let mut t: Vec<f64> = (0..n)
+            .map(|_| ms(modex_frame(&mut target, &mut depth)))
+            .collect();
+        let fastest = t.iter().copied().fold(f64::INFINITY, f64::min);
+        let med = if t.is_empty() { 0.0 } else { median(&mut t) };
+        println!(
+            "FRAMES {label} {n} modex frames drawn, fastest_ms={fastest:.3} median_ms={med:.3}"
+        );
         return;
     }
     let ctx = mesa.and_then(|mesa| {

@@ -199,6 +199,16 @@ mod avx2 {
                 _mm256_mulhi_epu16(c_hi, m_hi),
             )
         }
+
+        /// Step the run past [`LANES`] pixels that all failed the depth test, as [`Lit::next`]
+        /// steps it, without fetching or lighting their texels.
+        #[inline(always)]
+        fn skip(run: &mut Run) {
+            let step = LANES as i32;
+            run.u = run.u.wrapping_add(run.du.wrapping_mul(step));
+            run.v = run.v.wrapping_add(run.dv.wrapping_mul(step));
+            run.l = run.l.wrapping_add(run.dl.wrapping_mul(step));
+        }
     }
 
     /// Depth test and write of [`LANES`] pixels: the new depths one pixel after the other from
@@ -246,8 +256,14 @@ mod avx2 {
             .chunks_exact_mut(LANES)
             .zip(depth.chunks_exact_mut(LANES))
         {
-            let color = _mm256_shuffle_epi8(lit.next(texels, run), swap);
+            // Depth first: a block hidden behind nearer pixels (front-to-back overdraw) costs
+            // no gather, no light and no pixel write.
             let hit = depth_test(z8, z, dz);
+            if _mm256_movemask_ps(hit) == 0 {
+                Lit::skip(run);
+                continue;
+            }
+            let color = _mm256_shuffle_epi8(lit.next(texels, run), swap);
             let mut old = [0u32; LANES];
             for (o, p) in old.iter_mut().zip(p8.iter()) {
                 *o = p.0;
@@ -296,6 +312,13 @@ mod avx2 {
             .chunks_exact_mut(LANES)
             .zip(depth.chunks_exact_mut(LANES))
         {
+            // Depth first, as in the 8888 kernel.
+            let hit = depth_test(z8, z, dz);
+            if _mm256_movemask_ps(hit) == 0 {
+                Lit::skip(run);
+                continue;
+            }
+            let hit = _mm256_castps_si256(hit);
             let c = lit.next(texels, run);
             let r = narrow(_mm256_and_si256(c, byte), 5);
             let g = narrow(_mm256_and_si256(_mm256_srli_epi32(c, 8), byte), 6);
@@ -304,7 +327,6 @@ mod avx2 {
                 _mm256_or_si256(_mm256_slli_epi32(r, 11), _mm256_slli_epi32(g, 5)),
                 b,
             );
-            let hit = _mm256_castps_si256(depth_test(z8, z, dz));
             let mut old = [0u32; LANES];
             for (o, p) in old.iter_mut().zip(p8.iter()) {
                 *o = p.0 as u32;

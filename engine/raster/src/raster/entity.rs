@@ -22,7 +22,15 @@ use super::light::{normal_table_dots, Light, ShadeTable};
 use super::pixel::sealed::FillTextured;
 use super::pixel::{RasterPixel, TexturedFill};
 use super::setup::{Cull, TriSetup};
-use super::span::DepthMode;
+use super::span::{BandBins, ChunkBins, DepthMode, Triangles};
+
+/// Where the triangle stage puts its set-up records.
+enum SetupOut<'o> {
+    /// In file order (one thread).
+    InOrder(&'o mut Vec<TriSetup>),
+    /// Binned by band in parallel chunks (several threads).
+    Binned(&'o mut BandBins),
+}
 use super::texture::Texture;
 
 /// What an A5 entity says about how to draw its model (the `A4_ENTITY` fields that matter here).
@@ -177,6 +185,8 @@ thread_local! {
     static LIT: std::cell::RefCell<Vec<Lit>> = const { std::cell::RefCell::new(Vec::new()) };
     /// Per-thread storage for the set-up triangles of a draw, reused across draws.
     static SETUPS: std::cell::RefCell<Vec<TriSetup>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Per-thread storage for the set-up triangles of a draw on several threads, binned by band.
+    static BINS: std::cell::RefCell<BandBins> = std::cell::RefCell::new(BandBins::default());
 }
 
 /// Work items per parallel chunk in the vertex and triangle stages.
@@ -287,85 +297,35 @@ impl Renderer {
         tex: &Texture,
         width: usize,
         height: usize,
-        out: &mut Vec<TriSetup>,
+        out: SetupOut<'_>,
     ) {
         let planes = ClipPlanes::new(width, height);
         let size = Vec2::new(tex.width as f32, tex.height as f32);
         let cull = self.cull;
-        let setup_into = |tris: &[crate::model::Triangle], out: &mut Vec<TriSetup>| {
-            for tri in tris {
-                let mut cv = [ClipVertex::default(); 3];
-                let mut ok = true;
-                for (k, c) in cv.iter_mut().enumerate() {
-                    let Some(v) = lit.get(tri.vertices[k] as usize) else {
-                        ok = false;
-                        break;
-                    };
-                    let uv = model
-                        .uvs
-                        .get(tri.uvs[k] as usize)
-                        .copied()
-                        .unwrap_or(Vec2::ZERO)
-                        * size;
-                    *c = ClipVertex {
-                        clip: v.clip,
-                        depth: v.depth,
-                        u: uv.x,
-                        v: uv.y,
-                        light: v.light,
-                    };
-                }
-                if !ok {
-                    continue;
-                }
-                // Move the texture coordinates by whole texture sizes so the smallest is in 0..size:
-                // invisible (they wrap) and it keeps the span loop on its fast in-range path.
-                let umin = cv[0].u.min(cv[1].u).min(cv[2].u);
-                let vmin = cv[0].v.min(cv[1].v).min(cv[2].v);
-                let du = floor_f32(umin / size.x) * size.x;
-                let dv = floor_f32(vmin / size.y) * size.y;
-                if du.is_finite() && dv.is_finite() {
-                    for c in &mut cv {
-                        c.u -= du;
-                        c.v -= dv;
-                    }
-                }
-                match clip_triangle(&cv, &planes) {
-                    None => {}
-                    Some(Clipped::Whole) => {
-                        if let Some(s) =
-                            TriSetup::new([&cv[0], &cv[1], &cv[2]], width, height, cull)
-                        {
-                            out.push(s);
-                        }
-                    }
-                    Some(Clipped::Cut(poly)) => {
-                        let p = poly.as_slice();
-                        for i in 1..p.len() - 1 {
-                            let fan = [&p[0], &p[i], &p[i + 1]];
-                            if let Some(s) = TriSetup::new(fan, width, height, cull) {
-                                out.push(s);
-                            }
-                        }
-                    }
-                }
+        match out {
+            SetupOut::InOrder(out) => {
+                out.clear();
+                setup_into(
+                    model,
+                    lit,
+                    size,
+                    &planes,
+                    (width, height),
+                    cull,
+                    triangles,
+                    out,
+                );
             }
-        };
-        out.clear();
-        if triangles.len() > CHUNK && rayon::current_num_threads() > 1 {
-            let chunks: Vec<Vec<TriSetup>> = triangles
-                .par_chunks(CHUNK)
-                .map(|c| {
-                    let mut v = Vec::with_capacity(c.len());
-                    setup_into(c, &mut v);
-                    v
-                })
-                .collect();
-            for c in chunks {
-                out.extend_from_slice(&c);
+            SetupOut::Binned(bins) => {
+                // One task per chunk, each binning its records by band as it sets them up.
+                bins.reset(triangles.len().div_ceil(CHUNK), height);
+                bins.chunks_mut()
+                    .par_iter_mut()
+                    .zip(triangles.par_chunks(CHUNK))
+                    .for_each(|(bins, tris)| {
+                        setup_into(model, lit, size, &planes, (width, height), cull, tris, bins)
+                    });
             }
-        } else {
-            setup_into(triangles, out);
         }
     }
 
@@ -404,20 +364,9 @@ impl Renderer {
         let mut lit = LIT.with(|c| std::mem::take(&mut *c.borrow_mut()));
         self.vertices(camera, model.model, entity, &mut lit);
         let tex = model.texture(entity.skin);
-        let mut setups = SETUPS.with(|c| std::mem::take(&mut *c.borrow_mut()));
-        // On one thread, set up and fill a few hundred triangles at a time: the set-up records
-        // then never leave the cache (100k triangles of them are 14 MB written and read back
-        // otherwise). Triangles still reach every pixel in file order, so the pixels are the same.
-        let batch = if rayon::current_num_threads() == 1 {
-            STREAM_BATCH
-        } else {
-            usize::MAX
-        };
-        for tris in model.model.triangles.chunks(batch) {
-            self.setups(model.model, tris, &lit, tex, w, h, &mut setups);
-            stats.rasterized += setups.len();
+        let fill = |tris: Triangles, target: &mut T, depth: &mut DepthBuffer| {
             let job = TexturedFill {
-                tris: &setups,
+                tris,
                 tex,
                 shades: &self.shades,
                 overlay: entity.overlay,
@@ -427,6 +376,28 @@ impl Renderer {
                 blend,
             };
             T::Px::fill_textured(&job, target.pixels_mut(), depth.values_mut(), w, h);
+        };
+        let mut setups = SETUPS.with(|c| std::mem::take(&mut *c.borrow_mut()));
+        if rayon::current_num_threads() == 1 {
+            // On one thread, set up and fill a few hundred triangles at a time: the set-up
+            // records then never leave the cache (100k triangles of them are 14 MB written and
+            // read back otherwise). Triangles still reach every pixel in file order, so the
+            // pixels are the same.
+            for tris in model.model.triangles.chunks(STREAM_BATCH) {
+                let out = SetupOut::InOrder(&mut setups);
+                self.setups(model.model, tris, &lit, tex, w, h, out);
+                stats.rasterized += setups.len();
+                fill(Triangles::InOrder(&setups), target, depth);
+            }
+        } else {
+            // On several threads, the set-up's parallel chunks bin their records by band
+            // themselves, and the bands are filled in parallel.
+            let mut bins = BINS.with(|c| std::mem::take(&mut *c.borrow_mut()));
+            let out = SetupOut::Binned(&mut bins);
+            self.setups(model.model, &model.model.triangles, &lit, tex, w, h, out);
+            stats.rasterized += bins.count();
+            fill(Triangles::Binned(&bins), target, depth);
+            BINS.with(|c| *c.borrow_mut() = bins);
         }
         SETUPS.with(|c| *c.borrow_mut() = setups);
         LIT.with(|c| *c.borrow_mut() = lit);
@@ -472,6 +443,94 @@ impl Renderer {
             if visible {
                 for k in 0..3 {
                     draw_line(target, p[k], p[(k + 1) % 3], color);
+                }
+            }
+        }
+    }
+}
+
+/// What the triangle stage puts its set-up records into.
+trait SetupSink {
+    fn put(&mut self, t: TriSetup);
+}
+
+impl SetupSink for Vec<TriSetup> {
+    #[inline(always)]
+    fn put(&mut self, t: TriSetup) {
+        self.push(t);
+    }
+}
+
+impl SetupSink for ChunkBins {
+    #[inline(always)]
+    fn put(&mut self, t: TriSetup) {
+        self.push(t);
+    }
+}
+
+/// The triangle stage for `tris`: texture coordinates, clipping, set-up, in file order.
+#[allow(clippy::too_many_arguments)]
+fn setup_into<S: SetupSink>(
+    model: &Model,
+    lit: &[Lit],
+    size: Vec2,
+    planes: &ClipPlanes,
+    (width, height): (usize, usize),
+    cull: Cull,
+    tris: &[crate::model::Triangle],
+    out: &mut S,
+) {
+    for tri in tris {
+        let mut cv = [ClipVertex::default(); 3];
+        let mut ok = true;
+        for (k, c) in cv.iter_mut().enumerate() {
+            let Some(v) = lit.get(tri.vertices[k] as usize) else {
+                ok = false;
+                break;
+            };
+            let uv = model
+                .uvs
+                .get(tri.uvs[k] as usize)
+                .copied()
+                .unwrap_or(Vec2::ZERO)
+                * size;
+            *c = ClipVertex {
+                clip: v.clip,
+                depth: v.depth,
+                u: uv.x,
+                v: uv.y,
+                light: v.light,
+            };
+        }
+        if !ok {
+            continue;
+        }
+        // Move the texture coordinates by whole texture sizes so the smallest is in 0..size:
+        // invisible (they wrap) and it keeps the span loop on its fast in-range path.
+        let umin = cv[0].u.min(cv[1].u).min(cv[2].u);
+        let vmin = cv[0].v.min(cv[1].v).min(cv[2].v);
+        let du = floor_f32(umin / size.x) * size.x;
+        let dv = floor_f32(vmin / size.y) * size.y;
+        if du.is_finite() && dv.is_finite() {
+            for c in &mut cv {
+                c.u -= du;
+                c.v -= dv;
+            }
+        }
+        match clip_triangle(&cv, planes) {
+            None => {}
+            Some(Clipped::Whole) => {
+                if let Some(s) = TriSetup::new([&cv[0], &cv[1], &cv[2]], width, height, cull) {
+                    out.put(s);
+                }
+            }
+            Some(Clipped::Cut(poly)) => {
+                let p = poly.as_slice();
+                for i in 1..p.len() - 1 {
+                    let fan = [&p[0], &p[i], &p[i + 1]];
+                    if let Some(s) = TriSetup::new(fan, width, height, cull) {
+                        out.put(s);
+                    }
                 }
             }
         }

@@ -15,8 +15,7 @@ use modex::blend::{mix_channel, BlendTable, Opacity};
 use modex::{Argb4444, Argb8888, Pixel, Rgb565};
 
 use super::light::{level_of, ShadeTable, LIGHT_MAX};
-use super::setup::TriSetup;
-use super::span::{fill, DepthMode, Paint, Run};
+use super::span::{fill, DepthMode, Paint, Run, Triangles};
 use super::texture::{Level, Texture, MAX_LEVELS};
 
 /// A pixel type the rasterizer can draw: `u8` palette indices (the mode-X frame, lit through the
@@ -36,7 +35,7 @@ impl RasterPixel for Argb8888 {}
 /// One textured fill: what every pixel type needs besides its pixels.
 pub struct TexturedFill<'a> {
     /// The set-up triangles, drawn in order.
-    pub tris: &'a [TriSetup],
+    pub tris: Triangles<'a>,
     /// The skin, prepared for every pixel type.
     pub tex: &'a Texture,
     /// The palette's shade table (8-bit targets).
@@ -510,6 +509,7 @@ mod tests {
         use super::super::clip::ClipVertex;
         use super::super::dispatch;
         use super::super::setup::Cull;
+        use super::super::setup::TriSetup;
         use glam::Vec4;
         use modex::Rng;
 

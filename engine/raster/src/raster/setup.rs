@@ -102,81 +102,93 @@ pub struct TriSetup {
     pub affine: bool,
 }
 
-/// Which side of the span an edge bounds.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-enum EdgeKind {
-    /// E grows with x: the edge bounds the span's first column.
-    #[default]
-    Left,
-    /// E falls with x: the edge bounds the span's last column.
-    Right,
-    /// E does not depend on x: the whole row is in or out.
-    Horizontal,
-}
-
-/// One edge's crossing of the current row, `x0 + floor(num / den)` kept as quotient `q` and
-/// remainder `r` (`0 <= r < den`) and advanced by `step / den` per row. For horizontal edges `q`
-/// holds the numerator itself (inside when `q >= 0`).
-#[derive(Debug, Clone, Copy, Default)]
-struct EdgeWalk {
-    kind: EdgeKind,
+/// One sloped edge's crossing of the current row, `x0 + floor(num / den)` kept as quotient `q`
+/// and remainder `r` (`0 <= r < den`) and advanced by `step / den` per row (`qs`, `rs`), exactly,
+/// as a Bresenham line does.
+#[derive(Debug, Clone, Copy)]
+struct EdgeStep {
     x0: i64,
     q: i64,
     r: i64,
     den: i64,
     qs: i64,
     rs: i64,
-    step: i64,
 }
 
-/// The spans of a triangle row after row, from [`TriSetup::walk`].
-#[derive(Debug, Clone, Copy)]
-pub struct SpanWalk {
-    edges: [EdgeWalk; 3],
-    width: i64,
-}
-
-impl SpanWalk {
-    /// The current row's inclusive column range clamped to the frame (`None` if empty), then move to
-    /// the next row.
-    #[inline]
-    pub fn next_row(&mut self) -> Option<(i32, i32)> {
-        let mut lo: i64 = 0;
-        let mut hi: i64 = self.width - 1;
-        let mut inside = true;
-        // Written out per edge: as a loop the three edges stayed in memory between rows.
-        let [a, b, c] = &mut self.edges;
-        a.step(&mut lo, &mut hi, &mut inside);
-        b.step(&mut lo, &mut hi, &mut inside);
-        c.step(&mut lo, &mut hi, &mut inside);
-        (inside && lo <= hi).then_some((lo as i32, hi as i32))
-    }
-}
-
-impl EdgeWalk {
-    /// Narrow the current row's bounds by this edge, then advance the edge to the next row.
-    #[inline(always)]
-    fn step(&mut self, lo: &mut i64, hi: &mut i64, inside: &mut bool) {
-        match self.kind {
-            EdgeKind::Left => {
-                // Px >= x0 + ceil(-num / den) = x0 - floor(num / den).
-                *lo = (*lo).max(ceil_px(self.x0 - self.q - HALF));
-            }
-            EdgeKind::Right => {
-                *hi = (*hi).min(floor_px(self.x0 + self.q - HALF));
-            }
-            EdgeKind::Horizontal => {
-                *inside &= self.q >= 0;
-                self.q += self.step;
-                return;
-            }
+impl EdgeStep {
+    /// An edge that bounds nothing: its crossing stays at `x0` (`den` 1, no step).
+    const fn fixed(x0: i64) -> EdgeStep {
+        EdgeStep {
+            x0,
+            q: 0,
+            r: 0,
+            den: 1,
+            qs: 0,
+            rs: 0,
         }
+    }
+
+    /// The first column whose centre is inside, for an edge whose E grows with x:
+    /// `Px >= x0 + ceil(-num / den) = x0 - floor(num / den)`.
+    #[inline(always)]
+    fn first_column(&self) -> i64 {
+        ceil_px(self.x0 - self.q - HALF)
+    }
+
+    /// The last column whose centre is inside, for an edge whose E falls with x.
+    #[inline(always)]
+    fn last_column(&self) -> i64 {
+        floor_px(self.x0 + self.q - HALF)
+    }
+
+    /// Move to the next row.
+    #[inline(always)]
+    fn advance(&mut self) {
         self.q += self.qs;
         self.r += self.rs;
         if self.r >= self.den {
             self.q += 1;
             self.r -= self.den;
         }
+    }
+}
+
+/// The spans of a triangle row after row, from [`TriSetup::walk`].
+///
+/// A triangle's sloped edges are sorted once, at the walk's start, into those bounding the
+/// span's first column and those bounding its last (two slots each; an empty slot bounds
+/// nothing), and its horizontal edge (at most one) is a row test: each row then steps all five
+/// with the same branch-free code. Matching each edge's kind on every row, as the walk did
+/// before, was a seventh of the small-triangle mesh's time (docs/benchmarks.md, round 5).
+#[derive(Debug, Clone, Copy)]
+pub struct SpanWalk {
+    left: [EdgeStep; 2],
+    right: [EdgeStep; 2],
+    /// The horizontal edge's E - bias on the current row (inside when `>= 0`) and its step per
+    /// row; 0 and 0 when there is none.
+    flat: i64,
+    flat_step: i64,
+    /// The frame's last column.
+    last: i64,
+}
+
+impl SpanWalk {
+    /// The current row's inclusive column range clamped to the frame (`None` if empty), then move to
+    /// the next row.
+    #[inline(always)]
+    pub fn next_row(&mut self) -> Option<(i32, i32)> {
+        let [l0, l1] = &mut self.left;
+        let [r0, r1] = &mut self.right;
+        // Clamped to the frame (an empty slot is already at its first or last column).
+        let lo = l0.first_column().max(l1.first_column()).max(0);
+        let hi = r0.last_column().min(r1.last_column()).min(self.last);
+        let inside = self.flat >= 0;
+        l0.advance();
+        l1.advance();
+        r0.advance();
+        r1.advance();
+        self.flat += self.flat_step;
+        (inside && lo <= hi).then_some((lo as i32, hi as i32))
     }
 }
 
@@ -384,48 +396,52 @@ impl TriSetup {
         (lo <= hi).then_some((lo as i32, hi as i32))
     }
 
-    /// Walk the spans of rows `y..` one row at a time: the same columns as `TriSetup::span` (the tests' reference), but
-    /// each edge's crossing is stepped exactly in integers (quotient and remainder, as a Bresenham
-    /// line does) instead of divided anew on every row: three divisions per triangle and band rather
-    /// than per row, which was a fifth of the time of small-triangle scenes.
+    /// Walk the spans of rows `y..` one row at a time: the same columns as `TriSetup::span` (the
+    /// tests' reference), but each edge's crossing is stepped exactly in integers (quotient and
+    /// remainder, as a Bresenham line does) instead of divided anew on every row: three divisions
+    /// per triangle and band rather than per row, which was a fifth of the time of small-triangle
+    /// scenes.
     #[inline]
     pub fn walk(&self, y: i32, width: usize) -> SpanWalk {
         let py = y as i64 * ONE + HALF;
+        // Empty slots: the frame's first column on the left, its last on the right.
         let mut walk = SpanWalk {
-            edges: [EdgeWalk::default(); 3],
-            width: width as i64,
+            left: [EdgeStep::fixed(0); 2],
+            right: [EdgeStep::fixed(width as i64 * ONE + HALF - ONE); 2],
+            flat: 0,
+            flat_step: 0,
+            last: width as i64 - 1,
         };
-        for (w, e) in walk.edges.iter_mut().zip(&self.edges) {
+        let (mut nl, mut nr) = (0, 0);
+        for e in &self.edges {
             let (x0, y0, dx, dy, bias) = wide(e);
             let num = dx * (py - y0) - bias;
             let step = dx * ONE;
-            *w = if dy == 0 {
+            if dy == 0 {
                 // Horizontal: inside on rows where E = num + bias >= bias, i.e. num >= 0.
-                EdgeWalk {
-                    kind: EdgeKind::Horizontal,
-                    q: num,
-                    step,
-                    ..EdgeWalk::default()
-                }
-            } else {
-                let den = dy.abs();
-                let q = floor_div(num, den);
-                let qs = floor_div(step, den);
-                EdgeWalk {
-                    kind: if dy < 0 {
-                        EdgeKind::Left
-                    } else {
-                        EdgeKind::Right
-                    },
-                    x0,
-                    q,
-                    r: num - q * den,
-                    den,
-                    qs,
-                    rs: step - qs * den,
-                    step,
-                }
+                walk.flat = num;
+                walk.flat_step = step;
+                continue;
+            }
+            let den = dy.abs();
+            let q = floor_div(num, den);
+            let qs = floor_div(step, den);
+            let edge = EdgeStep {
+                x0,
+                q,
+                r: num - q * den,
+                den,
+                qs,
+                rs: step - qs * den,
             };
+            // A non-degenerate triangle has at most two edges on either side.
+            if dy < 0 && nl < 2 {
+                walk.left[nl] = edge;
+                nl += 1;
+            } else if dy > 0 && nr < 2 {
+                walk.right[nr] = edge;
+                nr += 1;
+            }
         }
         walk
     }

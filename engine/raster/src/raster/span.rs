@@ -1,8 +1,8 @@
 //! Span filling and the parallel band driver.
 //!
 //! The frame is cut into horizontal bands of [`BAND_HEIGHT`] rows; triangles are binned by the bands
-//! their rows touch, and rayon fills the bands in parallel, each drawing its triangles in submission
-//! order. A pixel's value depends only on the triangle's setup and the pixel's row and column (every
+//! their rows touch ([`BandBins`], filled by the parallel set-up itself), and rayon fills the bands
+//! in parallel, each drawing its triangles in submission order. A pixel's value depends only on the triangle's setup and the pixel's row and column (every
 //! span starts from the attribute planes, never from a neighbouring row), and each band owns its rows
 //! outright, so one thread and N threads produce identical pixels.
 //!
@@ -444,16 +444,130 @@ fn fill_band_tri<P: Paint, const TEST: bool, const WRITE: bool>(
     }
 }
 
+/// Fill `tris` (in order) into a band of whole rows starting at row `y0`.
+#[inline]
+fn fill_band<'t, P: Paint>(
+    painter: &P,
+    mode: DepthMode,
+    tris: impl Iterator<Item = &'t TriSetup>,
+    px: &mut [P::Px],
+    depth: &mut [f32],
+    width: usize,
+    y0: usize,
+) {
+    let rows = px.len() / width;
+    for t in tris {
+        match mode {
+            DepthMode::TestAndWrite => {
+                fill_band_tri::<P, true, true>(painter, t, px, depth, width, y0, rows)
+            }
+            DepthMode::TestOnly => {
+                fill_band_tri::<P, true, false>(painter, t, px, depth, width, y0, rows)
+            }
+            DepthMode::Off => {
+                fill_band_tri::<P, false, false>(painter, t, px, depth, width, y0, rows)
+            }
+        }
+    }
+}
+
+/// Set-up triangles binned by band as they were set up: for each chunk of the model's triangles
+/// (set up in parallel, one task per chunk), for each band of [`BAND_HEIGHT`] rows the chunk's
+/// triangles touching it, in file order. Each set-up task writes its records straight into the
+/// bands they touch, so nothing is copied or binned between set-up and fill, and a band reads its
+/// triangles sequentially, chunk after chunk: copying every record into bins on the calling thread
+/// after the set-up was the serial part that held two threads to 1.08x one on small triangles
+/// (docs/benchmarks.md, round 5). Kept from draw to draw: the vectors keep their capacity.
+#[derive(Debug, Default)]
+pub struct BandBins {
+    bands: usize,
+    chunks: Vec<ChunkBins>,
+    /// Chunks in use (`chunks` may hold more from a bigger draw).
+    used: usize,
+}
+
+/// One set-up chunk's triangles, per band.
+#[derive(Debug, Default)]
+pub struct ChunkBins {
+    bins: Vec<Vec<TriSetup>>,
+    count: usize,
+}
+
+impl BandBins {
+    /// Empty bins for `chunks` chunks over a frame `height` rows high.
+    pub fn reset(&mut self, chunks: usize, height: usize) {
+        self.bands = height.div_ceil(BAND_HEIGHT);
+        self.used = chunks;
+        self.chunks
+            .resize_with(chunks.max(self.chunks.len()), ChunkBins::default);
+        for c in &mut self.chunks[..chunks] {
+            c.bins.resize_with(self.bands.max(c.bins.len()), Vec::new);
+            for b in &mut c.bins {
+                b.clear();
+            }
+            c.count = 0;
+        }
+    }
+
+    /// The chunks in use, to be filled in parallel by the set-up.
+    pub fn chunks_mut(&mut self) -> &mut [ChunkBins] {
+        &mut self.chunks[..self.used]
+    }
+
+    /// Triangles set up (each counted once, however many bands it touches).
+    pub fn count(&self) -> usize {
+        self.chunks[..self.used].iter().map(|c| c.count).sum()
+    }
+}
+
+impl ChunkBins {
+    /// Add a set-up triangle to every band its rows touch.
+    #[inline]
+    pub fn push(&mut self, t: TriSetup) {
+        let last = self.bins.len().saturating_sub(1);
+        let b0 = (t.y_first.max(0) as usize / BAND_HEIGHT).min(last);
+        let b1 = (t.y_last.max(0) as usize / BAND_HEIGHT).min(last);
+        if let Some(bins) = self.bins.get_mut(b0..=b1) {
+            for bin in bins {
+                bin.push(t);
+            }
+        }
+        self.count += 1;
+    }
+}
+
+/// The triangles of one fill.
+#[derive(Debug, Clone, Copy)]
+pub enum Triangles<'a> {
+    /// In drawing order, not binned (drawn on one thread as one band, or binned by [`fill`]).
+    InOrder(&'a [TriSetup]),
+    /// Binned by band at set-up, for a frame of the fill's height.
+    Binned(&'a BandBins),
+}
+
+impl<'a> From<&'a [TriSetup]> for Triangles<'a> {
+    fn from(t: &'a [TriSetup]) -> Self {
+        Triangles::InOrder(t)
+    }
+}
+
+impl<'a> From<&'a Vec<TriSetup>> for Triangles<'a> {
+    fn from(t: &'a Vec<TriSetup>) -> Self {
+        Triangles::InOrder(t)
+    }
+}
+
 thread_local! {
-    /// Per-thread bin storage reused by [`fill`].
-    static BINS: std::cell::RefCell<Vec<Vec<TriSetup>>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Per-thread bin storage reused by [`fill`] for triangles given in order.
+    static BINS: std::cell::RefCell<BandBins> = std::cell::RefCell::new(BandBins::default());
 }
 
 /// Fill set-up triangles into a `width` x `height` frame (`px` and `depth` both row-major, same
-/// size) using the current rayon pool. Triangles are drawn in slice order within every pixel.
-pub fn fill<P: Paint>(
+/// size) using the current rayon pool. Triangles are drawn in their order (file order) within
+/// every pixel.
+pub fn fill<'t, P: Paint>(
     painter: &P,
-    tris: &[TriSetup],
+    tris: impl Into<Triangles<'t>>,
     px: &mut [P::Px],
     depth: &mut [f32],
     width: usize,
@@ -461,62 +575,66 @@ pub fn fill<P: Paint>(
     mode: DepthMode,
 ) {
     let n = width * height;
-    if n == 0 || px.len() < n || depth.len() < n || tris.is_empty() {
+    if n == 0 || px.len() < n || depth.len() < n {
         return;
     }
     let (tw, th) = painter.texture_size();
     if tw == 0 || th == 0 {
         return;
     }
-    let band = |px: &mut [P::Px], depth: &mut [f32], y0: usize, tris: &[TriSetup]| {
-        let rows = px.len() / width;
-        for t in tris {
-            match mode {
-                DepthMode::TestAndWrite => {
-                    fill_band_tri::<P, true, true>(painter, t, px, depth, width, y0, rows)
-                }
-                DepthMode::TestOnly => {
-                    fill_band_tri::<P, true, false>(painter, t, px, depth, width, y0, rows)
-                }
-                DepthMode::Off => {
-                    fill_band_tri::<P, false, false>(painter, t, px, depth, width, y0, rows)
-                }
+    let bins = match tris.into() {
+        Triangles::InOrder([]) => return,
+        Triangles::InOrder(tris) if rayon::current_num_threads() == 1 => {
+            // One thread: the whole frame is one band, so there is nothing to bin (copying every
+            // set-up triangle into bins was a sixth of the small-triangle frame). Every pixel
+            // still sees the triangles in order, so the pixels equal the banded fill's.
+            fill_band(
+                painter,
+                mode,
+                tris.iter(),
+                &mut px[..n],
+                &mut depth[..n],
+                width,
+                0,
+            );
+            return;
+        }
+        Triangles::InOrder(tris) => {
+            let mut bins = BINS.with(|b| std::mem::take(&mut *b.borrow_mut()));
+            bins.reset(1, height);
+            for t in tris {
+                bins.chunks[0].push(*t);
             }
+            fill_bins(painter, mode, &bins, &mut px[..n], &mut depth[..n], width);
+            BINS.with(|b| *b.borrow_mut() = bins);
+            return;
         }
+        Triangles::Binned(bins) if bins.count() == 0 => return,
+        Triangles::Binned(bins) => bins,
     };
-    if rayon::current_num_threads() == 1 {
-        // One thread: the whole frame is one band, so there is nothing to bin (copying every
-        // set-up triangle into bins was a sixth of the small-triangle frame). Every pixel still
-        // sees the triangles in slice order, so the pixels equal the banded fill's.
-        band(&mut px[..n], &mut depth[..n], 0, tris);
-        return;
-    }
-    let bands = height.div_ceil(BAND_HEIGHT);
-    // Bins hold copies, not indices: a band then reads its triangles sequentially instead of
-    // gathering them from all over the setup array (measured: with 100k small triangles the
-    // gather's cache misses were a fifth of the frame). The bin storage is kept per thread and
-    // reused from frame to frame: fresh multi-megabyte allocations cost more in page faults than
-    // the binning itself (perf: page faults and memmove were a third of the small-triangle frame).
-    let mut bins = BINS.with(|b| std::mem::take(&mut *b.borrow_mut()));
-    bins.resize_with(bands.max(bins.len()), Vec::new);
-    for bin in &mut bins {
-        bin.clear();
-    }
-    for t in tris {
-        let b0 = t.y_first.max(0) as usize / BAND_HEIGHT;
-        let b1 = (t.y_last.max(0) as usize / BAND_HEIGHT).min(bands - 1);
-        for bin in &mut bins[b0..=b1] {
-            bin.push(*t);
-        }
-    }
+    fill_bins(painter, mode, bins, &mut px[..n], &mut depth[..n], width);
+}
+
+/// Fill binned triangles, the bands in parallel, each band's triangles chunk after chunk.
+fn fill_bins<P: Paint>(
+    painter: &P,
+    mode: DepthMode,
+    bins: &BandBins,
+    px: &mut [P::Px],
+    depth: &mut [f32],
+    width: usize,
+) {
     let chunk = width * BAND_HEIGHT;
-    px[..n]
-        .par_chunks_mut(chunk)
-        .zip(depth[..n].par_chunks_mut(chunk))
-        .zip(bins[..bands].par_iter())
+    let chunks = &bins.chunks[..bins.used];
+    px.par_chunks_mut(chunk)
+        .zip(depth.par_chunks_mut(chunk))
         .enumerate()
-        .for_each(|(b, ((px, depth), bin))| band(px, depth, b * BAND_HEIGHT, bin));
-    BINS.with(|b| *b.borrow_mut() = bins);
+        .for_each(|(b, (px, depth))| {
+            let tris = chunks
+                .iter()
+                .flat_map(|c| c.bins.get(b).into_iter().flatten());
+            fill_band(painter, mode, tris, px, depth, width, b * BAND_HEIGHT)
+        });
 }
 
 #[cfg(test)]
@@ -583,7 +701,7 @@ mod tests {
                 let mut d = vec![f32::INFINITY; 100];
                 fill(
                     &Count,
-                    &[t],
+                    &[t][..],
                     &mut px,
                     &mut d,
                     10,

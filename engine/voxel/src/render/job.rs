@@ -8,7 +8,7 @@
 //! and divisions.
 
 use glam::{Mat3, Mat4, Vec2, Vec3, Vec4};
-use modex::{Camera, Projection};
+use modex::{Camera, Opacity, Projection};
 use rayon::prelude::*;
 
 use super::light::LimbShade;
@@ -46,6 +46,10 @@ pub(crate) struct Job<'a> {
     pub ray_dir: RayDir,
     /// Set when the limb's cells are small enough on screen to be splatted instead of marched.
     pub splat: Option<Splat>,
+    /// Its unit's opacity: below opaque the limb mixes over the frame and writes no depth.
+    pub alpha: Opacity,
+    /// View depth of its unit's origin: translucent jobs are drawn far to near by it.
+    unit_depth: f32,
 }
 
 impl Job<'_> {
@@ -104,7 +108,12 @@ pub(crate) fn prepare<'a>(
             model,
             limb,
             grid_to_world: m,
+            alpha,
+            origin,
         } = placed;
+        if alpha.is_invisible() {
+            return None;
+        }
         let volume = &model.volumes()[limb];
         if volume.voxel_count() == 0 {
             return None;
@@ -201,7 +210,8 @@ pub(crate) fn prepare<'a>(
             })
             .flatten();
         let ray_dir = RayDir::new(affine.map_or(Vec3::ZERO, |a| a[3]));
-        let splat = if behind {
+        // A translucent limb marches: a splat would mix every voxel of a pixel, not its nearest.
+        let splat = if behind || !alpha.is_opaque() {
             None
         } else {
             Splat::new(
@@ -228,6 +238,8 @@ pub(crate) fn prepare<'a>(
             rect,
             edges,
             shade,
+            alpha,
+            unit_depth: -view.transform_point3(origin).z,
         };
         // Splat only where it is also the cheaper way: a ray costs about as much as splatting
         // RAY_COST_IN_VOXELS voxels, and a limb far below a pixel per cell has many voxels per ray.
@@ -245,9 +257,30 @@ pub(crate) fn prepare<'a>(
         });
         Some(job)
     };
-    Ok(if opts.parallel {
+    let mut jobs: Vec<Job<'a>> = if opts.parallel {
         limbs.par_iter().filter_map(build).collect()
     } else {
         limbs.iter().filter_map(build).collect()
-    })
+    };
+    order_translucent_last(&mut jobs);
+    Ok(jobs)
+}
+
+/// Opaque jobs first, in scene order; then the translucent ones far to near by their unit's view
+/// depth (ties, such as the limbs of one unit, keep scene order). Translucent limbs write no
+/// depth, so they must come after everything they may be seen through, and mixing is not
+/// commutative, so the farther one mixes first.
+fn order_translucent_last(jobs: &mut [Job<'_>]) {
+    if jobs.iter().all(|j| j.alpha.is_opaque()) {
+        return;
+    }
+    jobs.sort_by(|a, b| {
+        let key = |j: &Job<'_>| (!j.alpha.is_opaque(), -j.unit_depth);
+        let (ka, kb) = (key(a), key(b));
+        ka.0.cmp(&kb.0).then(if ka.0 {
+            ka.1.total_cmp(&kb.1)
+        } else {
+            std::cmp::Ordering::Equal
+        })
+    });
 }

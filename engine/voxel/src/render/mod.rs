@@ -134,10 +134,20 @@ fn draw_pixels<P: Shade>(
 ) -> Result<DrawStats, NoFrames> {
     let jobs = job::prepare(instances, camera, opts, vpl.page_count())?;
     let screen = march::Screen::new(camera);
+    // The 8-bit translucency tables are the VPL's own, unless its palette was changed since.
+    let own;
+    let tables = match vpl.blend_tables() {
+        Some(t) => t,
+        None => {
+            own = modex::BlendTables::new(&vpl.palette);
+            &own
+        }
+    };
     let rays = march::march_bands(
         &screen,
         &jobs,
         vpl,
+        tables,
         pixels,
         depth.values_mut(),
         opts.parallel,

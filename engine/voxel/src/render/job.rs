@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use super::light::LimbShade;
 use super::splat::Splat;
-use super::{RenderOptions, Splatting, SPLAT_FOOTPRINT};
+use super::{RenderOptions, Splatting, SPLAT_FOOTPRINT_MAX};
 use crate::model::NoFrames;
 use crate::scene::{box_corners, limbs_of, Instance, PlacedLimb, BOX_EDGES};
 use crate::volume::{LimbVolume, RayDir};
@@ -24,6 +24,10 @@ use crate::volume::{LimbVolume, RayDir};
 /// per voxel of the limb (those facing away are skipped early) against 150 ns per ray, so 5.
 /// See docs/benchmarks.md.
 const RAY_COST_IN_VOXELS: f32 = 3.0;
+
+/// What testing one pixel of a rasterised (multi-pixel) splat costs in splatted voxels: see
+/// docs/benchmarks.md, "Round 5".
+const PIXEL_COST_IN_VOXELS: f32 = 0.2;
 
 /// A limb prepared for marching.
 pub(crate) struct Job<'a> {
@@ -224,7 +228,7 @@ pub(crate) fn prepare<'a>(
                 if opts.splat == Splatting::Never {
                     0.0
                 } else {
-                    SPLAT_FOOTPRINT
+                    SPLAT_FOOTPRINT_MAX
                 },
                 matches!(camera.projection, Projection::Orthographic { .. }),
             )
@@ -243,7 +247,7 @@ pub(crate) fn prepare<'a>(
         };
         // Splat only where it is also the cheaper way: a ray costs about as much as splatting
         // RAY_COST_IN_VOXELS voxels, and a limb far below a pixel per cell has many voxels per ray.
-        job.splat = splat.filter(|_| {
+        job.splat = splat.filter(|s| {
             if opts.splat == Splatting::Always {
                 return true;
             }
@@ -253,7 +257,12 @@ pub(crate) fn prepare<'a>(
             let (ex, ey, ez) = (x - o, y - o, z - o);
             let area = ex.perp_dot(ey).abs() + ey.perp_dot(ez).abs() + ez.perp_dot(ex).abs();
             let rays = area + 2.0 * (job.rect[3] - job.rect[1]) as f32;
-            (volume.voxel_count() as f32) <= rays * RAY_COST_IN_VOXELS
+            let per_voxel = if s.is_single() {
+                1.0
+            } else {
+                1.0 + s.cell_box_area() * PIXEL_COST_IN_VOXELS
+            };
+            (volume.voxel_count() as f32) * per_voxel <= rays * RAY_COST_IN_VOXELS
         });
         Some(job)
     };

@@ -68,8 +68,14 @@ pub enum Splatting {
 }
 
 /// Largest screen footprint of one cell, in pixels (width and height of its projected cube), at
-/// which a limb may be splatted.
+/// which a limb is splatted one pixel per voxel.
 pub const SPLAT_FOOTPRINT: f32 = 1.0;
+
+/// Largest screen footprint of one cell at which a limb may be splatted at all: above
+/// [`SPLAT_FOOTPRINT`] each visible voxel is rasterised over the pixels its projected cube covers
+/// (every pixel centre inside the cube's outline, at the depth the ray through it enters the
+/// cube), so the splat covers the marcher's pixels with the marcher's nearest cells.
+pub const SPLAT_FOOTPRINT_MAX: f32 = 32.0;
 
 impl Default for RenderOptions {
     fn default() -> Self {

@@ -149,7 +149,8 @@ impl FaceRaster {
             else {
                 continue;
             };
-            let (lo, hi) = (l0.max(l1), h0.min(h1));
+            let lo = if l0 > l1 { l0 } else { l1 };
+            let hi = if h0 < h1 { h0 } else { h1 };
             // Pixel px's centre is at offset px + 0.5 - c.x.
             let xa = ceil_at_least(c[0] + lo - 0.5, 0.0);
             let xb = (c[0] + hi - 0.5).min(last_x);
@@ -170,7 +171,8 @@ fn span(a: f32, r: f32, b: f32) -> Option<(f32, f32)> {
         return (b.abs() <= FACE_LIMIT).then_some((f32::NEG_INFINITY, f32::INFINITY));
     }
     let (u, v) = ((-FACE_LIMIT - b) * r, (FACE_LIMIT - b) * r);
-    Some((u.min(v), u.max(v)))
+    // r > 0 keeps the order; plain compares, not min/max (NaN is ruled out above: a != 0).
+    Some(if r > 0.0 { (u, v) } else { (v, u) })
 }
 
 /// `max(ceil(v), floor)` for a `floor` that is a whole number >= 0, without the libm call
@@ -466,10 +468,9 @@ impl Splat {
                         last_x,
                         |py, xa, xb, [z0, gx]| {
                             let row = (py - y0) * width;
-                            let (Some(d), Some(out)) = (
-                                depth.get_mut(row + xa..=row + xb),
-                                pixels.get_mut(row + xa..=row + xb),
-                            ) else {
+                            let (a, b) = (row + xa, row + xb + 1);
+                            let (Some(d), Some(out)) = (depth.get_mut(a..b), pixels.get_mut(a..b))
+                            else {
                                 return;
                             };
                             for (k, (d, out)) in d.iter_mut().zip(out).enumerate() {

@@ -154,7 +154,7 @@ impl FaceRaster {
             // Pixel px's centre is at offset px + 0.5 - c.x.
             let xa = ceil_at_least(c[0] + lo - 0.5, 0.0);
             let xb = (c[0] + hi - 0.5).min(last_x);
-            if !(xa <= xb) {
+            if !in_order(xa, xb) {
                 continue;
             }
             let z_row = z + gy * qy + gx * (0.5 - c[0]);
@@ -175,11 +175,20 @@ fn span(a: f32, r: f32, b: f32) -> Option<(f32, f32)> {
     Some(if r > 0.0 { (u, v) } else { (v, u) })
 }
 
+/// `a <= b`, false when either is NaN.
+#[inline(always)]
+fn in_order(a: f32, b: f32) -> bool {
+    matches!(
+        a.partial_cmp(&b),
+        Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
+    )
+}
+
 /// `max(ceil(v), floor)` for a `floor` that is a whole number >= 0, without the libm call
 /// (baseline x86-64 has no rounding instruction): NaN stays NaN, so callers' range tests fail.
 #[inline(always)]
 fn ceil_at_least(v: f32, floor: f32) -> f32 {
-    if !(v > floor) {
+    if v.is_nan() || v <= floor {
         return if v.is_nan() { v } else { floor };
     }
     if v >= 16_777_216.0 {
@@ -456,7 +465,7 @@ impl Splat {
                     let ry = face.reach[1];
                     let ya = ceil_at_least(sy - ry - 0.5, top);
                     let yb = (sy + ry - 0.5).min(last_y);
-                    if !(ya <= yb) {
+                    if !in_order(ya, yb) {
                         continue;
                     }
                     let (dz1, dz2) = (axes[b1].z, axes[b2].z);
@@ -507,7 +516,7 @@ impl Multi {
             // A -a face (at a cell's low plane) can face the eye only where the eye is below that
             // plane, a +a face only where it is above.
             let e = eye.inverse().w_axis;
-            if !(e.w.abs() > 0.0) {
+            if e.w == 0.0 || e.w.is_nan() {
                 return None;
             }
             let e = e.truncate() / e.w;

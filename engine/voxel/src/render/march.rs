@@ -143,6 +143,9 @@ fn march_band<P: Shade>(
     let mut rays = 0;
     for job in jobs {
         let ys = job.rect[1].max(y0)..job.rect[3].min(y1);
+        if ys.is_empty() || job.hidden(depth, screen.width, y0) {
+            continue;
+        }
         if let Some(splat) = &job.splat {
             if !ys.is_empty() {
                 splat.draw_band(job.volume, &job.shade, vpl, screen.width, y0, pixels, depth);

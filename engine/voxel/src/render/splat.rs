@@ -1,20 +1,20 @@
-//! Splatting: a limb whose voxels each cover at most about one pixel on screen is drawn as one
-//! depth-tested pixel per voxel instead of being ray-marched.
+//! Splatting: a limb whose voxels each cover at most [`SPLAT_FOOTPRINT_MAX`](super::SPLAT_FOOTPRINT_MAX)
+//! pixels on screen is drawn by projecting its voxels instead of being ray-marched.
 //!
-//! Why: when a voxel is no bigger than a pixel, the ray-marcher spends a ray (set-up, clip, DDA)
-//! per pixel of the limb's outline, several per covered pixel, to find what projecting each voxel
-//! centre finds in a few multiply-adds. The switch is per limb and per draw, from the limb's own
-//! scale on screen ([`Splat::new`]), so a close-up still marches; by default a small-enough limb
-//! splats only when that is also cheaper ([`Splatting::WhenCheaper`](super::Splatting)): far below a
-//! pixel per cell a pixel holds many voxels, and marching it is cheaper again.
+//! Why: the ray-marcher spends a ray (set-up, clip, DDA) per pixel of the limb's outline, several
+//! per covered pixel, to find what projecting each visible voxel finds in a few multiply-adds;
+//! with many units on a large screen the rays are the whole frame. The switch is per limb and per
+//! draw, from the limb's own scale on screen ([`Splat::new`]); by default a limb splats only when
+//! that is also cheaper ([`Splatting::WhenCheaper`](super::Splatting)): far below a pixel per
+//! cell a pixel holds many voxels, and marching it is cheaper again.
 //!
-//! No holes: the limb splats only when the screen footprint of one cell (the bounding box of its
-//! projected cube, at the box corner where it is largest) is at most
-//! [`SPLAT_FOOTPRINT`](super::SPLAT_FOOTPRINT) pixels wide and high,
-//! so the centres of neighbouring voxels of a surface land on the same or neighbouring pixels. A
-//! voxel's pixel is the one containing its projected centre, its depth the centre's view depth,
-//! and its colour the ray-marcher's ([`Shade::shade`] with the limb's table), so lighting and
-//! formats are exactly the marcher's.
+//! Up to [`SPLAT_FOOTPRINT`](super::SPLAT_FOOTPRINT) (one pixel per cell, measured at the box
+//! corner where a cell is largest) each voxel is one pixel: the one containing its projected
+//! centre, drawn if that pixel's centre lies inside the cube's outline, at the centre's view depth;
+//! neighbouring voxels of a surface land on the same or neighbouring pixels, so there are no
+//! holes. Above it each visible face of each voxel is rasterised ([`Multi`]), covering the pixels
+//! the marcher's rays would, at the depth where they enter the cube. Colours are the marcher's
+//! ([`Shade::shade`] with the limb's table), so lighting and formats are exactly the marcher's.
 //!
 //! Determinism: a splat writes each voxel into the band holding its pixel, in the limb's column
 //! order, at the limb's place in the job order, so every pixel sees the same writes in the same

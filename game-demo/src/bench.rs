@@ -62,17 +62,27 @@ pub fn run(assets: &Assets, args: &DemoArgs, new_world: impl Fn(usize) -> World)
         "--bench-seconds must be a non-negative number of seconds"
     );
     let budget = Duration::from_secs_f64(args.bench_seconds);
+    let filter = CaseFilter::parse(&args.bench_case)?;
     log::info!(
         "bench: {} s per case; load average {}",
         args.bench_seconds,
         load_average().unwrap_or_else(|| "unknown".into())
     );
     for &units in &args.bench_units {
+        if !filter.any_with(units, &sizes) {
+            continue;
+        }
         let start_world = new_world(units);
         for &(width, height) in &sizes {
+            if !filter.any_at(units, (width, height)) {
+                continue;
+            }
             let mut scene = SceneRenderer::new(assets, width, height);
             for (path, path_name) in PATHS {
                 for threads in THREADS {
+                    if !filter.accepts(units, (width, height), path_name, threads) {
+                        continue;
+                    }
                     let mut world = start_world.clone();
                     let (frames, elapsed, last) = modex::with_threads(threads, || {
                         run_case(&mut scene, &mut world, path, budget)
@@ -107,6 +117,51 @@ pub fn run(assets: &Assets, args: &DemoArgs, new_world: impl Fn(usize) -> World)
     Ok(())
 }
 
+/// `--bench-case`: the BENCH-line fields a case must have to run (`units`, `size`, `path`,
+/// `threads`; absent keys match every case).
+#[derive(Debug, Default, PartialEq)]
+struct CaseFilter(Vec<(String, String)>);
+
+impl CaseFilter {
+    fn parse(pairs: &[String]) -> Result<CaseFilter> {
+        let mut out = Vec::new();
+        for pair in pairs {
+            let (key, value) = pair
+                .split_once('=')
+                .ok_or_else(|| anyhow::anyhow!("--bench-case {pair:?}: expected KEY=VALUE"))?;
+            anyhow::ensure!(
+                ["units", "size", "path", "threads"].contains(&key),
+                "--bench-case {pair:?}: the keys are units, size, path and threads"
+            );
+            out.push((key.to_string(), value.to_string()));
+        }
+        Ok(CaseFilter(out))
+    }
+
+    fn matches(&self, key: &str, value: &str) -> bool {
+        self.0.iter().all(|(k, v)| k != key || v == value)
+    }
+
+    fn accepts(&self, units: usize, (w, h): (usize, usize), path: &str, threads: usize) -> bool {
+        self.matches("units", &units.to_string())
+            && self.matches("size", &format!("{w}x{h}"))
+            && self.matches("path", path)
+            && self.matches("threads", &threads.to_string())
+    }
+
+    /// Whether some case at this unit count and size runs (so its scene is worth building).
+    fn any_at(&self, units: usize, size: (usize, usize)) -> bool {
+        PATHS
+            .iter()
+            .any(|&(_, p)| THREADS.iter().any(|&t| self.accepts(units, size, p, t)))
+    }
+
+    /// Whether some case with this unit count runs (so its world is worth building).
+    fn any_with(&self, units: usize, sizes: &[(usize, usize)]) -> bool {
+        sizes.iter().any(|&s| self.any_at(units, s))
+    }
+}
+
 /// Step and draw `world` until `budget` has passed (at least one timed frame), after one untimed
 /// warm-up frame. Returns the timed frames, the time they took and the last frame's statistics.
 fn run_case(
@@ -134,4 +189,27 @@ fn run_case(
 fn load_average() -> Option<String> {
     let s = std::fs::read_to_string("/proc/loadavg").ok()?;
     Some(s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn case_filter_keeps_only_the_named_cases() {
+        let f = CaseFilter::parse(&["units=1000".into(), "size=1920x1080".into()]).unwrap();
+        assert!(f.accepts(1000, (1920, 1080), "8", 2));
+        assert!(f.accepts(1000, (1920, 1080), "8888", 1));
+        assert!(!f.accepts(100, (1920, 1080), "8", 2));
+        assert!(!f.accepts(1000, (360, 240), "8", 2));
+        assert!(!f.any_with(13, &[(1920, 1080)]));
+        let one = CaseFilter::parse(&["path=8".into(), "threads=2".into()]).unwrap();
+        assert!(one.accepts(13, (360, 240), "8", 2));
+        assert!(!one.accepts(13, (360, 240), "8", 1));
+        assert!(CaseFilter::parse(&[])
+            .unwrap()
+            .accepts(1, (1, 1), "8888", 1));
+        assert!(CaseFilter::parse(&["fps=3".into()]).is_err());
+        assert!(CaseFilter::parse(&["units".into()]).is_err());
+    }
 }

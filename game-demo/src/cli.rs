@@ -105,6 +105,15 @@ pub struct DemoArgs {
     /// Frame sizes the bench runs, WIDTHxHEIGHT.
     #[arg(long, value_name = "WxH,..", value_delimiter = ',', default_values = ["360x240", "1280x720", "1920x1080"], requires = "bench")]
     pub bench_sizes: Vec<String>,
+    /// Run only the bench cases whose BENCH line has these fields, e.g.
+    /// `units=1000,size=1920x1080,path=8,threads=2` (any subset of the four keys).
+    #[arg(
+        long,
+        value_name = "KEY=VALUE,..",
+        value_delimiter = ',',
+        requires = "bench"
+    )]
+    pub bench_case: Vec<String>,
     /// Draw path: 8 (the 8-bit mode-X frame) or 8888 (true colour; headless frames are RGBA PNGs).
     /// The window's T key switches too.
     #[arg(long, value_name = "8|8888", default_value = "8", value_parser = ["8", "8888"])]

@@ -303,6 +303,7 @@ fn unit_pose(u: &Unit, s: &EntityState) -> Pose {
         tilt: s.tilt,
         roll: s.roll,
         scale: s.scale.into(),
+        ..Pose::default()
     }
 }
 

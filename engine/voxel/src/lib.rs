@@ -32,7 +32,7 @@ pub use lighting::{is_degenerate_palette, lighting_for, LightingError};
 pub use model::{NoFrames, Quirk, TableChoice, VoxelModel};
 pub use render::{
     draw, draw_limb_outlines, frame_scene, game_camera, limb_outlines, DrawError, LightSource,
-    RenderOptions, Shading, Splatting, VoxelPixel, SPLAT_FOOTPRINT,
+    RenderOptions, Shading, Splatting, VoxelPixel, SPLAT_FOOTPRINT, SPLAT_FOOTPRINT_MAX,
 };
 pub use scene::{world_bounds, Instance, Pose, Unit};
 pub use set::{LoadProblem, Piece, TypeKind, VoxelSet, VoxelType};

@@ -12,6 +12,7 @@
 //! HVA frame ([`VoxelModel::limb_matrix`]).
 
 use glam::{Mat4, Vec3};
+use modex::Opacity;
 
 use crate::model::{NoFrames, VoxelModel};
 
@@ -83,6 +84,11 @@ pub struct Pose {
     pub roll: f32,
     /// Scale per model axis (1 = as modelled; A5's `scale_x/y/z`), about the unit's origin.
     pub scale: Vec3,
+    /// How much of the unit covers what is behind it (A5's `alpha`, quantised to eighths). A
+    /// translucent unit is depth-tested but writes no depth, mixes its colour over the frame and
+    /// is drawn after every opaque unit of the same draw, the translucent ones far to near (see
+    /// [`crate::draw`]); an invisible one draws nothing.
+    pub alpha: Opacity,
 }
 
 impl Default for Pose {
@@ -97,6 +103,7 @@ impl Default for Pose {
             tilt: 0.0,
             roll: 0.0,
             scale: Vec3::ONE,
+            alpha: Opacity::OPAQUE,
         }
     }
 }
@@ -158,6 +165,10 @@ pub(crate) struct PlacedLimb<'a> {
     pub limb: usize,
     /// Its grid space (cell (x, y, z) covers `[x, x + 1)` ...) to world space.
     pub grid_to_world: Mat4,
+    /// Its unit's opacity.
+    pub alpha: Opacity,
+    /// Its unit's world position (translucent units are ordered by it).
+    pub origin: Vec3,
 }
 
 /// Every drawable limb of the scene with its grid-to-world matrix, in draw order (instances, then
@@ -173,6 +184,8 @@ pub(crate) fn limbs_of<'a>(instances: &[Instance<'a>]) -> Result<Vec<PlacedLimb<
                         model,
                         limb,
                         grid_to_world: piece * m,
+                        alpha: inst.pose.alpha,
+                        origin: inst.pose.position,
                     });
                 }
             }

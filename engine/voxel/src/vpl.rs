@@ -4,7 +4,9 @@
 //! 768-byte palette, then one 256-byte page per count: `page[p][colour]` is the palette index of
 //! `colour` shaded at brightness `p`. Page 8 is about the identity; brightness grows with the page.
 
-use modex::{ByteReader, FormatError, FormatResult, Palette};
+use std::sync::Arc;
+
+use modex::{BlendTables, ByteReader, FormatError, FormatResult, Palette};
 
 const FORMAT: &str = "VPL";
 /// Pages in the game's VOXELS.VPL.
@@ -24,7 +26,7 @@ pub fn has_layout(data: &[u8]) -> bool {
 }
 
 /// A decoded VPL: palette plus lighting pages.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Vpl {
     /// First palette index of the house-colour remap range.
     pub remap_start: u32,
@@ -33,6 +35,19 @@ pub struct Vpl {
     /// The palette the pages index into.
     pub palette: Palette,
     pages: Vec<[u8; 256]>,
+    /// The palette's 8-bit translucency tables, built on the first translucent 8-bit draw and
+    /// shared by clones (see [`Vpl::blend_tables`]).
+    blend: Arc<BlendTables>,
+}
+
+/// Two VPLs are equal when their remap range, palette and pages are: the blend tables are a cache.
+impl PartialEq for Vpl {
+    fn eq(&self, other: &Vpl) -> bool {
+        self.remap_start == other.remap_start
+            && self.remap_end == other.remap_end
+            && self.palette == other.palette
+            && self.pages == other.pages
+    }
 }
 
 impl Vpl {
@@ -45,6 +60,13 @@ impl Vpl {
     #[inline]
     pub fn page(&self, p: usize) -> &[u8; 256] {
         &self.pages[p.min(self.pages.len() - 1)]
+    }
+
+    /// The 8-bit translucency tables of this VPL's palette. They are cached in the VPL, so a
+    /// scene drawing translucent units every frame builds each opacity's table once; if the public
+    /// `palette` was changed since, fresh tables are made for it (`None` tells the caller to).
+    pub(crate) fn blend_tables(&self) -> Option<&BlendTables> {
+        (self.blend.palette() == &self.palette).then_some(&*self.blend)
     }
 
     /// All pages.
@@ -72,6 +94,7 @@ impl Vpl {
         Vpl {
             remap_start: 16,
             remap_end: 31,
+            blend: Arc::new(BlendTables::new(palette)),
             palette: palette.clone(),
             pages,
         }
@@ -82,6 +105,7 @@ impl Vpl {
         Vpl {
             remap_start: 16,
             remap_end: 31,
+            blend: Arc::new(BlendTables::new(palette)),
             palette: palette.clone(),
             pages: vec![std::array::from_fn(|i| i as u8)],
         }
@@ -128,6 +152,7 @@ pub fn decode(data: &[u8]) -> FormatResult<Vpl> {
     Ok(Vpl {
         remap_start,
         remap_end,
+        blend: Arc::new(BlendTables::new(&palette)),
         palette,
         pages,
     })

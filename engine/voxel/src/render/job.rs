@@ -8,12 +8,12 @@
 //! and divisions.
 
 use glam::{Mat3, Mat4, Vec2, Vec3, Vec4};
-use modex::{Camera, Projection};
+use modex::{Camera, Opacity, Projection};
 use rayon::prelude::*;
 
 use super::light::LimbShade;
 use super::splat::Splat;
-use super::{RenderOptions, Splatting, SPLAT_FOOTPRINT};
+use super::{RenderOptions, Splatting, SPLAT_FOOTPRINT_MAX};
 use crate::model::NoFrames;
 use crate::scene::{box_corners, limbs_of, Instance, PlacedLimb, BOX_EDGES};
 use crate::volume::{LimbVolume, RayDir};
@@ -24,6 +24,10 @@ use crate::volume::{LimbVolume, RayDir};
 /// per voxel of the limb (those facing away are skipped early) against 150 ns per ray, so 5.
 /// See docs/benchmarks.md.
 const RAY_COST_IN_VOXELS: f32 = 3.0;
+
+/// What testing one pixel of a rasterised (multi-pixel) splat costs in splatted voxels: see
+/// docs/benchmarks.md, "Round 5".
+const PIXEL_COST_IN_VOXELS: f32 = 0.2;
 
 /// A limb prepared for marching.
 pub(crate) struct Job<'a> {
@@ -46,9 +50,38 @@ pub(crate) struct Job<'a> {
     pub ray_dir: RayDir,
     /// Set when the limb's cells are small enough on screen to be splatted instead of marched.
     pub splat: Option<Splat>,
+    /// Its unit's opacity: below opaque the limb mixes over the frame and writes no depth.
+    pub alpha: Opacity,
+    /// View depth of its unit's origin: translucent jobs are drawn far to near by it.
+    unit_depth: f32,
+    /// The smallest view depth of its box's corners (0 when the box reaches behind the eye):
+    /// no hit of the limb is nearer, so where every pixel of its rectangle already holds
+    /// something nearer, the limb cannot show and is skipped ([`Job::hidden`]).
+    pub nearest: f32,
 }
 
 impl Job<'_> {
+    /// Whether every pixel of the job's rectangle within rows `y0..y0 + rows` of a band
+    /// (`depth`, `width` wide) already holds a depth below [`Job::nearest`]: then no hit of the
+    /// limb can pass the depth test there, and drawing it would change nothing. Exact, not an
+    /// estimate; units drawn nearest first make it common in crowds. Stops at the first pixel
+    /// that could still show the limb.
+    pub fn hidden(&self, depth: &[f32], width: usize, y0: usize) -> bool {
+        let rows = depth.len() / width.max(1);
+        let (ya, yb) = (self.rect[1].max(y0), self.rect[3].min(y0 + rows));
+        if ya >= yb {
+            return true;
+        }
+        let near = self.nearest;
+        (ya..yb).all(|y| {
+            let (x0, x1) = self.row_span(y);
+            let row = (y - y0) * width;
+            depth
+                .get(row + x0..row + x1)
+                .is_some_and(|r| r.iter().all(|&d| d < near))
+        })
+    }
+
     /// Pixels `x0..x1` of row `y` whose rays may meet the limb's occupied box.
     ///
     /// Conservative by one pixel on every side: the interval is the hull's extent over the strip of
@@ -104,7 +137,12 @@ pub(crate) fn prepare<'a>(
             model,
             limb,
             grid_to_world: m,
+            alpha,
+            origin,
         } = placed;
+        if alpha.is_invisible() {
+            return None;
+        }
         let volume = &model.volumes()[limb];
         if volume.voxel_count() == 0 {
             return None;
@@ -118,6 +156,7 @@ pub(crate) fn prepare<'a>(
         let mut lo = Vec2::splat(f32::INFINITY);
         let mut hi = Vec2::splat(f32::NEG_INFINITY);
         let mut behind = false;
+        let mut nearest = f32::INFINITY;
         let (cell_lo, cell_hi) = volume.bounds();
         let mut screen = [Vec2::ZERO; 8];
         let corners = box_corners(cell_lo, cell_hi);
@@ -125,7 +164,9 @@ pub(crate) fn prepare<'a>(
         for (k, &c) in corners.iter().enumerate() {
             let p = m.transform_point3(c);
             let clip = vp * p.extend(1.0);
-            if clip.w <= 0.0 || -(view.transform_point3(p).z) < camera.near {
+            let eye_depth = -(view.transform_point3(p).z);
+            nearest = nearest.min(eye_depth);
+            if clip.w <= 0.0 || eye_depth < camera.near {
                 behind = true;
                 continue;
             }
@@ -201,7 +242,8 @@ pub(crate) fn prepare<'a>(
             })
             .flatten();
         let ray_dir = RayDir::new(affine.map_or(Vec3::ZERO, |a| a[3]));
-        let splat = if behind {
+        // A translucent limb marches: a splat would mix every voxel of a pixel, not its nearest.
+        let splat = if behind || !alpha.is_opaque() {
             None
         } else {
             Splat::new(
@@ -214,7 +256,7 @@ pub(crate) fn prepare<'a>(
                 if opts.splat == Splatting::Never {
                     0.0
                 } else {
-                    SPLAT_FOOTPRINT
+                    SPLAT_FOOTPRINT_MAX
                 },
                 matches!(camera.projection, Projection::Orthographic { .. }),
             )
@@ -228,10 +270,13 @@ pub(crate) fn prepare<'a>(
             rect,
             edges,
             shade,
+            alpha,
+            unit_depth: -view.transform_point3(origin).z,
+            nearest: if behind { 0.0 } else { nearest },
         };
         // Splat only where it is also the cheaper way: a ray costs about as much as splatting
         // RAY_COST_IN_VOXELS voxels, and a limb far below a pixel per cell has many voxels per ray.
-        job.splat = splat.filter(|_| {
+        job.splat = splat.filter(|s| {
             if opts.splat == Splatting::Always {
                 return true;
             }
@@ -241,13 +286,39 @@ pub(crate) fn prepare<'a>(
             let (ex, ey, ez) = (x - o, y - o, z - o);
             let area = ex.perp_dot(ey).abs() + ey.perp_dot(ez).abs() + ez.perp_dot(ex).abs();
             let rays = area + 2.0 * (job.rect[3] - job.rect[1]) as f32;
-            (volume.voxel_count() as f32) <= rays * RAY_COST_IN_VOXELS
+            let per_voxel = if s.is_single() {
+                1.0
+            } else {
+                1.0 + s.cell_box_area() * PIXEL_COST_IN_VOXELS
+            };
+            (volume.voxel_count() as f32) * per_voxel <= rays * RAY_COST_IN_VOXELS
         });
         Some(job)
     };
-    Ok(if opts.parallel {
+    let mut jobs: Vec<Job<'a>> = if opts.parallel {
         limbs.par_iter().filter_map(build).collect()
     } else {
         limbs.iter().filter_map(build).collect()
-    })
+    };
+    order_translucent_last(&mut jobs);
+    Ok(jobs)
+}
+
+/// Opaque jobs first, in scene order; then the translucent ones far to near by their unit's view
+/// depth (ties, such as the limbs of one unit, keep scene order). Translucent limbs write no
+/// depth, so they must come after everything they may be seen through, and mixing is not
+/// commutative, so the farther one mixes first.
+fn order_translucent_last(jobs: &mut [Job<'_>]) {
+    if jobs.iter().all(|j| j.alpha.is_opaque()) {
+        return;
+    }
+    jobs.sort_by(|a, b| {
+        let key = |j: &Job<'_>| (!j.alpha.is_opaque(), -j.unit_depth);
+        let (ka, kb) = (key(a), key(b));
+        ka.0.cmp(&kb.0).then(if ka.0 {
+            ka.1.total_cmp(&kb.1)
+        } else {
+            std::cmp::Ordering::Equal
+        })
+    });
 }

@@ -10,7 +10,7 @@
 //! the shading inlined, compiled in this crate (see the sealed pixel trait's `draw_pixels`).
 
 use glam::{Mat4, Vec4};
-use modex::Camera;
+use modex::{BlendTables, Camera};
 use rayon::prelude::*;
 
 use super::job::Job;
@@ -93,6 +93,7 @@ pub(crate) fn march_bands<P: Shade>(
     screen: &Screen,
     jobs: &[Job<'_>],
     vpl: &Vpl,
+    tables: &BlendTables,
     pixels: &mut [P],
     depth: &mut [f32],
     parallel: bool,
@@ -108,7 +109,7 @@ pub(crate) fn march_bands<P: Shade>(
     };
     let band = rows * screen.width.max(1);
     let march = |(i, (p, d)): (usize, (&mut [P], &mut [f32]))| {
-        march_band(screen, jobs, vpl, i * rows, p, d)
+        march_band(screen, jobs, vpl, tables, i * rows, p, d)
     };
     if parallel {
         pixels
@@ -132,6 +133,7 @@ fn march_band<P: Shade>(
     screen: &Screen,
     jobs: &[Job<'_>],
     vpl: &Vpl,
+    tables: &BlendTables,
     y0: usize,
     pixels: &mut [P],
     depth: &mut [f32],
@@ -141,12 +143,17 @@ fn march_band<P: Shade>(
     let mut rays = 0;
     for job in jobs {
         let ys = job.rect[1].max(y0)..job.rect[3].min(y1);
+        if ys.is_empty() || job.hidden(depth, screen.width, y0) {
+            continue;
+        }
         if let Some(splat) = &job.splat {
             if !ys.is_empty() {
                 splat.draw_band(job.volume, &job.shade, vpl, screen.width, y0, pixels, depth);
             }
             continue;
         }
+        // Translucent limbs mix over the frame and leave the depth as it was.
+        let mixer = (!job.alpha.is_opaque()).then(|| P::mixer(tables, job.alpha));
         for y in ys {
             let (x0, x1) = job.row_span(y);
             for x in x0..x1 {
@@ -174,8 +181,14 @@ fn march_band<P: Shade>(
                 };
                 let z = screen.depth(nx, ny, hit.t);
                 if z < depth[i] {
-                    depth[i] = z;
-                    pixels[i] = P::shade(vpl, &job.shade, hit.colour, hit.normal);
+                    let lit = P::shade(vpl, &job.shade, hit.colour, hit.normal);
+                    match &mixer {
+                        None => {
+                            depth[i] = z;
+                            pixels[i] = lit;
+                        }
+                        Some(m) => pixels[i] = P::mix(lit, pixels[i], m),
+                    }
                 }
             }
         }

@@ -8,7 +8,9 @@
 //!   ([`light`]: one entry per normal index, computed once per limb per draw).
 //! - [`march`]: every pixel under a job's outline marches its ray through the limb, and the first
 //!   filled cell becomes a pixel of the target's format ([`pixel`]); a limb whose cells cover at
-//!   most a pixel each is splatted instead ([`splat`]: one depth-tested pixel per voxel).
+//!   most [`SPLAT_FOOTPRINT_MAX`] pixels each is splatted instead when cheaper ([`splat`]: one
+//!   depth-tested pixel per voxel, or each visible voxel face rasterised); a limb whose screen
+//!   rectangle already holds nearer depths everywhere is skipped.
 //!
 //! Beside the draw: cameras for voxel scenes ([`camera`]) and the limb-box outlines of the viewer
 //! ([`outline`]).
@@ -48,17 +50,17 @@ pub struct RenderOptions {
     pub sun: Option<Vec3>,
     /// Draw row bands in parallel on the current rayon pool.
     pub parallel: bool,
-    /// When limbs are splatted (one depth-tested pixel per voxel) instead of ray-marched.
+    /// When limbs are splatted (their voxels projected) instead of ray-marched.
     pub splat: Splatting,
 }
 
 /// When a limb is splatted instead of ray-marched ([`splat`](self) in the module docs). Only a
-/// limb each of whose cells covers at most [`SPLAT_FOOTPRINT`] pixels is ever splatted: there a
+/// limb each of whose cells covers at most [`SPLAT_FOOTPRINT_MAX`] pixels is ever splatted: there a
 /// splat covers the pixels the marcher covers, so the switch leaves no holes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Splatting {
-    /// Splat such a limb when that is also cheaper than marching it (at most five voxels per
-    /// ray its outline would cast).
+    /// Splat such a limb when that is also cheaper than marching it (at most three voxels per
+    /// ray its outline would cast, a voxel of several pixels counting more).
     #[default]
     WhenCheaper,
     /// Splat every such limb (tests of the switch, benchmarks).
@@ -68,8 +70,14 @@ pub enum Splatting {
 }
 
 /// Largest screen footprint of one cell, in pixels (width and height of its projected cube), at
-/// which a limb may be splatted.
+/// which a limb is splatted one pixel per voxel.
 pub const SPLAT_FOOTPRINT: f32 = 1.0;
+
+/// Largest screen footprint of one cell at which a limb may be splatted at all: above
+/// [`SPLAT_FOOTPRINT`] each visible voxel is rasterised over the pixels its projected cube covers
+/// (every pixel centre inside the cube's outline, at the depth the ray through it enters the
+/// cube), so the splat covers the marcher's pixels with the marcher's nearest cells.
+pub const SPLAT_FOOTPRINT_MAX: f32 = 32.0;
 
 impl Default for RenderOptions {
     fn default() -> Self {
@@ -134,10 +142,20 @@ fn draw_pixels<P: Shade>(
 ) -> Result<DrawStats, NoFrames> {
     let jobs = job::prepare(instances, camera, opts, vpl.page_count())?;
     let screen = march::Screen::new(camera);
+    // The 8-bit translucency tables are the VPL's own, unless its palette was changed since.
+    let own;
+    let tables = match vpl.blend_tables() {
+        Some(t) => t,
+        None => {
+            own = modex::BlendTables::new(&vpl.palette);
+            &own
+        }
+    };
     let rays = march::march_bands(
         &screen,
         &jobs,
         vpl,
+        tables,
         pixels,
         depth.values_mut(),
         opts.parallel,

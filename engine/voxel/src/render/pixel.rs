@@ -7,7 +7,10 @@
 //!   opaque with [`Pixel::from_rgba`]. A 565 or 4444 pixel is therefore exactly the 8888 pixel
 //!   narrowed to that format.
 
-use modex::{Argb4444, Argb8888, Camera, DepthBuffer, DrawStats, Pixel, Rgb565};
+use modex::blend::{mix_channel, BlendTable};
+use modex::{
+    Argb4444, Argb8888, BlendTables, Camera, DepthBuffer, DrawStats, Opacity, Pixel, Rgb565,
+};
 
 use super::light::LimbShade;
 use super::RenderOptions;
@@ -30,6 +33,13 @@ mod sealed {
         /// shaded by `limb`.
         fn shade(vpl: &Vpl, limb: &LimbShade, colour: u8, normal: u8) -> Self;
 
+        /// How a limb of opacity `alpha` (neither opaque nor invisible) mixes into this format:
+        /// the 8-bit path's table (built here on first use), the true-colour weight.
+        fn mixer(tables: &BlendTables, alpha: Opacity) -> Mixer<'_>;
+
+        /// `src` drawn over `dst` by `mixer`.
+        fn mix(src: Self, dst: Self, mixer: &Mixer<'_>) -> Self;
+
         /// The whole draw into this format's pixels (the renderer's generic `draw_pixels`). Each
         /// format's impl is an ordinary function of this crate, so its marcher is compiled here,
         /// where the volume's helpers inline into it, and not in the caller's crate, where they
@@ -46,6 +56,14 @@ mod sealed {
 }
 
 pub(crate) use sealed::Shade;
+
+/// How a translucent limb's pixels mix with the frame ([`Shade::mixer`]).
+pub struct Mixer<'a> {
+    /// The 8-bit path's table for the opacity.
+    table: Option<&'a BlendTable>,
+    /// The true-colour source weight out of 256.
+    weight: u32,
+}
 
 /// The format's marcher, compiled in this crate (see [`Shade::draw_pixels`]).
 macro_rules! draw_pixels {
@@ -73,6 +91,16 @@ impl Shade for u8 {
             colour
         }
     }
+    fn mixer(tables: &BlendTables, alpha: Opacity) -> Mixer<'_> {
+        Mixer {
+            table: tables.table(alpha),
+            weight: alpha.weight256(),
+        }
+    }
+    #[inline(always)]
+    fn mix(src: u8, dst: u8, mixer: &Mixer<'_>) -> u8 {
+        mixer.table.map_or(src, |t| t.mix(src, dst))
+    }
     draw_pixels!();
 }
 
@@ -96,6 +124,18 @@ macro_rules! true_colour {
             #[inline(always)]
             fn shade(vpl: &Vpl, limb: &LimbShade, colour: u8, normal: u8) -> $p {
                 <$p>::from_rgba(lit_rgba(vpl, limb, colour, normal))
+            }
+            fn mixer(_: &BlendTables, alpha: Opacity) -> Mixer<'_> {
+                Mixer { table: None, weight: alpha.weight256() }
+            }
+            #[inline(always)]
+            fn mix(src: $p, dst: $p, mixer: &Mixer<'_>) -> $p {
+                // Every channel by the same weight, alpha too: a voxel is opaque, so over a
+                // transparent background the result's coverage is the unit's opacity.
+                let (s, d) = (src.to_rgba(), dst.to_rgba());
+                <$p>::from_rgba(std::array::from_fn(|c| {
+                    mix_channel(u32::from(s[c]), u32::from(d[c]), mixer.weight) as u8
+                }))
             }
             draw_pixels!();
         }

@@ -1,32 +1,33 @@
-//! Splatting: a limb whose voxels each cover at most about one pixel on screen is drawn as one
-//! depth-tested pixel per voxel instead of being ray-marched.
+//! Splatting: a limb whose voxels each cover at most [`SPLAT_FOOTPRINT_MAX`](super::SPLAT_FOOTPRINT_MAX)
+//! pixels on screen is drawn by projecting its voxels instead of being ray-marched.
 //!
-//! Why: when a voxel is no bigger than a pixel, the ray-marcher spends a ray (set-up, clip, DDA)
-//! per pixel of the limb's outline, several per covered pixel, to find what projecting each voxel
-//! centre finds in a few multiply-adds. The switch is per limb and per draw, from the limb's own
-//! scale on screen ([`Splat::new`]), so a close-up still marches; by default a small-enough limb
-//! splats only when that is also cheaper ([`Splatting::WhenCheaper`](super::Splatting)): far below a
-//! pixel per cell a pixel holds many voxels, and marching it is cheaper again.
+//! Why: the ray-marcher spends a ray (set-up, clip, DDA) per pixel of the limb's outline, several
+//! per covered pixel, to find what projecting each visible voxel finds in a few multiply-adds;
+//! with many units on a large screen the rays are the whole frame. The switch is per limb and per
+//! draw, from the limb's own scale on screen ([`Splat::new`]); by default a limb splats only when
+//! that is also cheaper ([`Splatting::WhenCheaper`](super::Splatting)): far below a pixel per
+//! cell a pixel holds many voxels, and marching it is cheaper again.
 //!
-//! No holes: the limb splats only when the screen footprint of one cell (the bounding box of its
-//! projected cube, at the box corner where it is largest) is at most
-//! [`SPLAT_FOOTPRINT`](super::SPLAT_FOOTPRINT) pixels wide and high,
-//! so the centres of neighbouring voxels of a surface land on the same or neighbouring pixels. A
-//! voxel's pixel is the one containing its projected centre, its depth the centre's view depth,
-//! and its colour the ray-marcher's ([`Shade::shade`] with the limb's table), so lighting and
-//! formats are exactly the marcher's.
+//! Up to [`SPLAT_FOOTPRINT`](super::SPLAT_FOOTPRINT) (one pixel per cell, measured at the box
+//! corner where a cell is largest) each voxel is one pixel: the one containing its projected
+//! centre, drawn if that pixel's centre lies inside the cube's outline, at the centre's view depth;
+//! neighbouring voxels of a surface land on the same or neighbouring pixels, so there are no
+//! holes. Above it each visible face of each voxel is rasterised ([`Multi`]), covering the pixels
+//! the marcher's rays would, at the depth where they enter the cube. Colours are the marcher's
+//! ([`Shade::shade`] with the limb's table), so lighting and formats are exactly the marcher's.
 //!
 //! Determinism: a splat writes each voxel into the band holding its pixel, in the limb's column
 //! order, at the limb's place in the job order, so every pixel sees the same writes in the same
 //! order whatever the banding and the thread count (the crate's 1-and-N-threads rule).
 
-use glam::{Mat4, Vec4};
+use glam::{Mat4, Vec3, Vec4};
 
 use super::pixel::Shade;
 use crate::volume::LimbVolume;
 use crate::vpl::Vpl;
 
 use super::light::LimbShade;
+use super::SPLAT_FOOTPRINT;
 
 /// How a splatted limb's cells land on screen.
 pub(crate) struct Splat {
@@ -44,6 +45,161 @@ pub(crate) struct Splat {
     /// The cell faces that look at the camera (bits as [`LimbVolume`]'s open faces), all six for
     /// perspective cameras, whose view direction changes across the limb.
     facing: u8,
+    /// Whether a cell covers at most [`SPLAT_FOOTPRINT`] pixels everywhere in the box: then each
+    /// voxel is one pixel ([`Splat::draw_band`]); otherwise it is rasterised ([`Multi`]).
+    single: bool,
+    /// How a cell covering several pixels is rasterised.
+    multi: Multi,
+}
+
+/// A cell larger than a pixel on screen, rasterised face by face: each open face of a voxel that
+/// looks at the camera is a parallelogram on screen, and every pixel whose centre lies inside it is
+/// drawn at the depth of the face's plane there. The front faces of a cube are its outline, so a
+/// splatted limb covers the pixels the marcher would, and a face is where the ray through a pixel
+/// enters its cube, so the nearest face along each ray wins the depth test, as the marcher's
+/// first hit does. Faces hidden by a filled neighbour are never drawn, so each visible pixel of a
+/// surface is tested about once per face over it, not once per cube whose outline covers it.
+///
+/// Orthographic cameras map the grid to the screen affinely, so one [`FaceRaster`] per axis serves
+/// every face of the limb and is exact. Perspective cameras see each face from its own
+/// direction: whether it looks at the eye is decided per face from the eye's grid position, and
+/// its parallelogram is the projection's first-order expansion at the face's centre.
+#[derive(Debug, Clone, Copy)]
+struct Multi {
+    /// Orthographic cameras: the faces across each grid axis.
+    faces: [FaceRaster; 3],
+    /// Half the largest width or height of a cell anywhere in the box, in pixels: how far a
+    /// cell's pixels reach from its centre's row.
+    max_reach: f32,
+    /// Half the width and height of one cell's outline at the box's centre (the cost estimate).
+    reach: [f32; 2],
+    /// The eye in grid space (perspective cameras).
+    eye: Vec3,
+    /// Open faces that some cell of the box may show the camera: for orthographic cameras exactly
+    /// the faces looking at it, for perspective ones the faces towards the eye's side of each slab
+    /// (each face is then tested against the eye itself).
+    facing: u8,
+}
+
+/// How a face across grid axis `a` covers the pixels around its projected centre: offset `q` is
+/// `s e1 + t e2` along the screen edges of the other two axes, inside when `|s|, |t| <= 1/2`, at
+/// depth `centre + s dz1 + t dz2`.
+#[derive(Debug, Clone, Copy, Default)]
+struct FaceRaster {
+    /// Screen edges of the face (pixels per cell step along its two axes).
+    e1: [f32; 2],
+    e2: [f32; 2],
+    /// `1 / (e1 x e2)`; 0 for a face seen edge-on (drawn by its neighbours).
+    inv_det: f32,
+    /// Half the width and height of the parallelogram's bounding box.
+    reach: [f32; 2],
+}
+
+/// How far outside a face a pixel centre may fall in face coordinates and still count: far above
+/// rounding, far below a pixel, so a pixel centre on the edge two faces share is drawn by both.
+const FACE_LIMIT: f32 = 0.5 * (1.0 + 1e-4) + 1e-6;
+
+impl FaceRaster {
+    #[inline(always)]
+    fn new(e1: [f32; 2], e2: [f32; 2]) -> FaceRaster {
+        let det = e1[0] * e2[1] - e1[1] * e2[0];
+        let inv_det = if det.abs() > 1e-9 && det.is_finite() {
+            1.0 / det
+        } else {
+            0.0
+        };
+        let reach = [0, 1].map(|c| (e1[c].abs() + e2[c].abs()) * FACE_LIMIT);
+        FaceRaster {
+            e1,
+            e2,
+            inv_det,
+            reach,
+        }
+    }
+
+    /// Call `row(py, x0, x1, [z0, gx])` for every row `py` of `rows` (inclusive) with the pixels
+    /// `x0..=x1` (within `0..=last_x`) whose centres lie inside the face centred at screen `c`
+    /// with depth `z` there and depth steps `dz` along its two axes; the face's depth at pixel
+    /// `px` of that row is `z0 + gx px`.
+    ///
+    /// Face coordinates are linear in the offset `q` from the centre, `s = As qx + Bs qy`,
+    /// `t = At qx + Bt qy`, so each row's pixels inside `|s|, |t| <= FACE_LIMIT` are one span,
+    /// the intersection of two intervals: the scan visits exactly the covered pixels.
+    #[inline(always)]
+    fn scan(
+        &self,
+        c: [f32; 2],
+        z: f32,
+        dz: [f32; 2],
+        (y0, y1): (usize, usize),
+        last_x: f32,
+        mut row: impl FnMut(usize, usize, usize, [f32; 2]),
+    ) {
+        let ([e1x, e1y], [e2x, e2y], inv) = (self.e1, self.e2, self.inv_det);
+        let (a_s, b_s) = (e2y * inv, -e2x * inv);
+        let (a_t, b_t) = (-e1y * inv, e1x * inv);
+        // Depth is linear too: z + s dz1 + t dz2.
+        let gx = a_s * dz[0] + a_t * dz[1];
+        let gy = b_s * dz[0] + b_t * dz[1];
+        let (r_s, r_t) = (1.0 / a_s, 1.0 / a_t);
+        for py in y0..=y1 {
+            let qy = py as f32 + 0.5 - c[1];
+            let (Some((l0, h0)), Some((l1, h1))) =
+                (span(a_s, r_s, b_s * qy), span(a_t, r_t, b_t * qy))
+            else {
+                continue;
+            };
+            let lo = if l0 > l1 { l0 } else { l1 };
+            let hi = if h0 < h1 { h0 } else { h1 };
+            // Pixel px's centre is at offset px + 0.5 - c.x.
+            let xa = ceil_at_least(c[0] + lo - 0.5, 0.0);
+            let xb = (c[0] + hi - 0.5).min(last_x);
+            if !in_order(xa, xb) {
+                continue;
+            }
+            let z_row = z + gy * qy + gx * (0.5 - c[0]);
+            row(py, xa as usize, xb as usize, [z_row, gx]);
+        }
+    }
+}
+
+/// The offsets `q` with `|a q + b| <= FACE_LIMIT` (`r = 1 / a`): an interval, everything (a = 0
+/// and b inside) or nothing.
+#[inline(always)]
+fn span(a: f32, r: f32, b: f32) -> Option<(f32, f32)> {
+    if a == 0.0 {
+        return (b.abs() <= FACE_LIMIT).then_some((f32::NEG_INFINITY, f32::INFINITY));
+    }
+    let (u, v) = ((-FACE_LIMIT - b) * r, (FACE_LIMIT - b) * r);
+    // r > 0 keeps the order; plain compares, not min/max (NaN is ruled out above: a != 0).
+    Some(if r > 0.0 { (u, v) } else { (v, u) })
+}
+
+/// `a <= b`, false when either is NaN.
+#[inline(always)]
+fn in_order(a: f32, b: f32) -> bool {
+    matches!(
+        a.partial_cmp(&b),
+        Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
+    )
+}
+
+/// `max(ceil(v), floor)` for a `floor` that is a whole number >= 0, without the libm call
+/// (baseline x86-64 has no rounding instruction): NaN stays NaN, so callers' range tests fail.
+#[inline(always)]
+fn ceil_at_least(v: f32, floor: f32) -> f32 {
+    if v.is_nan() || v <= floor {
+        return if v.is_nan() { v } else { floor };
+    }
+    if v >= 16_777_216.0 {
+        return v;
+    }
+    let t = v as u32 as f32;
+    if t < v {
+        t + 1.0
+    } else {
+        t
+    }
 }
 
 impl Splat {
@@ -79,6 +235,7 @@ impl Splat {
             return None;
         }
         let axes = [to_screen.x_axis, to_screen.y_axis, to_screen.z_axis];
+        let mut largest = 0.0f32;
         for c in corners {
             let p = to_screen * c.extend(1.0);
             if !(p.w > 0.0 && p.z >= near && p.z <= far) {
@@ -94,6 +251,7 @@ impl Splat {
             if !(fx <= max_footprint && fy <= max_footprint) {
                 return None;
             }
+            largest = largest.max(fx).max(fy);
         }
         // The cell's screen edges at the box's centre (exact for orthographic cameras, where they
         // are the same everywhere; a close approximation over a box this small in perspective).
@@ -122,11 +280,14 @@ impl Splat {
         } else {
             0x3f
         };
+        let multi = Multi::new(&eye, corners, edge, largest, affine, facing)?;
         Some(Splat {
             to_screen,
             affine,
             outline,
             facing,
+            single: largest <= SPLAT_FOOTPRINT,
+            multi,
         })
     }
 
@@ -143,11 +304,26 @@ impl Splat {
         pixels: &mut [P],
         depth: &mut [f32],
     ) -> usize {
-        if self.affine {
-            self.draw::<P, true>(volume, shade, vpl, width, y0, pixels, depth)
-        } else {
-            self.draw::<P, false>(volume, shade, vpl, width, y0, pixels, depth)
+        match (self.single, self.affine) {
+            (true, true) => self.draw::<P, true>(volume, shade, vpl, width, y0, pixels, depth),
+            (true, false) => self.draw::<P, false>(volume, shade, vpl, width, y0, pixels, depth),
+            (false, true) => {
+                self.draw_multi::<P, true>(volume, shade, vpl, width, y0, pixels, depth)
+            }
+            (false, false) => {
+                self.draw_multi::<P, false>(volume, shade, vpl, width, y0, pixels, depth)
+            }
         }
+    }
+
+    /// Whether each voxel is one pixel (else each is rasterised over the pixels it covers).
+    pub fn is_single(&self) -> bool {
+        self.single
+    }
+
+    /// The area in pixels of the bounding box of one cell's outline at the box's centre.
+    pub fn cell_box_area(&self) -> f32 {
+        4.0 * self.multi.reach[0] * self.multi.reach[1]
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -213,5 +389,154 @@ impl Splat {
             }
         });
         projected
+    }
+
+    /// Rasterise every visible face of every voxel over the pixels it covers ([`Multi`]).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn draw_multi<P: Shade, const AFFINE: bool>(
+        &self,
+        volume: &LimbVolume,
+        shade: &LimbShade,
+        vpl: &Vpl,
+        width: usize,
+        y0: usize,
+        pixels: &mut [P],
+        depth: &mut [f32],
+    ) -> usize {
+        let rows = pixels.len() / width.max(1);
+        if rows == 0 || width == 0 {
+            return 0;
+        }
+        let (top, bottom) = (y0 as f32, (y0 + rows) as f32);
+        let (last_x, last_y) = ((width - 1) as f32, (y0 + rows - 1) as f32);
+        let dz = self.to_screen.z_axis;
+        let axes = [
+            self.to_screen.x_axis,
+            self.to_screen.y_axis,
+            self.to_screen.z_axis,
+        ];
+        let (lo, hi) = volume.bounds();
+        let (z_first, z_last) = (lo[2] as f32, hi[2].saturating_sub(1) as f32);
+        let m = &self.multi;
+        let margin = m.max_reach + 1.0;
+        let screen_y = |p: Vec4| if AFFINE { p.y } else { p.y / p.w };
+        let mut projected = 0;
+        volume.for_each_column(|x, y, voxels| {
+            let base = self.to_screen * Vec4::new(x as f32 + 0.5, y as f32 + 0.5, 0.5, 1.0);
+            let (ya, yb) = (screen_y(base + dz * z_first), screen_y(base + dz * z_last));
+            if ya.max(yb) < top - margin || ya.min(yb) >= bottom + margin {
+                return;
+            }
+            for (z, [colour, normal], open) in voxels {
+                let faces = open & m.facing;
+                if faces == 0 {
+                    continue;
+                }
+                projected += 1;
+                let centre = base + dz * z as f32;
+                let cell = [x as f32, y as f32, z as f32];
+                let lit = P::shade(vpl, shade, colour, normal);
+                for bit in 0..6 {
+                    if faces & (1 << bit) == 0 {
+                        continue;
+                    }
+                    let (a, high) = (bit / 2, bit % 2 == 1);
+                    if !AFFINE {
+                        // The face's plane, and whether the eye is on its outer side.
+                        let plane = cell[a] + f32::from(u8::from(high));
+                        if (m.eye[a] > plane) != high {
+                            continue;
+                        }
+                    }
+                    let f = centre + axes[a] * if high { 0.5 } else { -0.5 };
+                    let (b1, b2) = ((a + 1) % 3, (a + 2) % 3);
+                    let (sx, sy, face) = if AFFINE {
+                        (f.x, f.y, m.faces[a])
+                    } else {
+                        let r = 1.0 / f.w;
+                        let (sx, sy) = (f.x * r, f.y * r);
+                        let edge = |v: Vec4| [(v.x - sx * v.w) * r, (v.y - sy * v.w) * r];
+                        (sx, sy, FaceRaster::new(edge(axes[b1]), edge(axes[b2])))
+                    };
+                    if face.inv_det == 0.0 {
+                        continue;
+                    }
+                    let ry = face.reach[1];
+                    let ya = ceil_at_least(sy - ry - 0.5, top);
+                    let yb = (sy + ry - 0.5).min(last_y);
+                    if !in_order(ya, yb) {
+                        continue;
+                    }
+                    let (dz1, dz2) = (axes[b1].z, axes[b2].z);
+                    face.scan(
+                        [sx, sy],
+                        f.z,
+                        [dz1, dz2],
+                        (ya as usize, yb as usize),
+                        last_x,
+                        |py, xa, xb, [z0, gx]| {
+                            let row = (py - y0) * width;
+                            let (a, b) = (row + xa, row + xb + 1);
+                            let (Some(d), Some(out)) = (depth.get_mut(a..b), pixels.get_mut(a..b))
+                            else {
+                                return;
+                            };
+                            for (k, (d, out)) in d.iter_mut().zip(out).enumerate() {
+                                let z = z0 + gx * (xa + k) as f32;
+                                let front = z < *d;
+                                *d = if front { z } else { *d };
+                                *out = if front { lit } else { *out };
+                            }
+                        },
+                    );
+                }
+            }
+        });
+        projected
+    }
+}
+
+impl Multi {
+    /// The rasterisation constants of a limb whose grid maps to eye space by `eye`, box
+    /// `corners`, cell screen edges `edge` at the box's centre, cells at most `largest` pixels
+    /// wide or high. `None` when they are not finite.
+    fn new(
+        eye: &Mat4,
+        corners: &[Vec3; 8],
+        edge: [[f32; 2]; 3],
+        largest: f32,
+        affine: bool,
+        ortho_facing: u8,
+    ) -> Option<Multi> {
+        let faces = std::array::from_fn(|a| FaceRaster::new(edge[(a + 1) % 3], edge[(a + 2) % 3]));
+        let (eye_grid, facing) = if affine {
+            (Vec3::ZERO, ortho_facing)
+        } else {
+            // A -a face (at a cell's low plane) can face the eye only where the eye is below that
+            // plane, a +a face only where it is above.
+            let e = eye.inverse().w_axis;
+            if e.w == 0.0 || e.w.is_nan() {
+                return None;
+            }
+            let e = e.truncate() / e.w;
+            let (lo, hi) = (corners[0], corners[7]);
+            let facing = (0..3).fold(0u8, |m, a| {
+                m | ((e[a] < hi[a]) as u8) << (2 * a) | ((e[a] > lo[a]) as u8) << (2 * a + 1)
+            });
+            (e, facing)
+        };
+        let reach = [0, 1].map(|c| edge.iter().map(|e| e[c].abs()).sum::<f32>() * 0.5);
+        let multi = Multi {
+            faces,
+            max_reach: largest * FACE_LIMIT,
+            reach,
+            eye: eye_grid,
+            facing,
+        };
+        let finite = multi.eye.is_finite()
+            && multi.max_reach.is_finite()
+            && multi.reach.iter().all(|v| v.is_finite());
+        finite.then_some(multi)
     }
 }

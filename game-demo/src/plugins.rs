@@ -291,7 +291,8 @@ fn unit_state(u: &Unit) -> EntityState {
     }
 }
 
-/// A changed unit as the ray-marcher draws it: position, facing (pan), tilt, roll, scale and frame.
+/// A changed unit as the ray-marcher draws it: position, facing (pan), tilt, roll, scale, frame
+/// and opacity.
 fn unit_pose(u: &Unit, s: &EntityState) -> Pose {
     Pose {
         position: s.position.into(),
@@ -303,7 +304,7 @@ fn unit_pose(u: &Unit, s: &EntityState) -> Pose {
         tilt: s.tilt,
         roll: s.roll,
         scale: s.scale.into(),
-        ..Pose::default()
+        alpha: opacity(s),
     }
 }
 

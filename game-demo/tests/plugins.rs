@@ -330,7 +330,7 @@ fn load_errors_exit_non_zero_with_one_line() {
 /// allowed to differ from the single mix.
 #[test]
 fn transparent_and_invisible_flags_are_drawn() {
-    alpha_case("terrain_alpha", "Ghost", "Vanish", 20_000, 99);
+    alpha_case("alpha_flags", "Ghost", "Vanish", 20_000, 99);
 }
 
 /// The same for the voxel units (the ray-marcher's translucency). Here 78-85 % of the pixels are the
@@ -339,14 +339,14 @@ fn transparent_and_invisible_flags_are_drawn() {
 /// splats the small ones, which picks a different voxel's shade on about 1 % of pixels.
 #[test]
 fn transparent_and_invisible_units_are_drawn() {
-    alpha_case("units_alpha", "GhostUnits", "VanishUnits", 1_000, 75);
+    alpha_case("alpha_flags", "GhostUnits", "VanishUnits", 1_000, 75);
 }
 
 /// Run the demo's first frame plain, with `vanish` and with `ghost` (plugin `plugin`), in 8-bit
 /// and 8888, and check the ghost frame is the half mix of the other two where they differ.
 fn alpha_case(plugin: &str, ghost_fn: &str, vanish_fn: &str, min_pixels: usize, percent: usize) {
     use modex::{BlendTables, Opacity};
-    let work = scratch(plugin);
+    let work = scratch(ghost_fn);
     let Some(lib) = build(TEST_PLUGINS, plugin, &work) else {
         return;
     };

@@ -12,6 +12,7 @@
 use std::sync::OnceLock;
 
 use crate::palette::Palette;
+use crate::pixel::Pixel;
 
 /// An entity's opacity, quantised to the steps the 8-bit tables use (0 = invisible,
 /// [`Opacity::STEPS`] = opaque).
@@ -71,6 +72,15 @@ pub fn mix_channel(src: u32, dst: u32, w: u32) -> u32 {
 #[inline]
 pub fn mix_rgb(src: [u8; 3], dst: [u8; 3], w: u32) -> [u8; 3] {
     [0, 1, 2].map(|c| mix_channel(u32::from(src[c]), u32::from(dst[c]), w) as u8)
+}
+
+/// Mix two pixels of a true-colour format channel by channel, alpha too, the source weighted `w`
+/// out of 256: the one true-colour translucency rule of both renderers (over a transparent 4444
+/// background the result's coverage is the entity's opacity).
+#[inline]
+pub fn mix_pixel<P: Pixel>(src: P, dst: P, w: u32) -> P {
+    let (s, d) = (src.to_rgba(), dst.to_rgba());
+    P::from_rgba([0, 1, 2, 3].map(|c| mix_channel(u32::from(s[c]), u32::from(d[c]), w) as u8))
 }
 
 /// Squared RGB distance.
@@ -187,6 +197,14 @@ mod tests {
         assert_eq!(mix_rgb([255, 0, 100], [0, 255, 100], 128), [128, 128, 100]);
         assert_eq!(mix_rgb([9, 8, 7], [200, 100, 50], 256), [9, 8, 7]);
         assert_eq!(mix_rgb([9, 8, 7], [200, 100, 50], 0), [200, 100, 50]);
+    }
+
+    #[test]
+    fn pixel_mix_is_the_channel_mix_of_every_channel() {
+        use crate::pixel::Argb8888;
+        let (s, d) = (Argb8888(0x80ff_0064), Argb8888(0xff00_ff64));
+        let m = mix_pixel(s, d, 128).to_rgba();
+        assert_eq!(m, [128, 128, 100, 192]);
     }
 
     #[test]

@@ -11,7 +11,7 @@
 
 use std::marker::PhantomData;
 
-use modex::blend::{mix_channel, BlendTable, Opacity};
+use modex::blend::{mix_pixel, BlendTable, Opacity};
 use modex::{Argb4444, Argb8888, Pixel, Rgb565};
 
 use super::light::{level_of, ShadeTable, LIGHT_MAX};
@@ -251,10 +251,7 @@ struct ChannelMix(u32);
 impl<P: TrueColor> Mix<P> for ChannelMix {
     #[inline(always)]
     fn mix(&self, src: P, dst: P) -> P {
-        let (s, d) = (src.to_rgba(), dst.to_rgba());
-        P::from_rgba(
-            [0, 1, 2, 3].map(|c| mix_channel(u32::from(s[c]), u32::from(d[c]), self.0) as u8),
-        )
+        mix_pixel(src, dst, self.0)
     }
 }
 

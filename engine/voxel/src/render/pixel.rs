@@ -7,7 +7,7 @@
 //!   opaque with [`Pixel::from_rgba`]. A 565 or 4444 pixel is therefore exactly the 8888 pixel
 //!   narrowed to that format.
 
-use modex::blend::{mix_channel, BlendTable};
+use modex::blend::{mix_pixel, BlendTable};
 use modex::{
     Argb4444, Argb8888, BlendTables, Camera, DepthBuffer, DrawStats, Opacity, Pixel, Rgb565,
 };
@@ -130,12 +130,7 @@ macro_rules! true_colour {
             }
             #[inline(always)]
             fn mix(src: $p, dst: $p, mixer: &Mixer<'_>) -> $p {
-                // Every channel by the same weight, alpha too: a voxel is opaque, so over a
-                // transparent background the result's coverage is the unit's opacity.
-                let (s, d) = (src.to_rgba(), dst.to_rgba());
-                <$p>::from_rgba(std::array::from_fn(|c| {
-                    mix_channel(u32::from(s[c]), u32::from(d[c]), mixer.weight) as u8
-                }))
+                mix_pixel(src, dst, mixer.weight)
             }
             draw_pixels!();
         }

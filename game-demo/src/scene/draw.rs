@@ -237,8 +237,8 @@ impl<'a> SceneRenderer<'a> {
         // far to near, since they neither hide what is behind them nor write depth.
         let (mut translucent, opaque): (Vec<_>, Vec<_>) =
             draws.into_iter().partition(|(_, e)| !e.alpha.is_opaque());
-        let distance = |e: &Entity| -(e.position - camera.eye).length();
-        translucent.sort_by(|a, b| distance(&a.1).total_cmp(&distance(&b.1)));
+        let distance = |e: &Entity| (e.position - camera.eye).length();
+        translucent.sort_by(|a, b| distance(&b.1).total_cmp(&distance(&a.1)));
         let targets = (&mut self.frame, &mut self.surface, &mut self.depth);
         draw_models(&self.renderer, targets, &opaque, path, &camera, &mut stats)?;
         stats.raster_ms = start.elapsed().as_secs_f32() * 1000.0;

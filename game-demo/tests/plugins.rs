@@ -370,7 +370,7 @@ fn alpha_case(plugin: &str, ghost_fn: &str, vanish_fn: &str, min_pixels: usize, 
         let (opaque, vanished, ghost) = (run(None), run(Some(vanish_fn)), run(Some(ghost_fn)));
         let bpp = if path == "8" { 1 } else { 4 };
         let px = |v: &[u8], i: usize| v[i * bpp..(i + 1) * bpp].to_vec();
-        let (mut terrain, mut mixed, mut same_elsewhere, mut elsewhere) = (0, 0, 0, 0);
+        let (mut covered, mut mixed, mut same_elsewhere, mut elsewhere) = (0, 0, 0, 0);
         for i in 0..opaque.len() / bpp {
             let (o, v, g) = (px(&opaque, i), px(&vanished, i), px(&ghost, i));
             if o == v {
@@ -378,7 +378,7 @@ fn alpha_case(plugin: &str, ghost_fn: &str, vanish_fn: &str, min_pixels: usize, 
                 same_elsewhere += usize::from(g == o);
                 continue;
             }
-            terrain += 1;
+            covered += 1;
             let want: Vec<u8> = if bpp == 1 {
                 vec![half.mix(o[0], v[0])]
             } else {
@@ -390,19 +390,19 @@ fn alpha_case(plugin: &str, ghost_fn: &str, vanish_fn: &str, min_pixels: usize, 
             mixed += usize::from(close);
         }
         assert!(
-            terrain > min_pixels,
-            "{path}: {plugin} covers {terrain} pixels"
+            covered > min_pixels,
+            "{path}: {ghost_fn}'s entities cover {covered} pixels"
         );
         assert!(
-            mixed * 100 >= terrain * percent,
-            "{path}: {mixed} of {terrain} pixels are the half mix of {plugin}'s entities and background"
+            mixed * 100 >= covered * percent,
+            "{path}: {mixed} of {covered} pixels are the half mix of {ghost_fn}'s entities and background"
         );
         assert!(
             same_elsewhere * 1000 >= elsewhere * 995,
-            "{path}: {same_elsewhere} of {elsewhere} pixels without terrain unchanged"
+            "{path}: {same_elsewhere} of {elsewhere} pixels without {ghost_fn}'s entities unchanged"
         );
         eprintln!(
-            "{path} {plugin}: {mixed} of {terrain} pixels mixed once, {same_elsewhere} of {elsewhere} others unchanged"
+            "{path} {ghost_fn}: {mixed} of {covered} pixels mixed once, {same_elsewhere} of {elsewhere} others unchanged"
         );
     }
     std::fs::remove_dir_all(&work).ok();

@@ -77,7 +77,7 @@ impl PluginHost {
     pub fn load(&mut self, path: &Path) -> Result<(), LoadError> {
         let before = self.shared.receiver_addr();
         let p = NativePlugin::load(path, &self.shared)?;
-        self.note_receiver(before, &p.name);
+        note_receiver(&mut self.receiver_owner, &self.shared, before, &p.name);
         log::info!("plugin {} attached", p.name);
         self.plugins.push(Loaded::Native(p));
         Ok(())
@@ -135,21 +135,23 @@ impl PluginHost {
     fn call(&mut self, i: usize, function: &str, my: Option<usize>) -> Option<i32> {
         let shared = self.shared.clone();
         shared.with_exposed(|e| e.my = my.unwrap_or(0) as *mut _);
+        let before = shared.receiver_addr();
         let result = match &mut self.plugins[i] {
-            Loaded::Native(n) => {
-                let f = n.function(function)?;
-                let before = shared.receiver_addr();
+            Loaded::Native(n) => n.function(function).map(|f| {
                 let r = n.call(f, my.unwrap_or(0) as c_long, &shared);
-                if shared.receiver_addr() != before {
-                    self.receiver_owner = Some(n.name.clone());
-                }
                 if shared.unlock() {
                     shared.report(&format!("{function} returned with the frame still locked"));
                 }
-                Some(r)
-            }
+                r
+            }),
             Loaded::Rust(r) => r.call(function, &shared, my.map(EntityHandle)),
         };
+        note_receiver(
+            &mut self.receiver_owner,
+            &shared,
+            before,
+            self.plugins[i].name(),
+        );
         shared.with_exposed(|e| e.my = std::ptr::null_mut());
         result
     }
@@ -271,12 +273,6 @@ impl PluginHost {
             .with_exposed(|e| e.sky_speed.map(|v| modex::Fixed(v).to_f32()))
     }
 
-    fn note_receiver(&mut self, before: Option<usize>, name: &str) {
-        if self.shared.receiver_addr() != before {
-            self.receiver_owner = Some(name.to_string());
-        }
-    }
-
     /// Open a network session for `SendPacket` (user packets of at most `limit` bytes, the
     /// session's datagram size), or close it (`None`, the default: `SendPacket` is NULL).
     pub fn set_network(&mut self, limit: Option<usize>) {
@@ -311,5 +307,13 @@ impl PluginHost {
     /// Error lines reported since the last call (they were also printed to stderr).
     pub fn take_errors(&mut self) -> Vec<String> {
         self.shared.take_errors()
+    }
+}
+
+/// Remember `name` as the owner of `ReceivePacket` when its code just stored a different one
+/// (`before`: the address before that code ran), for the messages its packets are reported under.
+fn note_receiver(owner: &mut Option<String>, shared: &Shared, before: Option<usize>, name: &str) {
+    if shared.receiver_addr() != before {
+        *owner = Some(name.to_string());
     }
 }

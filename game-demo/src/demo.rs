@@ -300,14 +300,7 @@ fn windowed(
             save_screenshot(&file, &scene, path, &assets.palette)?;
             log::info!("screenshot written to {}", file.display());
         }
-        let open = match path {
-            DrawPath::Indexed => window.present_indexed(&scene.frame, &assets.palette)?,
-            DrawPath::TrueColour => {
-                let rgba = scene.surface.to_rgba8();
-                window.present_rgba(WIDTH, HEIGHT, &rgba)?
-            }
-        };
-        if !open {
+        if !present_frame(&mut window, &scene, path, &assets.palette)? {
             return Ok(());
         }
         let frame_time = now.elapsed().as_secs_f32().max(1e-6);

@@ -76,6 +76,7 @@ impl GifWriter {
         let (Ok(w), Ok(h)) = (u16::try_from(width), u16::try_from(height)) else {
             bail!("a GIF is at most 65535x65535, not {width}x{height}");
         };
+        create_parent(path)?;
         let file =
             File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
         let global = palette.to_rgb_bytes();
@@ -134,6 +135,17 @@ impl GifWriter {
     }
 }
 
+/// Create the folder a written file goes into, as `--png` creates its own folder: an export to
+/// `out/scene.gif` should not fail only because `out/` is new.
+fn create_parent(path: &Path) -> Result<()> {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => {
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Write a mono sound (-1..=1) as a 16-bit WAV.
 fn write_wav(path: &Path, sound: &Sound) -> Result<()> {
     let spec = hound::WavSpec {
@@ -142,6 +154,7 @@ fn write_wav(path: &Path, sound: &Sound) -> Result<()> {
         bits_per_sample: 16,
         sample_format: hound::SampleFormat::Int,
     };
+    create_parent(path)?;
     let mut w = hound::WavWriter::create(path, spec)
         .with_context(|| format!("cannot create {}", path.display()))?;
     for &s in sound.samples.iter() {
@@ -295,8 +308,9 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let targets = ExportTargets {
             png_dir: Some(dir.join("png")),
-            gif: Some(dir.join("scene.gif")),
-            wav: Some(dir.join("scene.wav")),
+            // In folders that do not exist yet: the export creates them.
+            gif: Some(dir.join("gif/scene.gif")),
+            wav: Some(dir.join("wav/scene.wav")),
         };
         let summary = export_scene(&scene, &targets, &ProgressBar::hidden()).unwrap();
         assert_eq!(summary.frames, 150);
@@ -313,12 +327,12 @@ mod tests {
             decode(dir.join("png/0149.png")) == decode(Path::new(GOLDEN).join("scene_t149.png")),
             "export and sequencer disagree at tick 149"
         );
-        assert!(std::fs::read(dir.join("scene.gif"))
+        assert!(std::fs::read(dir.join("gif/scene.gif"))
             .unwrap()
             .starts_with(b"GIF89a"));
         // The sound: the noise burst at tick 5 is audible; before it only the typed-text ties could
         // sound, and no text is typed before tick 60.
-        let wav = hound::WavReader::open(dir.join("scene.wav")).unwrap();
+        let wav = hound::WavReader::open(dir.join("wav/scene.wav")).unwrap();
         assert_eq!(wav.spec().sample_rate, 22_050);
         let samples: Vec<i16> = wav.into_samples().map(Result::unwrap).collect();
         assert_eq!(samples.len(), 150 * 882);

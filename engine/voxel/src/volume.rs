@@ -403,11 +403,6 @@ impl LimbVolume {
         })
     }
 
-    /// How many voxels have at least one open face.
-    pub fn surface_count(&self) -> usize {
-        self.surface.len()
-    }
-
     /// March a grid-space ray `origin + t * dir` for `t` in `[t_min, t_max]` with a 3D DDA
     /// (Amanatides & Woo) and return the first filled cell. Non-finite input misses.
     ///
@@ -899,6 +894,122 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// Surface voxels: a sealed hollow box shows only its outer faces; a hole in one wall lets
+    /// the inside faces show too (they are reachable from outside the box).
+    #[test]
+    fn faces_on_sealed_cavities_are_not_open() {
+        let shell = |hole: bool| {
+            let mut l = LimbSpec::filled_box([6, 6, 6], 1, 0);
+            l.voxels.retain(|v| {
+                let wall = [v.0, v.1, v.2].iter().any(|&c| c == 0 || c == 5);
+                wall && !(hole && v.0 == 0 && v.1 == 2 && v.2 == 2)
+            });
+            volume(l)
+        };
+        let open_faces = |v: &LimbVolume| {
+            v.surface_columns()
+                .flat_map(|(x, y, col)| col.iter().map(move |s| (x, y, s.z, s.open)))
+                .collect::<Vec<_>>()
+        };
+        let sealed = shell(false);
+        // Every wall voxel has an outer face; none has a face towards the hollow.
+        let faces = open_faces(&sealed);
+        assert_eq!(faces.len(), sealed.voxel_count());
+        for &(x, y, z, open) in &faces {
+            for (a, p) in [x, y, z as usize].into_iter().enumerate() {
+                let inward = match p {
+                    0 => 1 << (2 * a + 1),
+                    5 => 1 << (2 * a),
+                    _ => 0,
+                };
+                assert_eq!(open & inward, 0, "({x}, {y}, {z}) {open:06b}");
+            }
+        }
+        let holed = shell(true);
+        // The wall voxel opposite the hole shows its face towards the hollow.
+        let far = open_faces(&holed)
+            .into_iter()
+            .find(|&(x, y, z, _)| (x, y, z) == (5, 2, 2))
+            .unwrap();
+        assert_ne!(far.3 & 1, 0, "{:06b}", far.3);
+    }
+
+    proptest! {
+        /// A voxel's open faces are exactly those whose neighbour is empty and connected (by
+        /// empty cells, 6-neighbour steps) to outside the occupied box, by brute force.
+        #[test]
+        fn open_faces_border_cells_reachable_from_outside(
+            seed in proptest::collection::vec((0u8..6, 0u8..5, 0u8..7), 1..120),
+        ) {
+            let mut l = LimbSpec::empty([6, 5, 7]);
+            l.voxels = seed.iter().map(|&(x, y, z)| (x, y, z, 1, 0)).collect();
+            l.voxels.sort_by_key(|v| (v.1, v.0, v.2));
+            l.voxels.dedup_by_key(|v| (v.1, v.0, v.2));
+            let v = volume(l);
+            let (lo, hi) = v.bounds();
+            let inside = |p: [i32; 3]| (0..3).all(|a| p[a] >= lo[a] as i32 && p[a] < hi[a] as i32);
+            let filled = |p: [i32; 3]| inside(p) && v.occupied(p[0] as usize, p[1] as usize, p[2] as usize);
+            // Flood from everything outside the box, one cell beyond it.
+            let mut reached = std::collections::HashSet::new();
+            let mut stack = Vec::new();
+            for x in lo[0] as i32 - 1..=hi[0] as i32 {
+                for y in lo[1] as i32 - 1..=hi[1] as i32 {
+                    for z in lo[2] as i32 - 1..=hi[2] as i32 {
+                        if !inside([x, y, z]) {
+                            reached.insert([x, y, z]);
+                            stack.push([x, y, z]);
+                        }
+                    }
+                }
+            }
+            while let Some(p) = stack.pop() {
+                for a in 0..3 {
+                    for d in [-1, 1] {
+                        let mut q = p;
+                        q[a] += d;
+                        if inside(q) && !filled(q) && reached.insert(q) {
+                            stack.push(q);
+                        }
+                    }
+                }
+            }
+            let mut seen = 0;
+            for (x, y, col) in v.surface_columns() {
+                for s in col {
+                    let p = [x as i32, y as i32, i32::from(s.z)];
+                    for a in 0..3 {
+                        for (k, d) in [-1, 1].into_iter().enumerate() {
+                            let mut q = p;
+                            q[a] += d;
+                            let want = !filled(q) && (reached.contains(&q) || !inside(q));
+                            prop_assert_eq!(s.open & (1 << (2 * a + k)) != 0, want, "{:?} axis {} side {}", p, a, d);
+                        }
+                    }
+                    seen += 1;
+                }
+            }
+            // And no voxel with an open face is missing from the surface.
+            let mut want_seen = 0;
+            for x in lo[0]..hi[0] {
+                for y in lo[1]..hi[1] {
+                    for z in lo[2]..hi[2] {
+                        let p = [x as i32, y as i32, z as i32];
+                        if !filled(p) {
+                            continue;
+                        }
+                        let shows = (0..6).any(|f| {
+                            let mut q = p;
+                            q[f / 2] += if f % 2 == 1 { 1 } else { -1 };
+                            !filled(q) && (reached.contains(&q) || !inside(q))
+                        });
+                        want_seen += usize::from(shows);
+                    }
+                }
+            }
+            prop_assert_eq!(seen, want_seen);
         }
     }
 

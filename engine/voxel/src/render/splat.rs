@@ -516,11 +516,12 @@ impl Splat {
                         let z = z_x + Vec4::splat(z_row);
                         let inside = s.abs().cmple(limit) & t.abs().cmple(limit) & lane_ok;
                         // Lanes past the stamp's width read and write back what is there (the
-                        // next pixels of the row, or of the next row); past the band's end the
+                        // next pixels of the row, or of the next row): all four lanes go through
+                        // the same selects, no loop of the stamp's width. Past the band's end the
                         // row goes one pixel at a time.
-                        let (Some(d4), Some(out)) = (
+                        let (Some(d4), Some(out4)) = (
                             depth.get_mut(start..start + 4),
-                            pixels.get_mut(start..start + sw),
+                            pixels.get_mut(start..start + 4),
                         ) else {
                             let (Some(d), Some(out)) = (
                                 depth.get_mut(start..start + sw),
@@ -540,7 +541,7 @@ impl Splat {
                         let front = inside & z.cmplt(old);
                         Vec4::select(front, z, old).write_to_slice(d4);
                         let front = front.bitmask();
-                        for (i, out) in out.iter_mut().enumerate() {
+                        for (i, out) in out4.iter_mut().enumerate() {
                             *out = if (front >> i) & 1 != 0 { lit } else { *out };
                         }
                     }

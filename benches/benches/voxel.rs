@@ -9,7 +9,8 @@
 //! and prints one line per case (`hmec128`, `units100`) and thread count (1, 2):
 //! `VOXRATIO <case> <threads> modex_ms=<t> splat_ms=<t> ratio=<splat/modex>` (ratio > 1: modex is
 //! faster; the reference always runs on one thread). `MODEX_BENCH_QUICK=1` skips the criterion
-//! groups and gives each ratio case about one second.
+//! groups and gives each ratio case about one second; `MODEX_BENCH_CASE=<case>` and
+//! `MODEX_BENCH_THREADS=<t>` keep only that case or thread count.
 //!
 //! `cargo bench -p modex-benches --bench voxel -- --warm-up-time 1 --measurement-time 3`
 
@@ -298,10 +299,23 @@ fn median(v: &mut [f64]) -> f64 {
 fn voxel_ratios() {
     let quick = std::env::var_os("MODEX_BENCH_QUICK").is_some();
     let budget = Duration::from_millis(if quick { 1000 } else { 4000 });
+    // `MODEX_BENCH_CASE=hmec128` / `MODEX_BENCH_THREADS=1` time one case alone (for profiling
+    // one lever under perf or callgrind without the other cases in the samples).
+    let only_case = std::env::var("MODEX_BENCH_CASE").ok();
+    let only_threads = std::env::var("MODEX_BENCH_THREADS").ok();
     let (model, vpl, _) = load_unit();
     let mut lines = Vec::new();
     for (case, units, size) in [("hmec128", 1, (128, 128)), ("units100", 100, (360, 240))] {
+        if only_case.as_deref().is_some_and(|c| c != case) {
+            continue;
+        }
         for threads in [1, 2] {
+            if only_threads
+                .as_deref()
+                .is_some_and(|t| t != threads.to_string())
+            {
+                continue;
+            }
             let (m, s) = ratio_case(&model, &vpl, units, size, threads, budget);
             lines.push(format!(
                 "VOXRATIO {case} {threads} modex_ms={m:.3} splat_ms={s:.3} ratio={:.2}",

@@ -327,3 +327,50 @@ fn rasterised_splats_match_the_marcher_at_every_size() {
     }
     assert!(splatted >= 16, "only {splatted} cases splatted every limb");
 }
+
+/// Multi-pixel splats (faces stamped or scanned, cells 2-6 pixels) of a crowd with mixed
+/// facings, where limbs straddle band edges: 1 and N threads draw identical pixels and depths.
+#[test]
+fn rasterised_splats_draw_identically_on_one_and_many_threads() {
+    let vpl = Vpl::from_palette(&Palette::grey_ramp(), 32);
+    let mut hull = LimbSpec::filled_box([30, 20, 12], 150, 5);
+    hull.voxels
+        .retain(|v| v.0 == 0 || v.0 == 29 || v.1 == 0 || v.1 == 19 || v.2 == 0 || v.2 == 11);
+    for (i, v) in hull.voxels.iter_mut().enumerate() {
+        v.3 = 1 + (i * 7 % 200) as u8;
+        v.4 = (i * 13 % 244) as u8;
+    }
+    let m = box_unit(hull);
+    let scene: Vec<Instance> = (0..6)
+        .map(|i| Instance {
+            unit: Unit::single(&m),
+            pose: Pose {
+                position: Vec3::new((i % 3) as f32 * 40.0, (i / 3) as f32 * 40.0, 0.0),
+                facing: (i * 41 % 256) as f32,
+                ..Pose::default()
+            },
+        })
+        .collect();
+    for size in [150, 300] {
+        let cam = frame_scene(&scene, &game_camera(Vec3::ZERO, 100.0, size, size)).unwrap();
+        let run = |threads: usize, parallel: bool| {
+            modex::with_threads(threads, || {
+                let (f, s) = render8(&scene, &cam, &vpl, &options(true, parallel));
+                let (t, d, _) = render::<Argb8888>(&scene, &cam, &vpl, &options(true, parallel));
+                (f, s, t, d)
+            })
+            .unwrap()
+        };
+        let one = run(1, false);
+        assert_eq!(one.1.rays, 0, "{size}: every limb splats");
+        assert!(one.0.pixels().iter().filter(|&&p| p != 0).count() > 2000);
+        for threads in [2, 3, 7] {
+            let n = run(threads, true);
+            assert!(n.0.pixels() == one.0.pixels(), "{size}: {threads} threads");
+            assert!(
+                n.2.pixels() == one.2.pixels() && n.3 == one.3,
+                "{size}: {threads} threads"
+            );
+        }
+    }
+}

@@ -29,13 +29,14 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
             let _ = m.quirks().len();
-            // Splats and rays over the same arbitrary limbs, at sizes where small limbs splat.
+            // Splats and rays over the same arbitrary limbs, at sizes where small limbs splat
+            // one pixel per voxel (12, 40) and where their faces are stamped or scanned (128).
             let scene = [Instance {
                 unit: Unit::single(&m),
                 pose: Pose::default(),
             }];
             let vpl = Vpl::from_palette(&modex::Palette::grey_ramp(), 32);
-            for size in [12, 40] {
+            for size in [12, 40, 128] {
                 let Ok(cam) = frame_scene(&scene, &game_camera(glam::Vec3::ZERO, 100.0, size, size))
                 else {
                     continue;

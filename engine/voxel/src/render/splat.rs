@@ -23,7 +23,7 @@
 use glam::{Mat4, Vec3, Vec4};
 
 use super::pixel::Shade;
-use crate::volume::LimbVolume;
+use crate::volume::{LimbVolume, SurfaceVoxel};
 use crate::vpl::Vpl;
 
 use super::light::LimbShade;
@@ -84,24 +84,57 @@ struct Multi {
 /// How a face across grid axis `a` covers the pixels around its projected centre: offset `q` is
 /// `s e1 + t e2` along the screen edges of the other two axes, inside when `|s|, |t| <= 1/2`, at
 /// depth `centre + s dz1 + t dz2`.
+///
+/// Everything a row of the face needs that does not depend on where the face is is worked out
+/// here: in orthographic views once per axis and draw, for all the limb's faces across that axis
+/// (two divisions and a dozen products per face saved; with faces 1-3 rows tall that set-up was
+/// most of a face's cost).
 #[derive(Debug, Clone, Copy, Default)]
 struct FaceRaster {
-    /// Screen edges of the face (pixels per cell step along its two axes).
-    e1: [f32; 2],
-    e2: [f32; 2],
     /// `1 / (e1 x e2)`; 0 for a face seen edge-on (drawn by its neighbours).
     inv_det: f32,
     /// Half the width and height of the parallelogram's bounding box.
     reach: [f32; 2],
+    /// Each row of the face is the intersection of two intervals of the x offset `qx` from its
+    /// centre, one per face coordinate (`|s|, |t| <= FACE_LIMIT`): centred at `k qy` (`qy` the
+    /// row's y offset), `w` either side of it. A coordinate that does not change along a row
+    /// (its screen edge is horizontal) is `flat`: then the whole row is in when `|b qy| <=
+    /// FACE_LIMIT`, else none of it.
+    k: [f32; 2],
+    w: [f32; 2],
+    /// Face coordinates from the offset `q`: `s = a[0] qx + b[0] qy`, `t = a[1] qx + b[1] qy`.
+    a: [f32; 2],
+    b: [f32; 2],
+    flat: [bool; 2],
+    /// Width and height in pixels of a box that holds every pixel the face can cover wherever it
+    /// lies, when it has at most [`STAMP_PIXELS`] pixels: then a face tests every pixel of that
+    /// box without a branch (`Splat::draw_multi`) instead of scanning its rows.
+    stamp: Option<(usize, usize)>,
+    /// Depth change per pixel across and down the screen.
+    gx: f32,
+    gy: f32,
 }
+
+/// Largest box of pixels a face is stamped over (see `FaceRaster::stamp`): about the box of a
+/// face of a cell 3 pixels wide; larger faces scan their rows, where the box would test many
+/// pixels outside the face.
+const STAMP_PIXELS: usize = 12;
+
+/// Widest stamp: one SSE2 vector of depths.
+const STAMP_WIDTH: usize = 4;
+
+/// Lane offsets of a stamp's row.
+const LANES: Vec4 = Vec4::new(0.0, 1.0, 2.0, 3.0);
 
 /// How far outside a face a pixel centre may fall in face coordinates and still count: far above
 /// rounding, far below a pixel, so a pixel centre on the edge two faces share is drawn by both.
 const FACE_LIMIT: f32 = 0.5 * (1.0 + 1e-4) + 1e-6;
 
 impl FaceRaster {
+    /// The face spanned by screen edges `e1`, `e2` (pixels per cell step along its two axes)
+    /// whose depth changes by `dz` per step along them.
     #[inline(always)]
-    fn new(e1: [f32; 2], e2: [f32; 2]) -> FaceRaster {
+    fn new(e1: [f32; 2], e2: [f32; 2], dz: [f32; 2]) -> FaceRaster {
         let det = e1[0] * e2[1] - e1[1] * e2[0];
         let inv_det = if det.abs() > 1e-9 && det.is_finite() {
             1.0 / det
@@ -109,70 +142,92 @@ impl FaceRaster {
             0.0
         };
         let reach = [0, 1].map(|c| (e1[c].abs() + e2[c].abs()) * FACE_LIMIT);
-        FaceRaster {
-            e1,
-            e2,
-            inv_det,
-            reach,
-        }
-    }
-
-    /// Call `row(py, x0, x1, [z0, gx])` for every row `py` of `rows` (inclusive) with the pixels
-    /// `x0..=x1` (within `0..=last_x`) whose centres lie inside the face centred at screen `c`
-    /// with depth `z` there and depth steps `dz` along its two axes; the face's depth at pixel
-    /// `px` of that row is `z0 + gx px`.
-    ///
-    /// Face coordinates are linear in the offset `q` from the centre, `s = As qx + Bs qy`,
-    /// `t = At qx + Bt qy`, so each row's pixels inside `|s|, |t| <= FACE_LIMIT` are one span,
-    /// the intersection of two intervals: the scan visits exactly the covered pixels.
-    #[inline(always)]
-    fn scan(
-        &self,
-        c: [f32; 2],
-        z: f32,
-        dz: [f32; 2],
-        (y0, y1): (usize, usize),
-        last_x: f32,
-        mut row: impl FnMut(usize, usize, usize, [f32; 2]),
-    ) {
-        let ([e1x, e1y], [e2x, e2y], inv) = (self.e1, self.e2, self.inv_det);
+        let ([e1x, e1y], [e2x, e2y], inv) = (e1, e2, inv_det);
+        // Face coordinates from the offset q: s = a_s qx + b_s qy, t = a_t qx + b_t qy.
         let (a_s, b_s) = (e2y * inv, -e2x * inv);
         let (a_t, b_t) = (-e1y * inv, e1x * inv);
         // Depth is linear too: z + s dz1 + t dz2.
         let gx = a_s * dz[0] + a_t * dz[1];
         let gy = b_s * dz[0] + b_t * dz[1];
-        let (r_s, r_t) = (1.0 / a_s, 1.0 / a_t);
-        for py in y0..=y1 {
+        let (a, b) = ([a_s, a_t], [b_s, b_t]);
+        let r = a.map(|a| 1.0 / a);
+        let flat = r.map(|r| !r.is_finite());
+        let k = std::array::from_fn(|i| if flat[i] { 0.0 } else { -b[i] * r[i] });
+        let w = std::array::from_fn(|i| {
+            if flat[i] {
+                0.0
+            } else {
+                FACE_LIMIT * r[i].abs()
+            }
+        });
+        // Pixel centres within reach of the centre: at most floor(2 reach) + 1 per axis.
+        let [sw, sh] = reach.map(|r| (2.0 * r).min(1e6) as usize + 1);
+        let stamp = (sw <= STAMP_WIDTH && sw * sh <= STAMP_PIXELS).then_some((sw, sh));
+        FaceRaster {
+            inv_det,
+            reach,
+            k,
+            w,
+            a,
+            b,
+            flat,
+            stamp,
+            gx,
+            gy,
+        }
+    }
+
+    /// Call `row(py, x0, x1, z0)` for every row `py` (within `top..=last_y`) with the pixels
+    /// `x0..=x1` (within `0..=last_x`) whose centres lie inside the face centred at screen `c`
+    /// with depth `z` there; the face's depth at pixel `px` of that row is `z0 + gx px`.
+    ///
+    /// Face coordinates are linear in the offset `q` from the centre, so each row's pixels inside
+    /// `|s|, |t| <= FACE_LIMIT` are one span, the intersection of two intervals: the scan visits
+    /// exactly the covered pixels. Comparisons are written so that NaN fails them.
+    #[inline(always)]
+    fn scan(
+        &self,
+        c: [f32; 2],
+        z: f32,
+        (top, last_y): (f32, f32),
+        last_x: f32,
+        mut row: impl FnMut(usize, usize, usize, f32),
+    ) {
+        let ry = self.reach[1];
+        let (ya, yb) = ((c[1] - ry - 0.5).max(top), (c[1] + ry - 0.5).min(last_y));
+        if !in_order(ya, yb) {
+            return;
+        }
+        let (y0, y1) = (ceil_non_negative(ya), yb as i32 as usize);
+        let z_x = self.gx * (0.5 - c[0]);
+        // Pixel px's centre is at offset px + 0.5 - c.x.
+        let left = c[0] - 0.5;
+        'rows: for py in y0..=y1 {
             let qy = py as f32 + 0.5 - c[1];
-            let (Some((l0, h0)), Some((l1, h1))) =
-                (span(a_s, r_s, b_s * qy), span(a_t, r_t, b_t * qy))
-            else {
-                continue;
-            };
-            let lo = if l0 > l1 { l0 } else { l1 };
-            let hi = if h0 < h1 { h0 } else { h1 };
-            // Pixel px's centre is at offset px + 0.5 - c.x.
-            let xa = ceil_at_least(c[0] + lo - 0.5, 0.0);
-            let xb = (c[0] + hi - 0.5).min(last_x);
+            let (mut lo, mut hi) = (f32::NEG_INFINITY, f32::INFINITY);
+            for i in 0..2 {
+                if self.flat[i] {
+                    if !in_order((self.b[i] * qy).abs(), FACE_LIMIT) {
+                        continue 'rows;
+                    }
+                } else {
+                    let m = self.k[i] * qy;
+                    let (l, h) = (m - self.w[i], m + self.w[i]);
+                    lo = if l > lo { l } else { lo };
+                    hi = if h < hi { h } else { hi };
+                }
+            }
+            let (xa, xb) = ((left + lo).max(0.0), (left + hi).min(last_x));
             if !in_order(xa, xb) {
                 continue;
             }
-            let z_row = z + gy * qy + gx * (0.5 - c[0]);
-            row(py, xa as usize, xb as usize, [z_row, gx]);
+            let (xa, xb) = (ceil_non_negative(xa), xb as i32 as usize);
+            if xa > xb {
+                continue;
+            }
+            row(py, xa, xb, z + self.gy * qy + z_x);
         }
     }
-}
-
-/// The offsets `q` with `|a q + b| <= FACE_LIMIT` (`r = 1 / a`): an interval, everything (a = 0
-/// and b inside) or nothing.
-#[inline(always)]
-fn span(a: f32, r: f32, b: f32) -> Option<(f32, f32)> {
-    if a == 0.0 {
-        return (b.abs() <= FACE_LIMIT).then_some((f32::NEG_INFINITY, f32::INFINITY));
-    }
-    let (u, v) = ((-FACE_LIMIT - b) * r, (FACE_LIMIT - b) * r);
-    // r > 0 keeps the order; plain compares, not min/max (NaN is ruled out above: a != 0).
-    Some(if r > 0.0 { (u, v) } else { (v, u) })
 }
 
 /// `a <= b`, false when either is NaN.
@@ -184,22 +239,19 @@ fn in_order(a: f32, b: f32) -> bool {
     )
 }
 
-/// `max(ceil(v), floor)` for a `floor` that is a whole number >= 0, without the libm call
-/// (baseline x86-64 has no rounding instruction): NaN stays NaN, so callers' range tests fail.
+/// `ceil(v)` as an `i32` (saturating far outside the screen, where callers' range tests fail).
 #[inline(always)]
-fn ceil_at_least(v: f32, floor: f32) -> f32 {
-    if v.is_nan() || v <= floor {
-        return if v.is_nan() { v } else { floor };
-    }
-    if v >= 16_777_216.0 {
-        return v;
-    }
-    let t = v as u32 as f32;
-    if t < v {
-        t + 1.0
-    } else {
-        t
-    }
+fn ceil_i32(v: f32) -> i32 {
+    let t = v as i32;
+    t.saturating_add(i32::from((t as f32) < v))
+}
+
+/// `ceil(v)` for a `v` known to be in `0..=2^24` (pixel coordinates), without the libm call
+/// (baseline x86-64 has no rounding instruction).
+#[inline(always)]
+fn ceil_non_negative(v: f32) -> usize {
+    let t = v as i32;
+    (t + i32::from((t as f32) < v)) as usize
 }
 
 impl Splat {
@@ -280,7 +332,8 @@ impl Splat {
         } else {
             0x3f
         };
-        let multi = Multi::new(&eye, corners, edge, largest, affine, facing)?;
+        let depth_step = axes.map(|a| a.z);
+        let multi = Multi::new(&eye, corners, edge, depth_step, largest, affine, facing)?;
         Some(Splat {
             to_screen,
             affine,
@@ -346,20 +399,26 @@ impl Splat {
         let (z_first, z_last) = (lo[2] as f32, hi[2].saturating_sub(1) as f32);
         let screen_y = |p: Vec4| if AFFINE { p.y } else { p.y / p.w };
         let mut projected = 0;
-        volume.for_each_column(|x, y, voxels| {
+        for (x, y, voxels) in volume.surface_columns() {
             let base = self.to_screen * Vec4::new(x as f32 + 0.5, y as f32 + 0.5, 0.5, 1.0);
             // The column projects to a segment: skip it when both ends of the box's z range
             // are above or both below the band.
             let (ya, yb) = (screen_y(base + dz * z_first), screen_y(base + dz * z_last));
             if ya.max(yb) < top - 1.0 || ya.min(yb) >= bottom + 1.0 {
-                return;
+                continue;
             }
-            for (z, [colour, normal], open) in voxels {
+            for &SurfaceVoxel {
+                z,
+                colour,
+                normal,
+                open,
+            } in voxels
+            {
                 if open & self.facing == 0 {
                     continue;
                 }
                 projected += 1;
-                let p = base + dz * z as f32;
+                let p = base + dz * f32::from(z);
                 let (sx, sy) = if AFFINE {
                     (p.x, p.y)
                 } else {
@@ -387,7 +446,7 @@ impl Splat {
                 *d = if front { p.z } else { *d };
                 *out = if front { lit } else { *out };
             }
-        });
+        }
         projected
     }
 
@@ -416,83 +475,161 @@ impl Splat {
             self.to_screen.y_axis,
             self.to_screen.z_axis,
         ];
-        let (lo, hi) = volume.bounds();
-        let (z_first, z_last) = (lo[2] as f32, hi[2].saturating_sub(1) as f32);
+        // Face centre from cell centre, per face bit.
+        let offset: [Vec4; 6] =
+            std::array::from_fn(|bit| axes[bit / 2] * if bit % 2 == 1 { 0.5 } else { -0.5 });
         let m = &self.multi;
         let margin = m.max_reach + 1.0;
+        let (band_top, band_bottom) = (top - margin, bottom + margin);
         let screen_y = |p: Vec4| if AFFINE { p.y } else { p.y / p.w };
         let mut projected = 0;
-        volume.for_each_column(|x, y, voxels| {
-            let base = self.to_screen * Vec4::new(x as f32 + 0.5, y as f32 + 0.5, 0.5, 1.0);
-            let (ya, yb) = (screen_y(base + dz * z_first), screen_y(base + dz * z_last));
-            if ya.max(yb) < top - margin || ya.min(yb) >= bottom + margin {
-                return;
+        let (last_xi, last_yi) = ((width - 1) as i32, (y0 + rows - 1) as i32);
+        let mut draw_face = |sx: f32, sy: f32, fz: f32, face: &FaceRaster, lit: P| {
+            let gx = face.gx;
+            if let Some((sw, sh)) = face.stamp {
+                let px0 = ceil_i32(sx - face.reach[0] - 0.5);
+                let py0 = ceil_i32(sy - face.reach[1] - 0.5);
+                // Whether a face is stamped depends on the face and the screen's width only,
+                // never on the band, so every banding draws each pixel the same way.
+                if px0 >= 0 && px0 + sw as i32 - 1 <= last_xi {
+                    // Every pixel of the box tested, the same number for every face across this
+                    // axis: no branch per row or pixel to mispredict on faces 1-3 pixels big.
+                    let ([a_s, a_t], [b_s, b_t], gy) = (face.a, face.b, face.gy);
+                    let qx0 = px0 as f32 + 0.5 - sx;
+                    // Four pixels of a row at once (SSE2, baseline x86-64): a stamp is at most
+                    // STAMP_WIDTH wide. The same operations as one pixel at a time, so the same
+                    // results.
+                    let qx = Vec4::splat(qx0) + LANES;
+                    let (s_x, t_x, z_x) = (qx * a_s, qx * a_t, qx * gx);
+                    let lane_ok = LANES.cmplt(Vec4::splat(sw as f32));
+                    let limit = Vec4::splat(FACE_LIMIT);
+                    for j in 0..sh as i32 {
+                        let py = py0.saturating_add(j);
+                        if py < y0 as i32 || py > last_yi {
+                            continue;
+                        }
+                        let py = py as usize;
+                        let qy = py as f32 + 0.5 - sy;
+                        let (s_row, t_row, z_row) = (b_s * qy, b_t * qy, fz + gy * qy);
+                        let start = (py - y0) * width + px0 as usize;
+                        let (s, t) = (s_x + Vec4::splat(s_row), t_x + Vec4::splat(t_row));
+                        let z = z_x + Vec4::splat(z_row);
+                        let inside = s.abs().cmple(limit) & t.abs().cmple(limit) & lane_ok;
+                        // Lanes past the stamp's width read and write back what is there (the
+                        // next pixels of the row, or of the next row): all four lanes go through
+                        // the same selects, no loop of the stamp's width. Past the band's end the
+                        // row goes one pixel at a time.
+                        let (Some(d4), Some(out4)) = (
+                            depth.get_mut(start..start + 4),
+                            pixels.get_mut(start..start + 4),
+                        ) else {
+                            let (Some(d), Some(out)) = (
+                                depth.get_mut(start..start + sw),
+                                pixels.get_mut(start..start + sw),
+                            ) else {
+                                continue;
+                            };
+                            let (z, inside) = (z.to_array(), inside.bitmask());
+                            for (i, (d, out)) in d.iter_mut().zip(out).enumerate() {
+                                let front = (inside >> i) & 1 != 0 && z[i] < *d;
+                                *d = if front { z[i] } else { *d };
+                                *out = if front { lit } else { *out };
+                            }
+                            continue;
+                        };
+                        let old = Vec4::from_slice(d4);
+                        let front = inside & z.cmplt(old);
+                        Vec4::select(front, z, old).write_to_slice(d4);
+                        let front = front.bitmask();
+                        for (i, out) in out4.iter_mut().enumerate() {
+                            *out = if (front >> i) & 1 != 0 { lit } else { *out };
+                        }
+                    }
+                    return;
+                }
             }
-            for (z, [colour, normal], open) in voxels {
-                let faces = open & m.facing;
+            face.scan([sx, sy], fz, (top, last_y), last_x, |py, xa, xb, z0| {
+                let row = (py - y0) * width;
+                let (a, b) = (row + xa, row + xb + 1);
+                let (Some(d), Some(out)) = (depth.get_mut(a..b), pixels.get_mut(a..b)) else {
+                    return;
+                };
+                for (k, (d, out)) in d.iter_mut().zip(out).enumerate() {
+                    let z = z0 + gx * (xa + k) as u32 as f32;
+                    let front = z < *d;
+                    *d = if front { z } else { *d };
+                    *out = if front { lit } else { *out };
+                }
+            });
+        };
+        for (x, y, column) in volume.surface_columns() {
+            let base = self.to_screen * Vec4::new(x as f32 + 0.5, y as f32 + 0.5, 0.5, 1.0);
+            let (Some(first), Some(last)) = (column.first(), column.last()) else {
+                continue;
+            };
+            let (ya, yb) = (
+                screen_y(base + dz * f32::from(first.z)),
+                screen_y(base + dz * f32::from(last.z)),
+            );
+            if ya.max(yb) < band_top || ya.min(yb) >= band_bottom {
+                continue;
+            }
+            // Orthographic: a cell centre's screen y is affine, so monotonic, in z along the
+            // column; keep only the run of voxels whose centres lie within the band's margin
+            // (each band of a many-thread draw would otherwise walk every voxel of the column).
+            let column = if AFFINE && (ya.min(yb) < band_top || ya.max(yb) >= band_bottom) {
+                let cy = |v: &SurfaceVoxel| (base + dz * f32::from(v.z)).y;
+                let (i, j) = if dz.y >= 0.0 {
+                    (
+                        column.partition_point(|v| cy(v) < band_top),
+                        column.partition_point(|v| cy(v) < band_bottom),
+                    )
+                } else {
+                    (
+                        column.partition_point(|v| cy(v) >= band_bottom),
+                        column.partition_point(|v| cy(v) >= band_top),
+                    )
+                };
+                column.get(i..j).unwrap_or(&[])
+            } else {
+                column
+            };
+            for v in column {
+                let faces = v.open & m.facing;
                 if faces == 0 {
                     continue;
                 }
                 projected += 1;
-                let centre = base + dz * z as f32;
-                let cell = [x as f32, y as f32, z as f32];
-                let lit = P::shade(vpl, shade, colour, normal);
-                for bit in 0..6 {
-                    if faces & (1 << bit) == 0 {
-                        continue;
-                    }
+                let centre = base + dz * f32::from(v.z);
+                let cell = [x as f32, y as f32, f32::from(v.z)];
+                let lit = P::shade(vpl, shade, v.colour, v.normal);
+                let mut bits = faces;
+                while bits != 0 {
+                    let bit = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
                     let (a, high) = (bit / 2, bit % 2 == 1);
-                    if !AFFINE {
-                        // The face's plane, and whether the eye is on its outer side.
-                        let plane = cell[a] + f32::from(u8::from(high));
-                        if (m.eye[a] > plane) != high {
-                            continue;
-                        }
+                    let f = centre + offset[bit];
+                    if AFFINE {
+                        draw_face(f.x, f.y, f.z, &m.faces[a], lit);
+                        continue;
                     }
-                    let f = centre + axes[a] * if high { 0.5 } else { -0.5 };
+                    // The face's plane, and whether the eye is on its outer side.
+                    let plane = cell[a] + f32::from(u8::from(high));
+                    if (m.eye[a] > plane) != high {
+                        continue;
+                    }
+                    let r = 1.0 / f.w;
+                    let (sx, sy) = (f.x * r, f.y * r);
+                    let edge = |v: Vec4| [(v.x - sx * v.w) * r, (v.y - sy * v.w) * r];
                     let (b1, b2) = ((a + 1) % 3, (a + 2) % 3);
-                    let (sx, sy, face) = if AFFINE {
-                        (f.x, f.y, m.faces[a])
-                    } else {
-                        let r = 1.0 / f.w;
-                        let (sx, sy) = (f.x * r, f.y * r);
-                        let edge = |v: Vec4| [(v.x - sx * v.w) * r, (v.y - sy * v.w) * r];
-                        (sx, sy, FaceRaster::new(edge(axes[b1]), edge(axes[b2])))
-                    };
-                    if face.inv_det == 0.0 {
-                        continue;
+                    let face =
+                        FaceRaster::new(edge(axes[b1]), edge(axes[b2]), [axes[b1].z, axes[b2].z]);
+                    if face.inv_det != 0.0 {
+                        draw_face(sx, sy, f.z, &face, lit);
                     }
-                    let ry = face.reach[1];
-                    let ya = ceil_at_least(sy - ry - 0.5, top);
-                    let yb = (sy + ry - 0.5).min(last_y);
-                    if !in_order(ya, yb) {
-                        continue;
-                    }
-                    let (dz1, dz2) = (axes[b1].z, axes[b2].z);
-                    face.scan(
-                        [sx, sy],
-                        f.z,
-                        [dz1, dz2],
-                        (ya as usize, yb as usize),
-                        last_x,
-                        |py, xa, xb, [z0, gx]| {
-                            let row = (py - y0) * width;
-                            let (a, b) = (row + xa, row + xb + 1);
-                            let (Some(d), Some(out)) = (depth.get_mut(a..b), pixels.get_mut(a..b))
-                            else {
-                                return;
-                            };
-                            for (k, (d, out)) in d.iter_mut().zip(out).enumerate() {
-                                let z = z0 + gx * (xa + k) as f32;
-                                let front = z < *d;
-                                *d = if front { z } else { *d };
-                                *out = if front { lit } else { *out };
-                            }
-                        },
-                    );
                 }
             }
-        });
+        }
         projected
     }
 }
@@ -501,17 +638,26 @@ impl Multi {
     /// The rasterisation constants of a limb whose grid maps to eye space by `eye`, box
     /// `corners`, cell screen edges `edge` at the box's centre, cells at most `largest` pixels
     /// wide or high. `None` when they are not finite.
+    #[allow(clippy::too_many_arguments)]
     fn new(
         eye: &Mat4,
         corners: &[Vec3; 8],
         edge: [[f32; 2]; 3],
+        depth_step: [f32; 3],
         largest: f32,
         affine: bool,
         ortho_facing: u8,
     ) -> Option<Multi> {
-        let faces = std::array::from_fn(|a| FaceRaster::new(edge[(a + 1) % 3], edge[(a + 2) % 3]));
+        let faces: [FaceRaster; 3] = std::array::from_fn(|a| {
+            let (b1, b2) = ((a + 1) % 3, (a + 2) % 3);
+            FaceRaster::new(edge[b1], edge[b2], [depth_step[b1], depth_step[b2]])
+        });
         let (eye_grid, facing) = if affine {
-            (Vec3::ZERO, ortho_facing)
+            // A face seen edge-on covers no pixel centre its neighbours do not: never drawn.
+            let edge_on = (0..3).fold(0u8, |m, a| {
+                m | (u8::from(faces[a].inv_det == 0.0) * 3) << (2 * a)
+            });
+            (Vec3::ZERO, ortho_facing & !edge_on)
         } else {
             // A -a face (at a cell's low plane) can face the eye only where the eye is below that
             // plane, a +a face only where it is above.

@@ -344,6 +344,44 @@ impl Renderer {
     where
         T::Px: RasterPixel,
     {
+        self.draw_into(target, depth, camera, model, entity, None)
+    }
+
+    /// Clear `target` to `background` and `depth` to infinity (far), then [`Renderer::draw`]:
+    /// the same pixels as `target.fill(background)`, `depth.clear()` and a draw, but faster on
+    /// several threads and on big frames, because each band's rows are cleared inside its
+    /// parallel job just before its triangles are drawn into them (still in the cache), instead of
+    /// the whole frame being cleared on one thread first. For the first draw of a frame (the
+    /// terrain, a bench's scene). Sizes are checked as for `draw`; on a mismatch nothing is cleared.
+    pub fn clear_and_draw<T: Target>(
+        &self,
+        target: &mut T,
+        depth: &mut DepthBuffer,
+        camera: &Camera,
+        model: &PreparedModel,
+        entity: &Entity,
+        background: T::Px,
+    ) -> Result<DrawStats, SizeMismatch>
+    where
+        T::Px: RasterPixel,
+    {
+        self.draw_into(target, depth, camera, model, entity, Some(background))
+    }
+
+    /// [`Renderer::draw`], clearing first when `clear` is given (the first set-up batch's fill
+    /// does the clear, band by band; later batches draw over cleared rows).
+    fn draw_into<T: Target>(
+        &self,
+        target: &mut T,
+        depth: &mut DepthBuffer,
+        camera: &Camera,
+        model: &PreparedModel,
+        entity: &Entity,
+        mut clear: Option<T::Px>,
+    ) -> Result<DrawStats, SizeMismatch>
+    where
+        T::Px: RasterPixel,
+    {
         SizeMismatch::check(target, depth, camera)?;
         let (w, h) = target.size();
         let mut stats = DrawStats {
@@ -351,6 +389,10 @@ impl Renderer {
             ..DrawStats::default()
         };
         if entity.alpha.is_invisible() {
+            if let Some(c) = clear {
+                target.pixels_mut().fill(c);
+                depth.clear();
+            }
             return Ok(stats);
         }
         let blend = self.blend.table(entity.alpha);
@@ -364,7 +406,7 @@ impl Renderer {
         let mut lit = LIT.with(|c| std::mem::take(&mut *c.borrow_mut()));
         self.vertices(camera, model.model, entity, &mut lit);
         let tex = model.texture(entity.skin);
-        let fill = |tris: Triangles, target: &mut T, depth: &mut DepthBuffer| {
+        let fill = |tris: Triangles, target: &mut T, depth: &mut DepthBuffer, clear| {
             let job = TexturedFill {
                 tris,
                 tex,
@@ -375,7 +417,7 @@ impl Renderer {
                 opacity: entity.alpha,
                 blend,
             };
-            T::Px::fill_textured(&job, target.pixels_mut(), depth.values_mut(), w, h);
+            T::Px::fill_textured(&job, target.pixels_mut(), depth.values_mut(), w, h, clear);
         };
         let mut setups = SETUPS.with(|c| std::mem::take(&mut *c.borrow_mut()));
         if rayon::current_num_threads() == 1 {
@@ -387,7 +429,7 @@ impl Renderer {
                 let out = SetupOut::InOrder(&mut setups);
                 self.setups(model.model, tris, &lit, tex, w, h, out);
                 stats.rasterized += setups.len();
-                fill(Triangles::InOrder(&setups), target, depth);
+                fill(Triangles::InOrder(&setups), target, depth, clear.take());
             }
         } else {
             // On several threads, the set-up's parallel chunks bin their records by band
@@ -396,11 +438,16 @@ impl Renderer {
             let out = SetupOut::Binned(&mut bins);
             self.setups(model.model, &model.model.triangles, &lit, tex, w, h, out);
             stats.rasterized += bins.count();
-            fill(Triangles::Binned(&bins), target, depth);
+            fill(Triangles::Binned(&bins), target, depth, clear.take());
             BINS.with(|c| *c.borrow_mut() = bins);
         }
         SETUPS.with(|c| *c.borrow_mut() = setups);
         LIT.with(|c| *c.borrow_mut() = lit);
+        if let Some(c) = clear {
+            // A model without triangles: no fill ran to clear.
+            target.pixels_mut().fill(c);
+            depth.clear();
+        }
         Ok(stats)
     }
 

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use crate::model::Model;
 
-use super::clip::{clip_triangle, ClipPlanes, ClipVertex, Clipped};
+use super::clip::{by_codes, clip_triangle, ClipPlanes, ClipVertex, Clipped};
 use super::light::{normal_table_dots, Light, ShadeTable};
 use super::pixel::sealed::FillTextured;
 use super::pixel::{RasterPixel, TexturedFill};
@@ -178,6 +178,8 @@ struct Lit {
     clip: Vec4,
     depth: f32,
     light: f32,
+    /// [`ClipPlanes::vertex_code`] for the draw's viewport.
+    code: u8,
 }
 
 thread_local! {
@@ -239,7 +241,14 @@ impl Renderer {
     }
 
     /// Vertex stage: clip position, view depth and intensity per model vertex.
-    fn vertices(&self, camera: &Camera, model: &Model, entity: &Entity, out: &mut Vec<Lit>) {
+    fn vertices(
+        &self,
+        camera: &Camera,
+        model: &Model,
+        entity: &Entity,
+        planes: &ClipPlanes,
+        out: &mut Vec<Lit>,
+    ) {
         out.clear();
         let (i0, i1, t) = entity.frames(model.frames.len());
         let (Some(f0), Some(f1)) = (model.frames.get(i0), model.frames.get(i1)) else {
@@ -274,10 +283,12 @@ impl Renderer {
                 (f0.positions[i], intensity(f0, i))
             };
             let p4 = p.extend(1.0);
+            let (clip, depth) = (mvp * p4, depth_row.dot(p4));
             Lit {
-                clip: mvp * p4,
-                depth: depth_row.dot(p4),
+                clip,
+                depth,
                 light: l,
+                code: planes.vertex_code(clip, depth, l),
             }
         };
         if n > CHUNK && rayon::current_num_threads() > 1 {
@@ -404,7 +415,13 @@ impl Renderer {
         // Both reused from draw to draw on this thread: fresh multi-megabyte buffers every frame
         // cost more in page faults than filling them (see `span::fill`).
         let mut lit = LIT.with(|c| std::mem::take(&mut *c.borrow_mut()));
-        self.vertices(camera, model.model, entity, &mut lit);
+        self.vertices(
+            camera,
+            model.model,
+            entity,
+            &ClipPlanes::new(w, h),
+            &mut lit,
+        );
         let tex = model.texture(entity.skin);
         let fill = |tris: Triangles, target: &mut T, depth: &mut DepthBuffer, clear| {
             let job = TexturedFill {
@@ -464,7 +481,8 @@ impl Renderer {
         let (w, h) = target.size();
         let color = T::flat(rgb, self.palette());
         let mut lit = Vec::new();
-        self.vertices(camera, model.model, entity, &mut lit);
+        let planes = ClipPlanes::new(w, h);
+        self.vertices(camera, model.model, entity, &planes, &mut lit);
         let screen: Vec<Option<Vec2>> = lit
             .iter()
             .map(|v| {
@@ -528,19 +546,21 @@ fn setup_into<S: SetupSink>(
     out: &mut S,
 ) {
     for tri in tris {
+        let (Some(l0), Some(l1), Some(l2)) = (
+            lit.get(tri.vertices[0] as usize),
+            lit.get(tri.vertices[1] as usize),
+            lit.get(tri.vertices[2] as usize),
+        ) else {
+            continue;
+        };
+        let codes = [l0.code, l1.code, l2.code];
+        if let Some(None) = by_codes(codes, true) {
+            // All three outside one plane: what `clip_triangle` answers, without its work.
+            continue;
+        }
         let mut cv = [ClipVertex::default(); 3];
-        let mut ok = true;
-        for (k, c) in cv.iter_mut().enumerate() {
-            let Some(v) = lit.get(tri.vertices[k] as usize) else {
-                ok = false;
-                break;
-            };
-            let uv = model
-                .uvs
-                .get(tri.uvs[k] as usize)
-                .copied()
-                .unwrap_or(Vec2::ZERO)
-                * size;
+        for (c, (v, &uv)) in cv.iter_mut().zip([l0, l1, l2].into_iter().zip(&tri.uvs)) {
+            let uv = model.uvs.get(uv as usize).copied().unwrap_or(Vec2::ZERO) * size;
             *c = ClipVertex {
                 clip: v.clip,
                 depth: v.depth,
@@ -548,9 +568,6 @@ fn setup_into<S: SetupSink>(
                 v: uv.y,
                 light: v.light,
             };
-        }
-        if !ok {
-            continue;
         }
         // Move the texture coordinates by whole texture sizes so the smallest is in 0..size:
         // invisible (they wrap) and it keeps the span loop on its fast in-range path.
@@ -564,7 +581,12 @@ fn setup_into<S: SetupSink>(
                 c.v -= dv;
             }
         }
-        match clip_triangle(&cv, planes) {
+        let uv_finite = cv.iter().all(|c| c.u.is_finite() && c.v.is_finite());
+        let clipped = match by_codes(codes, uv_finite) {
+            Some(answer) => answer,
+            None => clip_triangle(&cv, planes),
+        };
+        match clipped {
             None => {}
             Some(Clipped::Whole) => {
                 if let Some(s) = TriSetup::new([&cv[0], &cv[1], &cv[2]], width, height, cull) {

@@ -21,7 +21,7 @@ use super::clip::{by_codes, clip_triangle, ClipPlanes, ClipVertex, Clipped};
 use super::light::{normal_table_dots, Light, ShadeTable};
 use super::pixel::sealed::FillTextured;
 use super::pixel::{RasterPixel, TexturedFill};
-use super::setup::{Cull, TriSetup};
+use super::setup::{Cull, Projected, TriSetup};
 use super::span::{BandBins, ChunkBins, DepthMode, Triangles};
 
 /// Where the triangle stage puts its set-up records.
@@ -180,6 +180,9 @@ struct Lit {
     light: f32,
     /// [`ClipPlanes::vertex_code`] for the draw's viewport.
     code: u8,
+    /// The vertex projected to the viewport, when `code` is 0 (inside every plane) and the
+    /// projection succeeded; `None` otherwise.
+    at: Option<Projected>,
 }
 
 thread_local! {
@@ -246,7 +249,7 @@ impl Renderer {
         camera: &Camera,
         model: &Model,
         entity: &Entity,
-        planes: &ClipPlanes,
+        (planes, width, height): (&ClipPlanes, usize, usize),
         out: &mut Vec<Lit>,
     ) {
         out.clear();
@@ -273,6 +276,10 @@ impl Renderer {
             light.intensity(d, amb, alb)
         };
         let interpolate = t > 0.0 && i0 != i1 && f1.positions.len() == n;
+        // Projecting here pays when triangles share vertices (a closed mesh uses each about six
+        // times); for a soup of separate triangles it only moves the same work earlier (+1.5 %
+        // instructions on 100k separate triangles), so there the triangle stage projects.
+        let shared = 2 * n < 3 * model.triangles.len();
         let lit = |i: usize| -> Lit {
             let (p, l) = if interpolate {
                 (
@@ -284,11 +291,22 @@ impl Renderer {
             };
             let p4 = p.extend(1.0);
             let (clip, depth) = (mvp * p4, depth_row.dot(p4));
+            let code = planes.vertex_code(clip, depth, l);
+            let at = if code == 0 && shared {
+                let v = ClipVertex {
+                    clip,
+                    ..ClipVertex::default()
+                };
+                Projected::of(&v, width, height)
+            } else {
+                None
+            };
             Lit {
                 clip,
                 depth,
                 light: l,
-                code: planes.vertex_code(clip, depth, l),
+                code,
+                at,
             }
         };
         if n > CHUNK && rayon::current_num_threads() > 1 {
@@ -419,7 +437,7 @@ impl Renderer {
             camera,
             model.model,
             entity,
-            &ClipPlanes::new(w, h),
+            (&ClipPlanes::new(w, h), w, h),
             &mut lit,
         );
         let tex = model.texture(entity.skin);
@@ -482,7 +500,7 @@ impl Renderer {
         let color = T::flat(rgb, self.palette());
         let mut lit = Vec::new();
         let planes = ClipPlanes::new(w, h);
-        self.vertices(camera, model.model, entity, &planes, &mut lit);
+        self.vertices(camera, model.model, entity, (&planes, w, h), &mut lit);
         let screen: Vec<Option<Vec2>> = lit
             .iter()
             .map(|v| {
@@ -589,7 +607,23 @@ fn setup_into<S: SetupSink>(
         match clipped {
             None => {}
             Some(Clipped::Whole) => {
-                if let Some(s) = TriSetup::new([&cv[0], &cv[1], &cv[2]], width, height, cull) {
+                let corners = [&cv[0], &cv[1], &cv[2]];
+                let s = match (l0.at, l1.at, l2.at) {
+                    // Projected in the vertex stage: the same numbers `new` would compute.
+                    (Some(p0), Some(p1), Some(p2)) => TriSetup::from_projected(
+                        corners,
+                        [
+                            [p0.x as i64, p1.x as i64, p2.x as i64],
+                            [p0.y as i64, p1.y as i64, p2.y as i64],
+                        ],
+                        [p0.inv_w, p1.inv_w, p2.inv_w],
+                        width,
+                        height,
+                        cull,
+                    ),
+                    _ => TriSetup::new(corners, width, height, cull),
+                };
+                if let Some(s) = s {
                     out.put(s);
                 }
             }

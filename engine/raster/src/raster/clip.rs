@@ -226,7 +226,7 @@ mod tests {
     fn codes_answer_as_clipping_does() {
         let planes = ClipPlanes::new(320, 200);
         let mut rng = modex::Rng::new(0xc11b);
-        let mut coord = |rng: &mut modex::Rng| match rng.next_u32() % 40 {
+        let coord = |rng: &mut modex::Rng| match rng.next_u32() % 40 {
             0 => f32::NAN,
             1 => f32::INFINITY,
             2 => f32::NEG_INFINITY,

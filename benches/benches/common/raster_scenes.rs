@@ -132,8 +132,15 @@ pub fn frame<T: Target>(
 ) where
     T::Px: RasterPixel,
 {
-    t.fill(T::flat([0, 0, 0], r.palette()));
-    d.clear();
-    r.draw(t, d, cam, m, &Entity::default())
-        .expect("bench targets, depth and camera share one size");
+    // Cleared inside the fill's bands (as llvmpipe clears inside its tiles): the same pixels as
+    // `t.fill` and `d.clear()` before `draw`.
+    r.clear_and_draw(
+        t,
+        d,
+        cam,
+        m,
+        &Entity::default(),
+        T::flat([0, 0, 0], r.palette()),
+    )
+    .expect("bench targets, depth and camera share one size");
 }

@@ -756,3 +756,96 @@ fn translucent_entity_mixes_over_what_is_behind_and_keeps_its_depth() {
     assert_ne!(s.get(40, 30), Some(before[30 * 80 + 40]));
     assert_eq!(s.get(2, 2), Some(before[2 * 80 + 2]));
 }
+
+/// The scene of [`scene_in`] drawn into a frame full of leftovers from an earlier one, its first
+/// draw either clearing (`clear_and_draw`) or after `fill` and `DepthBuffer::clear`.
+fn cleared_scene_in<T: Target + Send>(
+    make: impl Fn() -> T + Send + Sync,
+    threads: usize,
+    fused: bool,
+    background: T::Px,
+    leftover: T::Px,
+) -> (T, DepthBuffer)
+where
+    T::Px: RasterPixel,
+{
+    with_threads(threads, || {
+        let r = Renderer::new(&Palette::quake());
+        let ball = sphere(1.0, 40, 80, Vec2::ONE, checker_skin(64, 32, 4, 15, 250));
+        let ground = floor(-1.0, 6.0, 40.0, checker_skin(16, 16, 2, 100, 180));
+        let (pb, pf) = (r.prepare(&ball), r.prepare(&ground));
+        let mut t = make();
+        let (w, h) = t.size();
+        t.fill(leftover);
+        let mut d = DepthBuffer::new(w, h);
+        d.values_mut().iter_mut().for_each(|z| *z = 0.5);
+        let cam = Camera::orbit(Vec3::ZERO, 5.0, 0.4, 0.3, 1.0, w, h);
+        let ball_entity = Entity {
+            pan: 33.0,
+            ..Entity::default()
+        };
+        if fused {
+            r.clear_and_draw(&mut t, &mut d, &cam, &pf, &Entity::default(), background)
+                .unwrap();
+        } else {
+            t.fill(background);
+            d.clear();
+            r.draw(&mut t, &mut d, &cam, &pf, &Entity::default())
+                .unwrap();
+        }
+        r.draw(&mut t, &mut d, &cam, &pb, &ball_entity).unwrap();
+        (t, d)
+    })
+    .unwrap()
+}
+
+/// Clearing inside the fill's bands gives the pixels and depths of a clear before the draw, on
+/// one thread and several, for a height that is not a whole number of bands.
+#[test]
+fn clear_and_draw_equals_clearing_first() {
+    let (w, h) = (203, 157);
+    for threads in [1, 2, 3] {
+        let want = cleared_scene_in(|| IndexedFrame::new(w, h), threads, false, 7, 200);
+        let got = cleared_scene_in(|| IndexedFrame::new(w, h), threads, true, 7, 200);
+        assert!(want.0.pixels().contains(&7), "some background shows");
+        assert!(!want.0.pixels().contains(&200), "no leftover shows");
+        assert_eq!(got.0, want.0, "8-bit, {threads} threads");
+        assert_eq!(got.1, want.1, "depth, {threads} threads");
+        let (bg, old) = (Argb8888(0xff10_2030), Argb8888(0xffff_00ff));
+        let want = cleared_scene_in(|| Surface::<Argb8888>::new(w, h), threads, false, bg, old);
+        let got = cleared_scene_in(|| Surface::<Argb8888>::new(w, h), threads, true, bg, old);
+        assert_eq!(got.0.pixels(), want.0.pixels(), "8888, {threads} threads");
+        assert_eq!(got.1, want.1, "8888 depth, {threads} threads");
+    }
+}
+
+/// A clearing draw that draws nothing (an invisible entity, every face culled) still clears.
+#[test]
+fn clear_and_draw_clears_when_nothing_is_drawn() {
+    use modex::Opacity;
+    let r = flat_renderer();
+    let far = quad(1.0, 8.0, checker_skin(4, 4, 4, 32, 32));
+    let p = r.prepare(&far);
+    let cam = front_camera(6.0, 80, 60);
+    let invisible = Entity {
+        alpha: Opacity::from_percent(0.0),
+        ..Entity::default()
+    };
+    let mut back = flat_renderer();
+    back.cull = Cull::Front;
+    for threads in [1, 2] {
+        for (r, e) in [(&r, &invisible), (&back, &Entity::default())] {
+            let (f, d) = with_threads(threads, || {
+                let mut f = IndexedFrame::new(80, 60);
+                f.clear(9);
+                let mut d = DepthBuffer::new(80, 60);
+                d.values_mut().iter_mut().for_each(|z| *z = 1.0);
+                r.clear_and_draw(&mut f, &mut d, &cam, &p, e, 3).unwrap();
+                (f, d)
+            })
+            .unwrap();
+            assert!(f.pixels().iter().all(|&c| c == 3), "{threads} threads");
+            assert!(d.values().iter().all(|z| *z == f32::INFINITY));
+        }
+    }
+}

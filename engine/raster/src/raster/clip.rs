@@ -79,6 +79,16 @@ impl ClipPlanes {
         ]
     }
 
+    /// A vertex's [`ClipPlanes::outcode`], with [`NOT_FINITE`] set when its position, depth or
+    /// light is not finite: computed once per model vertex in the vertex stage, so the triangle
+    /// stage can accept or reject most triangles without [`clip_triangle`] (which computes the
+    /// three codes per triangle, each vertex's about six times over in a closed mesh).
+    #[inline]
+    pub fn vertex_code(&self, c: Vec4, depth: f32, light: f32) -> u8 {
+        let finite = c.is_finite() && depth.is_finite() && light.is_finite();
+        self.outcode(c) | if finite { 0 } else { NOT_FINITE }
+    }
+
     /// Bit mask of planes the vertex is outside of.
     #[inline]
     fn outcode(&self, c: Vec4) -> u8 {
@@ -86,6 +96,30 @@ impl ClipPlanes {
             .iter()
             .enumerate()
             .fold(0, |m, (i, &d)| if d < 0.0 { m | 1 << i } else { m })
+    }
+}
+
+/// The bit of [`ClipPlanes::vertex_code`] for a vertex with a number that is not finite.
+pub const NOT_FINITE: u8 = 0x80;
+/// The bits of [`ClipPlanes::vertex_code`] naming planes.
+pub const PLANE_BITS: u8 = 0x1f;
+
+/// What [`clip_triangle`] answers for a triangle from its vertices' [`ClipPlanes::vertex_code`]s
+/// alone, when they suffice: `Some(None)` (nothing left: all three outside one plane), `Some(Some(
+/// Whole))` (inside everything and finite, given finite texture coordinates `uv_finite`), or
+/// `None` (clip it).
+#[inline(always)]
+pub fn by_codes(codes: [u8; 3], uv_finite: bool) -> Option<Option<Clipped>> {
+    let (all, any) = (
+        codes[0] & codes[1] & codes[2],
+        codes[0] | codes[1] | codes[2],
+    );
+    if all & PLANE_BITS != 0 {
+        Some(None)
+    } else if any == 0 && uv_finite {
+        Some(Some(Clipped::Whole))
+    } else {
+        None
     }
 }
 
@@ -185,6 +219,53 @@ fn push(poly: &mut Polygon, v: ClipVertex) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whenever the vertex codes answer, they answer what `clip_triangle` does: random
+    /// triangles inside, across and outside the planes, some with a number that is not finite.
+    #[test]
+    fn codes_answer_as_clipping_does() {
+        let planes = ClipPlanes::new(320, 200);
+        let mut rng = modex::Rng::new(0xc11b);
+        let coord = |rng: &mut modex::Rng| match rng.next_u32() % 40 {
+            0 => f32::NAN,
+            1 => f32::INFINITY,
+            2 => f32::NEG_INFINITY,
+            _ => (rng.next_u32() % 20_000) as f32 / 100.0 - 100.0,
+        };
+        let (mut answered, mut whole, mut rejected) = (0, 0, 0);
+        for _ in 0..20_000 {
+            let mut tri = [ClipVertex::default(); 3];
+            for c in &mut tri {
+                *c = ClipVertex {
+                    clip: Vec4::new(
+                        coord(&mut rng),
+                        coord(&mut rng),
+                        coord(&mut rng) + 70.0,
+                        coord(&mut rng).abs(),
+                    ),
+                    depth: coord(&mut rng),
+                    u: coord(&mut rng),
+                    v: coord(&mut rng),
+                    light: coord(&mut rng),
+                };
+            }
+            let codes = tri.map(|c| planes.vertex_code(c.clip, c.depth, c.light));
+            let uv_finite = tri.iter().all(|c| c.u.is_finite() && c.v.is_finite());
+            let want = clip_triangle(&tri, &planes);
+            if let Some(got) = by_codes(codes, uv_finite) {
+                answered += 1;
+                match (&got, &want) {
+                    (None, None) => rejected += 1,
+                    (Some(Clipped::Whole), Some(Clipped::Whole)) => whole += 1,
+                    _ => panic!("codes {codes:?} answer {got:?}, clipping {want:?}"),
+                }
+            }
+        }
+        assert!(
+            whole > 100 && rejected > 100,
+            "{whole} whole, {rejected} rejected of {answered}"
+        );
+    }
 
     /// The polygon of a triangle that had to be cut.
     fn cut(c: Option<Clipped>) -> Polygon {

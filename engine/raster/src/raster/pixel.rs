@@ -15,7 +15,7 @@ use modex::blend::{mix_pixel, BlendTable, Opacity};
 use modex::{Argb4444, Argb8888, Pixel, Rgb565};
 
 use super::light::{level_of, ShadeTable, LIGHT_MAX};
-use super::span::{fill, DepthMode, Paint, Run, Triangles};
+use super::span::{fill_cleared, DepthMode, Paint, Run, Triangles};
 use super::texture::{Level, Texture, MAX_LEVELS};
 
 /// A pixel type the rasterizer can draw: `u8` palette indices (the mode-X frame, lit through the
@@ -65,13 +65,14 @@ impl TexturedFill<'_> {
         px: &mut [L::Px],
         depth: &mut [f32],
         size: (usize, usize),
+        clear: Option<L::Px>,
     ) {
         match mix {
             Some(mix) => {
                 let lighting = Translucent { lighting, mix };
-                self.fill_painted(texels, overlay_texels, lighting, px, depth, size)
+                self.fill_painted(texels, overlay_texels, lighting, px, depth, size, clear)
             }
-            None => self.fill_painted(texels, overlay_texels, lighting, px, depth, size),
+            None => self.fill_painted(texels, overlay_texels, lighting, px, depth, size, clear),
         }
     }
 
@@ -79,6 +80,7 @@ impl TexturedFill<'_> {
     /// where 0 is the key) lit by `lighting`: picks the painter of the overlay mode, so each span
     /// loop is monomorphised per pixel type and mode.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn fill_painted<T: Texel, L: Lighting<T>>(
         &self,
         texels: LevelTexels<T>,
@@ -87,6 +89,7 @@ impl TexturedFill<'_> {
         px: &mut [L::Px],
         depth: &mut [f32],
         (w, h): (usize, usize),
+        clear: Option<L::Px>,
     ) {
         let pick = if self.overlay { overlay_texels } else { texels };
         let used = if self.mipmaps {
@@ -107,7 +110,7 @@ impl TexturedFill<'_> {
                 lighting,
                 levels,
             };
-            fill(&p, self.tris, px, depth, w, h, self.mode);
+            fill_cleared(&p, self.tris, px, depth, w, h, self.mode, clear);
         } else {
             let p = Painter::<T, L, false> {
                 texels,
@@ -115,7 +118,7 @@ impl TexturedFill<'_> {
                 lighting,
                 levels,
             };
-            fill(&p, self.tris, px, depth, w, h, self.mode);
+            fill_cleared(&p, self.tris, px, depth, w, h, self.mode, clear);
         }
     }
 }
@@ -125,13 +128,15 @@ pub(crate) mod sealed {
 
     /// How a pixel type fills textured triangles (the rasterizer's per-format entry point).
     pub trait FillTextured: Sized {
-        /// Fill `job` into a `w` x `h` block of pixels and its depth buffer (both row-major).
+        /// Fill `job` into a `w` x `h` block of pixels and its depth buffer (both row-major),
+        /// clearing them first to `clear` and infinity when it is given.
         fn fill_textured(
             job: &TexturedFill<'_>,
             px: &mut [Self],
             depth: &mut [f32],
             w: usize,
             h: usize,
+            clear: Option<Self>,
         );
     }
 }
@@ -293,7 +298,14 @@ impl Lighting<u8> for Colormap<'_> {
 }
 
 impl sealed::FillTextured for u8 {
-    fn fill_textured(job: &TexturedFill<'_>, px: &mut [u8], depth: &mut [f32], w: usize, h: usize) {
+    fn fill_textured(
+        job: &TexturedFill<'_>,
+        px: &mut [u8],
+        depth: &mut [f32],
+        w: usize,
+        h: usize,
+        clear: Option<u8>,
+    ) {
         let lighting = Colormap(job.shades.colormap());
         let mix = job.blend.map(TableMix);
         job.fill_with(
@@ -304,6 +316,7 @@ impl sealed::FillTextured for u8 {
             px,
             depth,
             (w, h),
+            clear,
         );
     }
 }
@@ -465,7 +478,14 @@ impl<P: TrueColor> Lighting<u32> for Multiply<P> {
 }
 
 impl<P: TrueColor> sealed::FillTextured for P {
-    fn fill_textured(job: &TexturedFill<'_>, px: &mut [P], depth: &mut [f32], w: usize, h: usize) {
+    fn fill_textured(
+        job: &TexturedFill<'_>,
+        px: &mut [P],
+        depth: &mut [f32],
+        w: usize,
+        h: usize,
+        clear: Option<P>,
+    ) {
         let (normal, overlay): (LevelTexels<u32>, LevelTexels<u32>) =
             (|l| &l.rgba, |l| &l.rgba_overlay);
         let mix = (!job.opacity.is_opaque()).then(|| ChannelMix(job.opacity.weight256()));
@@ -477,6 +497,7 @@ impl<P: TrueColor> sealed::FillTextured for P {
             px,
             depth,
             (w, h),
+            clear,
         );
     }
 }
@@ -484,6 +505,7 @@ impl<P: TrueColor> sealed::FillTextured for P {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::raster::span::fill;
 
     #[test]
     fn argb4444_blends_by_alpha() {

@@ -16,8 +16,6 @@
 //! The span loop is one generic function, monomorphised per [`Paint`] (per target format and overlay
 //! mode): the per-format work is one inlined call, so no format pays for another's branches.
 
-use rayon::prelude::*;
-
 use super::setup::{Attrs, TriSetup};
 
 /// Rows per band. Small enough to balance 2..16 threads on a 200-row frame, large enough that the
@@ -564,7 +562,8 @@ thread_local! {
 
 /// Fill set-up triangles into a `width` x `height` frame (`px` and `depth` both row-major, same
 /// size) using the current rayon pool. Triangles are drawn in their order (file order) within
-/// every pixel.
+/// every pixel. (The tests' entry; the renderer calls [`fill_cleared`].)
+#[cfg(test)]
 pub fn fill<'t, P: Paint>(
     painter: &P,
     tris: impl Into<Triangles<'t>>,
@@ -574,29 +573,74 @@ pub fn fill<'t, P: Paint>(
     height: usize,
     mode: DepthMode,
 ) {
+    fill_cleared(painter, tris, px, depth, width, height, mode, None)
+}
+
+/// [`fill`], first clearing the frame to `clear` (and the depths to infinity) when it is given.
+///
+/// The clear is done band by band, each band's rows just before its triangles, inside the band's
+/// job: the rows are then still in the cache when the triangles are drawn into them (first touch),
+/// and the clear runs on every thread instead of before the parallel part. A serial clear of a
+/// 1920x1080 8888 frame writes 16 MB that the fill reads back from memory, and held two threads
+/// to 1.5x one on the full-screen scenes (docs/benchmarks.md, round 6).
+#[allow(clippy::too_many_arguments)]
+pub fn fill_cleared<'t, P: Paint>(
+    painter: &P,
+    tris: impl Into<Triangles<'t>>,
+    px: &mut [P::Px],
+    depth: &mut [f32],
+    width: usize,
+    height: usize,
+    mode: DepthMode,
+    clear: Option<P::Px>,
+) {
     let n = width * height;
     if n == 0 || px.len() < n || depth.len() < n {
         return;
     }
+    let (px, depth) = (&mut px[..n], &mut depth[..n]);
+    let clear_all = |px: &mut [P::Px], depth: &mut [f32]| {
+        if let Some(c) = clear {
+            clear_rows(px, depth, c);
+        }
+    };
     let (tw, th) = painter.texture_size();
     if tw == 0 || th == 0 {
+        clear_all(px, depth);
         return;
     }
     let bins = match tris.into() {
-        Triangles::InOrder([]) => return,
+        Triangles::InOrder([]) => {
+            clear_all(px, depth);
+            return;
+        }
         Triangles::InOrder(tris) if rayon::current_num_threads() == 1 => {
             // One thread: the whole frame is one band, so there is nothing to bin (copying every
             // set-up triangle into bins was a sixth of the small-triangle frame). Every pixel
             // still sees the triangles in order, so the pixels equal the banded fill's.
-            fill_band(
-                painter,
-                mode,
-                tris.iter(),
-                &mut px[..n],
-                &mut depth[..n],
-                width,
-                0,
-            );
+            match clear {
+                None => fill_band(painter, mode, tris.iter(), px, depth, width, 0),
+                Some(c) => {
+                    // Cleared band by band, each band then drawn while its rows are in the cache.
+                    let chunk = width * BAND_HEIGHT;
+                    for (b, (px, depth)) in px
+                        .chunks_mut(chunk)
+                        .zip(depth.chunks_mut(chunk))
+                        .enumerate()
+                    {
+                        clear_rows(px, depth, c);
+                        fill_band(
+                            painter,
+                            mode,
+                            tris.iter(),
+                            px,
+                            depth,
+                            width,
+                            b * BAND_HEIGHT,
+                        );
+                    }
+                }
+            }
             return;
         }
         Triangles::InOrder(tris) => {
@@ -605,17 +649,34 @@ pub fn fill<'t, P: Paint>(
             for t in tris {
                 bins.chunks[0].push(*t);
             }
-            fill_bins(painter, mode, &bins, &mut px[..n], &mut depth[..n], width);
+            fill_bins(painter, mode, &bins, px, depth, width, clear);
             BINS.with(|b| *b.borrow_mut() = bins);
             return;
         }
-        Triangles::Binned(bins) if bins.count() == 0 => return,
+        Triangles::Binned(bins) if bins.count() == 0 => {
+            clear_all(px, depth);
+            return;
+        }
         Triangles::Binned(bins) => bins,
     };
-    fill_bins(painter, mode, bins, &mut px[..n], &mut depth[..n], width);
+    fill_bins(painter, mode, bins, px, depth, width, clear);
 }
 
-/// Fill binned triangles, the bands in parallel, each band's triangles chunk after chunk.
+/// Clear rows to `c` and their depths to infinity (nothing drawn).
+#[inline]
+fn clear_rows<Px: Copy>(px: &mut [Px], depth: &mut [f32], c: Px) {
+    px.fill(c);
+    depth.fill(f32::INFINITY);
+}
+
+/// Fill binned triangles, the bands in parallel, each band's triangles chunk after chunk (the
+/// band's rows cleared first when `clear` is given).
+///
+/// The bands are handed out from one queue: each of the pool's threads takes the next band until
+/// none is left, so a thread that finds no free core on a loaded machine holds up at most the band
+/// it has, and a frame costs one spawned job per extra thread. Rayon's splitting of the bands
+/// (`par_chunks_mut`) cost a fifth of a sub-millisecond frame in job plumbing and wake-ups
+/// (docs/benchmarks.md, round 6).
 fn fill_bins<P: Paint>(
     painter: &P,
     mode: DepthMode,
@@ -623,18 +684,36 @@ fn fill_bins<P: Paint>(
     px: &mut [P::Px],
     depth: &mut [f32],
     width: usize,
+    clear: Option<P::Px>,
 ) {
     let chunk = width * BAND_HEIGHT;
     let chunks = &bins.chunks[..bins.used];
-    px.par_chunks_mut(chunk)
-        .zip(depth.par_chunks_mut(chunk))
-        .enumerate()
-        .for_each(|(b, (px, depth))| {
-            let tris = chunks
-                .iter()
-                .flat_map(|c| c.bins.get(b).into_iter().flatten());
-            fill_band(painter, mode, tris, px, depth, width, b * BAND_HEIGHT)
-        });
+    let threads = rayon::current_num_threads().min(px.len().div_ceil(chunk));
+    let queue = std::sync::Mutex::new(
+        px.chunks_mut(chunk)
+            .zip(depth.chunks_mut(chunk))
+            .enumerate(),
+    );
+    let work = || loop {
+        // A panic while holding the lock cannot leave the iterator half-advanced: take it anyway.
+        let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+        let Some((b, (px, depth))) = next else {
+            break;
+        };
+        if let Some(c) = clear {
+            clear_rows(px, depth, c);
+        }
+        let tris = chunks
+            .iter()
+            .flat_map(|c| c.bins.get(b).into_iter().flatten());
+        fill_band(painter, mode, tris, px, depth, width, b * BAND_HEIGHT)
+    };
+    rayon::scope(|s| {
+        for _ in 1..threads {
+            s.spawn(|_| work());
+        }
+        work();
+    });
 }
 
 #[cfg(test)]

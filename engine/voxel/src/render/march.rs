@@ -129,7 +129,8 @@ pub(crate) fn march_bands<P: Shade>(
 }
 
 /// March one band of rows `y0..` for every job, shading each pixel whose hit passes the depth test.
-fn march_band<P: Shade>(
+/// (The draw cache records a piece's sprite through it, over just the piece's rows.)
+pub(crate) fn march_band<P: Shade>(
     screen: &Screen,
     jobs: &[Job<'_>],
     vpl: &Vpl,

@@ -1,0 +1,1022 @@
+//! The voxel draw cache: what Westwood built for Tiberian Sun and Red Alert 2. Each unit piece
+//! (body, turret, barrel) is drawn once per cache key into a small sprite that keeps, per covered
+//! pixel, the voxel's colour index, normal index and limb, and its view depth *relative to the
+//! piece's origin*; later draws of the same key blit the sprite depth-tested at the piece's screen
+//! position, at depth = the origin's view depth + the stored offset, which is exact for an
+//! orthographic camera (the only kind cached: a perspective camera falls back to the direct draw).
+//!
+//! **Why shade at the blit.** The sprite stores what the marcher or the splat found (colour,
+//! normal, limb), not the lit pixel: the blit shades it with the limb's table for this draw's
+//! light ([`LimbShade`], the same per-format `Shade::shade` as the direct draw), so one entry
+//! serves the 8-bit and the true-colour paths, and a moving sun (the demo's) does not invalidate
+//! anything. Each entry keeps its limbs' shading tables and rebuilds them only when the light
+//! changes.
+//!
+//! **Key** ([`DrawCache`]): the piece's model (by identity: the cache borrows the models for its
+//! lifetime, so an address is never reused while it lives), its role (body, turret, barrel), the
+//! facing quantised to [`DrawCache::facings`] per turn (default [`DEFAULT_FACINGS`] = the game's
+//! 256 steps): the body's facing, and for turret and barrel the sum of body and turret facing,
+//! which is their whole rotation on an upright unit. The HVA frame (modulo the piece's frame
+//! count). A tilted, rolled or scaled unit (plugins) keys on both facings and the exact bits of
+//! tilt, roll and scale. Not in the key, because the sprite is relative to the piece's origin and
+//! the origin is placed from the unit's real pose: the position and the barrel's recoil (which
+//! only moves the barrel's origin). Camera and render options are the cache's *context*: a change
+//! of the camera's orientation, projection or viewport (exact bits, the eye's position excluded,
+//! which only moves the picture) or of the splat rule empties the cache.
+//!
+//! **What is not cached** (drawn as before, after the blits): translucent and invisible units
+//! (they keep the marcher's far-to-near mixing), perspective cameras, and a piece whose box the
+//! screen edge cuts when its sprite would be recorded (the sprite would miss the cut part).
+//!
+//! **Error bound.** A hit at the sprite's own pose draws exactly the direct draw's pixels (the
+//! sprite *is* that draw; depth offsets are exact by Sterbenz's lemma). At another pose of the same
+//! key the picture differs from the direct draw by the facing's quantisation (at most half a
+//! facing step, a rotation about the piece's origin) and by rounding the sprite to whole pixels (at
+//! most half a pixel on each axis). Tested (`engine/voxel/tests/draw_cache.rs`) over random poses
+//! of the game camera: at most [`ERROR_BOUND_PERCENT`] % of a unit's covered pixels differ from
+//! the direct draw, and every pixel that differs has a pixel of the same colour within one pixel
+//! in the direct draw.
+//!
+//! **Memory.** Entries are charged their bytes (spans, per-pixel colour, normal and depth, shading
+//! tables); after each draw the least recently used go until the total is within the budget
+//! ([`DrawCache::with_budget`], default [`DEFAULT_BUDGET_BYTES`]). A draw's own entries are never
+//! evicted while it draws, so a frame whose working set alone exceeds the budget still draws
+//! correctly and the cache shrinks back after it.
+//!
+//! **Pictures depend on history.** Which pose recorded an entry decides the sub-pixel phase its
+//! later hits show, so a frame drawn through a warm cache can differ (within the bound above) from
+//! the same frame drawn through a cold one. 1 and N threads give identical pixels: misses are
+//! recorded independently of each other and the first pose in scene order records each key.
+
+use std::collections::HashMap;
+
+use glam::{Mat3, Vec2, Vec3};
+use modex::{BlendTables, Camera, DrawStats, Opacity, Projection};
+use rayon::prelude::*;
+
+use super::job::{self, limb_shade};
+use super::light::LimbShade;
+use super::march::{self, Screen};
+use super::pixel::{Mixer, Shade};
+use super::{RenderOptions, Splatting};
+use crate::model::{NoFrames, VoxelModel};
+use crate::scene::{Instance, PieceRole, Pose, Unit};
+use crate::vpl::Vpl;
+
+/// Facings per turn of the default key: the game's 256 steps.
+pub const DEFAULT_FACINGS: u32 = 256;
+
+/// Recoil steps per model unit in the barrel's key: 1/8 unit is at most 0.06 unit of error, a
+/// fifth of a pixel at the battlefield's 1080p scale.
+pub const RECOIL_STEPS: f32 = 8.0;
+
+/// Default memory budget of a cache: 48 MiB, enough for the demo's 1000-unit battlefield at
+/// 1920x1080 (docs/benchmarks.md, "Round 6").
+pub const DEFAULT_BUDGET_BYTES: usize = 48 << 20;
+
+/// The tested bound on the share of a unit's covered pixels that a cached draw may change against
+/// the direct draw at [`DEFAULT_FACINGS`] (each changed pixel lies within one pixel of a direct
+/// pixel of the same colour).
+pub const ERROR_BOUND_PERCENT: f32 = 25.0;
+
+/// The tested bound on the share of a unit's covered pixels that a cached draw at
+/// [`DEFAULT_FACINGS`] shows in a colour the direct draw has nowhere within one pixel (a face
+/// sliver that half a pixel of phase or half a facing step shows or hides).
+pub const FAR_BOUND_PERCENT: f32 = 5.0;
+
+/// What the last draw through a cache did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CacheStats {
+    /// Pieces blitted from an entry that was already there.
+    pub hits: usize,
+    /// Pieces whose entry was recorded in this draw (each key recorded once, then blitted).
+    pub misses: usize,
+    /// Pieces drawn directly: translucent, perspective camera, or cut by the screen edge.
+    pub direct: usize,
+    /// Entries after the draw.
+    pub entries: usize,
+    /// Bytes charged to the entries after the draw.
+    pub bytes: usize,
+    /// Entries evicted after the draw to stay within the budget.
+    pub evicted: usize,
+}
+
+/// A voxel draw cache, kept across frames (module docs: key, bound, budget).
+pub struct DrawCache<'m> {
+    budget: usize,
+    facings: u32,
+    bytes: usize,
+    tick: u64,
+    context: Option<Context>,
+    entries: HashMap<Key, Entry<'m>>,
+    last: CacheStats,
+}
+
+impl Default for DrawCache<'_> {
+    fn default() -> Self {
+        DrawCache::new()
+    }
+}
+
+impl<'m> DrawCache<'m> {
+    /// An empty cache with the default budget and facings.
+    pub fn new() -> DrawCache<'m> {
+        DrawCache {
+            budget: DEFAULT_BUDGET_BYTES,
+            facings: DEFAULT_FACINGS,
+            bytes: 0,
+            tick: 0,
+            context: None,
+            entries: HashMap::new(),
+            last: CacheStats::default(),
+        }
+    }
+
+    /// The same with a memory budget of `bytes`.
+    pub fn with_budget(mut self, bytes: usize) -> DrawCache<'m> {
+        self.budget = bytes;
+        self
+    }
+
+    /// The same with `n` facings per turn in the key (at least 1; finer facings shrink the
+    /// quantisation error and multiply the entries).
+    pub fn with_facings(mut self, n: u32) -> DrawCache<'m> {
+        self.facings = n.max(1);
+        self.clear();
+        self
+    }
+
+    /// Facings per turn in the key.
+    pub fn facings(&self) -> u32 {
+        self.facings
+    }
+
+    /// The memory budget in bytes.
+    pub fn budget(&self) -> usize {
+        self.budget
+    }
+
+    /// What the last draw did.
+    pub fn stats(&self) -> CacheStats {
+        self.last
+    }
+
+    /// Forget every entry.
+    pub fn clear(&mut self) {
+        self.entries.clear();
+        self.bytes = 0;
+    }
+}
+
+/// What a sprite was recorded with, besides its key: a change empties the cache.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Context {
+    /// The view matrix's rotation, exact bits.
+    rotation: [u32; 9],
+    /// Orthographic view height, exact bits.
+    height: u32,
+    viewport: (usize, usize),
+    near_far: [u32; 2],
+    splat: Splatting,
+}
+
+impl Context {
+    /// The context of an orthographic camera; `None` for a perspective one (not cached).
+    fn of(camera: &Camera, opts: &RenderOptions) -> Option<Context> {
+        let Projection::Orthographic { height } = camera.projection else {
+            return None;
+        };
+        let r = Mat3::from_mat4(camera.view()).to_cols_array();
+        Some(Context {
+            rotation: r.map(f32::to_bits),
+            height: height.to_bits(),
+            viewport: (camera.width, camera.height),
+            near_far: [camera.near.to_bits(), camera.far.to_bits()],
+            splat: opts.splat,
+        })
+    }
+}
+
+/// Which sprite draws a piece.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Key {
+    /// The model's address (the cache borrows it, so it stays unique).
+    model: usize,
+    role: PieceRole,
+    /// Quantised facing: the body's, or body + turret for turret and barrel of an upright unit.
+    facing: u32,
+    /// Quantised turret facing of a unit that is not upright (else 0).
+    turret: u32,
+    /// HVA frame modulo the piece's frame count.
+    frame: usize,
+    /// The barrel's recoil in [`RECOIL_STEPS`] per model unit (else 0).
+    recoil: i32,
+    /// Tilt, roll and scale bits of a unit that is not upright (else 0).
+    attitude: [u32; 5],
+}
+
+/// The light an entry's shading tables were built for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct LightKey {
+    shading: super::Shading,
+    table: crate::model::TableChoice,
+    light: super::LightSource,
+    sun: Option<[u32; 3]>,
+    pages: usize,
+}
+
+impl LightKey {
+    fn of(opts: &RenderOptions, pages: usize) -> LightKey {
+        LightKey {
+            shading: opts.shading,
+            table: opts.table,
+            light: opts.light,
+            sun: opts.sun.map(|s| s.to_array().map(f32::to_bits)),
+            pages,
+        }
+    }
+}
+
+/// One cached piece.
+struct Entry<'m> {
+    model: &'m VoxelModel,
+    sprite: Sprite,
+    /// Per sprite limb: the model's limb index and its normals' linear map at recording.
+    limbs: Vec<(usize, Mat3)>,
+    /// Shading per sprite limb for `light`.
+    shades: Vec<LimbShade>,
+    light: Option<LightKey>,
+    last_used: u64,
+    bytes: usize,
+}
+
+/// A run of covered pixels in one row of a sprite, all of one limb.
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    /// Row from the sprite's top.
+    row: u32,
+    /// Column from the sprite's left.
+    x: u32,
+    len: u32,
+    /// Index into the entry's limbs.
+    limb: u32,
+    /// Index of its first pixel in the per-pixel arrays.
+    start: u32,
+}
+
+/// A piece's recorded pixels.
+struct Sprite {
+    /// The sprite's top-left pixel, from the pixel its unit's origin was on when recorded.
+    corner: (i64, i64),
+    /// Rows from the top (spans' rows are below it).
+    rows: u32,
+    /// Covered runs, by row, then left to right.
+    spans: Vec<Span>,
+    colour: Vec<u8>,
+    normal: Vec<u8>,
+    /// View depth minus the view depth of its unit's origin.
+    depth: Vec<f32>,
+}
+
+impl Sprite {
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<Sprite>()
+            + self.spans.len() * std::mem::size_of::<Span>()
+            + self.colour.len() * (2 + std::mem::size_of::<f32>())
+    }
+}
+
+/// A recorded pixel: what the marcher or splat found, before shading. The recording draws each
+/// job with a [`LimbShade`] whose `gain` holds the job's index (see [`tag_shade`]), so `shade`
+/// packs limb, colour and normal.
+#[derive(Debug, Clone, Copy, Default)]
+struct Found(u32);
+
+impl Found {
+    fn limb(self) -> u32 {
+        self.0 >> 16
+    }
+    fn colour(self) -> u8 {
+        (self.0 >> 8) as u8
+    }
+    fn normal(self) -> u8 {
+        self.0 as u8
+    }
+}
+
+impl Shade for Found {
+    #[inline(always)]
+    fn shade(_: &Vpl, limb: &LimbShade, colour: u8, normal: u8) -> Found {
+        Found((limb.gain[0] as u32) << 16 | (colour as u32) << 8 | normal as u32)
+    }
+    fn mixer(tables: &BlendTables, alpha: Opacity) -> Mixer<'_> {
+        // Never used: only opaque limbs are recorded.
+        <u8 as Shade>::mixer(tables, alpha)
+    }
+    fn mix(src: Found, _: Found, _: &Mixer<'_>) -> Found {
+        src
+    }
+    fn draw_pixels(
+        instances: &[Instance<'_>],
+        camera: &Camera,
+        vpl: &Vpl,
+        opts: &RenderOptions,
+        pixels: &mut [Found],
+        depth: &mut modex::DepthBuffer,
+    ) -> Result<DrawStats, NoFrames> {
+        super::draw_pixels(instances, camera, vpl, opts, pixels, depth)
+    }
+}
+
+/// The recording's stand-in shading of job `k`: it carries only the tag [`Found`] reads.
+fn tag_shade(k: usize) -> LimbShade {
+    LimbShade {
+        lit: true,
+        page: [0; 256],
+        gain: [k as u16; 256],
+    }
+}
+
+/// One piece to blit.
+#[derive(Clone, Copy)]
+struct Use {
+    key: Key,
+    /// Screen position of its unit's origin in this draw.
+    origin: Vec2,
+    /// View depth of its unit's origin.
+    origin_depth: f32,
+}
+
+/// A piece whose key has no entry yet, with the pose that will record it.
+struct Miss<'m> {
+    key: Key,
+    model: &'m VoxelModel,
+    instance: Instance<'m>,
+}
+
+/// `p` moved in the screen plane so that it projects onto the nearest pixel corner (whole screen
+/// coordinates): where a recording places its unit, so every sprite of a key has the same phase
+/// whoever recorded it, and the pieces of a unit, placed from its one origin, stay aligned. A
+/// point already within 1/1000 pixel of a corner is kept as it is, so a pose there records
+/// exactly its own direct draw.
+fn on_pixel(camera: &Camera, p: Vec3) -> Vec3 {
+    let (s, _) = project(camera, p);
+    let corner = s.round();
+    if (s - corner).abs().max_element() < 1e-3 || !s.is_finite() {
+        return p;
+    }
+    let vp = camera.view_projection();
+    let clip = vp * p.extend(1.0);
+    let (w, h) = (camera.width as f32, camera.height as f32);
+    let ndc = Vec3::new(
+        corner.x / w * 2.0 - 1.0,
+        1.0 - corner.y / h * 2.0,
+        clip.z / clip.w,
+    );
+    let moved = vp.inverse().project_point3(ndc);
+    if moved.is_finite() {
+        moved
+    } else {
+        p
+    }
+}
+
+/// Where `p` is on screen and its view depth (orthographic camera).
+fn project(camera: &Camera, p: Vec3) -> (Vec2, f32) {
+    let clip = camera.view_projection() * p.extend(1.0);
+    let ndc = clip.truncate() / clip.w;
+    let (w, h) = (camera.width as f32, camera.height as f32);
+    let s = Vec2::new((ndc.x + 1.0) * 0.5 * w, (1.0 - ndc.y) * 0.5 * h);
+    (s, -(camera.view().transform_point3(p).z))
+}
+
+impl<'m> DrawCache<'m> {
+    /// The key step of a facing in game steps.
+    fn quantise(&self, facing: f32) -> u32 {
+        let steps = self.facings as f32 / 256.0;
+        let k = (facing * steps).round();
+        if k.is_finite() {
+            (k as i64).rem_euclid(self.facings as i64) as u32
+        } else {
+            0
+        }
+    }
+
+    /// `facing` moved onto its key step, not wrapped into one turn, so a facing already on a step
+    /// is kept bit for bit (and the recording of such a pose is exactly its direct draw).
+    fn snap(&self, facing: f32) -> f32 {
+        let steps = self.facings as f32 / 256.0;
+        let k = (facing * steps).round() / steps;
+        if k.is_finite() {
+            k
+        } else {
+            0.0
+        }
+    }
+
+    /// The key of a piece and the pose that records it.
+    fn key(&self, model: &VoxelModel, role: PieceRole, pose: &Pose) -> (Key, Pose) {
+        let f = self.quantise(pose.facing);
+        let frames = model.frame_count().max(1);
+        let upright = pose.is_upright();
+        let mut record = *pose;
+        record.facing = self.snap(pose.facing);
+        let (facing, turret) = if role == PieceRole::Body {
+            (f, 0)
+        } else if upright {
+            // The turret's whole rotation, quantised once (not its two parts, whose errors add).
+            let total = self.quantise(pose.facing + pose.turret_facing);
+            record.turret_facing = self.snap(pose.facing + pose.turret_facing) - record.facing;
+            (total, 0)
+        } else {
+            let t = self.quantise(pose.turret_facing);
+            record.turret_facing = self.snap(pose.turret_facing);
+            (f, t)
+        };
+        let recoil = if role == PieceRole::Barrel {
+            let q = (pose.recoil * RECOIL_STEPS).round();
+            let q = if q.is_finite() {
+                q.clamp(-1e6, 1e6)
+            } else {
+                0.0
+            };
+            record.recoil = q / RECOIL_STEPS;
+            q as i32
+        } else {
+            0
+        };
+        let attitude = if upright {
+            [0; 5]
+        } else {
+            [
+                pose.tilt.to_bits(),
+                pose.roll.to_bits(),
+                pose.scale.x.to_bits(),
+                pose.scale.y.to_bits(),
+                pose.scale.z.to_bits(),
+            ]
+        };
+        let key = Key {
+            model: model as *const VoxelModel as usize,
+            role,
+            facing,
+            turret,
+            frame: pose.frame % frames,
+            recoil,
+            attitude,
+        };
+        (key, record)
+    }
+}
+
+/// The unit with only the piece `role` of it.
+fn only<'m>(unit: &Unit<'m>, role: PieceRole) -> Unit<'m> {
+    Unit {
+        body: unit.body.filter(|_| role == PieceRole::Body),
+        turret: unit.turret.filter(|_| role == PieceRole::Turret),
+        barrel: unit.barrel.filter(|_| role == PieceRole::Barrel),
+    }
+}
+
+/// What draws one piece, in scene order.
+#[derive(Clone, Copy)]
+enum Slot {
+    /// Blitted: index into the uses.
+    Blit(usize),
+    /// Drawn directly: index into the direct pieces.
+    Direct(usize),
+}
+
+/// Draw `instances` through `cache`: cached pieces blitted, the others drawn directly, opaque
+/// pieces in scene order (so equal depths resolve as in the direct draw: the first drawn keeps
+/// the pixel), translucent units after them far to near as [`super::draw`] draws them. Sizes are
+/// checked by the caller.
+pub(crate) fn draw_cached<'m, P: Shade>(
+    cache: &mut DrawCache<'m>,
+    instances: &[Instance<'m>],
+    camera: &Camera,
+    vpl: &Vpl,
+    opts: &RenderOptions,
+    pixels: &mut [P],
+    depth: &mut modex::DepthBuffer,
+) -> Result<DrawStats, NoFrames> {
+    let Some(context) = Context::of(camera, opts) else {
+        cache.last = CacheStats {
+            direct: instances.iter().map(|i| i.unit.pieces().count()).sum(),
+            entries: cache.entries.len(),
+            bytes: cache.bytes,
+            ..CacheStats::default()
+        };
+        return P::draw_pixels(instances, camera, vpl, opts, pixels, depth);
+    };
+    if cache.context != Some(context) {
+        cache.clear();
+        cache.context = Some(context);
+    }
+    cache.tick += 1;
+    let tick = cache.tick;
+    let mut stats = CacheStats::default();
+
+    // Sort every piece into a blit (with its key) or the direct draw, keeping scene order.
+    let mut slots: Vec<Slot> = Vec::new();
+    let mut uses: Vec<Use> = Vec::new();
+    let mut misses: Vec<Miss<'m>> = Vec::new();
+    let mut pending: HashMap<Key, usize> = HashMap::new();
+    let mut direct: Vec<Instance<'m>> = Vec::new();
+    let mut translucent: Vec<Instance<'m>> = Vec::new();
+    // The one-piece instance of each use, should its recording fail.
+    let mut use_pieces: Vec<Instance<'m>> = Vec::new();
+    for inst in instances {
+        if !inst.pose.alpha.is_opaque() {
+            translucent.push(*inst);
+            stats.direct += inst.unit.pieces().count();
+            continue;
+        }
+        for (role, model) in inst.unit.pieces() {
+            let piece = Instance {
+                unit: only(&inst.unit, role),
+                pose: inst.pose,
+            };
+            let (key, record) = cache.key(model, role, &inst.pose);
+            let (origin, origin_depth) = project(camera, inst.pose.position);
+            if !origin.is_finite() || !origin_depth.is_finite() {
+                slots.push(Slot::Direct(direct.len()));
+                direct.push(piece);
+                stats.direct += 1;
+                continue;
+            }
+            if let Some(e) = cache.entries.get_mut(&key) {
+                e.last_used = tick;
+                stats.hits += 1;
+            } else if let std::collections::hash_map::Entry::Vacant(v) = pending.entry(key) {
+                v.insert(misses.len());
+                misses.push(Miss {
+                    key,
+                    model,
+                    instance: Instance {
+                        unit: piece.unit,
+                        pose: Pose {
+                            position: on_pixel(camera, record.position),
+                            ..record
+                        },
+                    },
+                });
+            } else {
+                stats.hits += 1;
+            }
+            slots.push(Slot::Blit(uses.len()));
+            uses.push(Use {
+                key,
+                origin,
+                origin_depth,
+            });
+            use_pieces.push(piece);
+        }
+    }
+
+    // Record the misses, in parallel, each into its own scratch rows.
+    let screen = Screen::new(camera);
+    // The 8-bit translucency tables are the VPL's own, unless its palette was changed since.
+    let own;
+    let tables = match vpl.blend_tables() {
+        Some(t) => t,
+        None => {
+            own = BlendTables::new(&vpl.palette);
+            &own
+        }
+    };
+    if !misses.is_empty() {
+        let record_opts = RenderOptions {
+            parallel: false,
+            ..*opts
+        };
+        let record = |scratch: &mut Scratch, m: &Miss<'m>| {
+            record(
+                &m.instance,
+                camera,
+                &screen,
+                vpl,
+                tables,
+                &record_opts,
+                scratch,
+            )
+        };
+        let recorded: Vec<Result<Option<Recording>, NoFrames>> = if opts.parallel {
+            misses
+                .par_iter()
+                .map_init(Scratch::default, record)
+                .collect()
+        } else {
+            let mut scratch = Scratch::default();
+            misses.iter().map(|m| record(&mut scratch, m)).collect()
+        };
+        let mut failed: Vec<Key> = Vec::new();
+        for (m, r) in misses.iter().zip(recorded) {
+            match r? {
+                Some(rec) => {
+                    stats.misses += 1;
+                    let bytes = rec.sprite.bytes()
+                        + rec.limbs.len()
+                            * (std::mem::size_of::<LimbShade>() + std::mem::size_of::<Mat3>());
+                    cache.bytes += bytes;
+                    cache.entries.insert(
+                        m.key,
+                        Entry {
+                            model: m.model,
+                            sprite: rec.sprite,
+                            limbs: rec.limbs,
+                            shades: Vec::new(),
+                            light: None,
+                            last_used: tick,
+                            bytes,
+                        },
+                    );
+                }
+                None => failed.push(m.key),
+            }
+        }
+        // A key whose recording the screen edge cut is drawn directly this time, at every use
+        // (its recorder was not counted, the other uses were counted as hits).
+        if !failed.is_empty() {
+            let mut converted = 0;
+            for slot in slots.iter_mut() {
+                if let Slot::Blit(u) = *slot {
+                    if failed.contains(&uses[u].key) {
+                        *slot = Slot::Direct(direct.len());
+                        direct.push(use_pieces[u]);
+                        converted += 1;
+                    }
+                }
+            }
+            stats.direct += converted;
+            stats.hits -= converted - failed.len();
+        }
+    }
+
+    // The direct pieces' jobs, one list per piece (so they keep their place among the blits),
+    // and the translucent units' jobs, far to near, after everything opaque.
+    let mut jobs: Vec<Vec<job::Job<'m>>> = Vec::with_capacity(direct.len());
+    for piece in &direct {
+        jobs.push(job::prepare(
+            std::slice::from_ref(piece),
+            camera,
+            opts,
+            vpl.page_count(),
+        )?);
+    }
+    let translucent = job::prepare(&translucent, camera, opts, vpl.page_count())?;
+    let pass = Pass {
+        uses,
+        slots,
+        jobs: &jobs,
+        translucent: &translucent,
+        screen: &screen,
+        tables,
+    };
+    finish(cache, stats, tick, pass, vpl, camera, pixels, depth, opts)
+}
+
+/// What one draw's banded pass draws, in order.
+struct Pass<'p, 'j> {
+    uses: Vec<Use>,
+    slots: Vec<Slot>,
+    /// Per direct piece, its jobs.
+    jobs: &'p [Vec<job::Job<'j>>],
+    /// The translucent units' jobs, far to near.
+    translucent: &'p [job::Job<'j>],
+    screen: &'p Screen,
+    tables: &'p BlendTables,
+}
+
+/// The shading refresh, the banded draw of every slot and the eviction.
+#[allow(clippy::too_many_arguments)]
+fn finish<'m, P: Shade>(
+    cache: &mut DrawCache<'m>,
+    mut stats: CacheStats,
+    tick: u64,
+    pass: Pass<'_, '_>,
+    vpl: &Vpl,
+    camera: &Camera,
+    pixels: &mut [P],
+    depth: &mut modex::DepthBuffer,
+    opts: &RenderOptions,
+) -> Result<DrawStats, NoFrames> {
+    let Pass {
+        uses,
+        slots,
+        jobs,
+        translucent,
+        screen,
+        tables,
+    } = pass;
+    // Shading tables for this draw's light, rebuilt only where the light changed.
+    let light = LightKey::of(opts, vpl.page_count());
+    let refresh = |e: &mut Entry<'m>| {
+        if e.last_used == tick && e.light != Some(light) {
+            e.shades = e
+                .limbs
+                .iter()
+                .map(|&(limb, linear)| limb_shade(e.model, limb, linear, opts, light.pages))
+                .collect();
+            e.light = Some(light);
+        }
+    };
+    if opts.parallel {
+        cache.entries.par_iter_mut().for_each(|(_, e)| refresh(e));
+    } else {
+        cache.entries.values_mut().for_each(refresh);
+    }
+
+    // Every piece in scene order, then the translucent jobs, in row bands.
+    let mut limbs = 0;
+    let mut items: Vec<Item<'_, '_>> = Vec::with_capacity(slots.len() + 1);
+    for slot in &slots {
+        match *slot {
+            Slot::Blit(u) => {
+                let u = &uses[u];
+                let Some(e) = cache.entries.get(&u.key) else {
+                    continue;
+                };
+                let s = &e.sprite;
+                let at = u.origin.round();
+                limbs += e.limbs.len();
+                items.push(Item::Blit(Blit {
+                    entry: e,
+                    x: s.corner.0 + at.x as i64,
+                    y: s.corner.1 + at.y as i64,
+                    depth: u.origin_depth,
+                }));
+            }
+            Slot::Direct(d) => {
+                limbs += jobs[d].len();
+                items.push(Item::Jobs(&jobs[d]));
+            }
+        }
+    }
+    limbs += translucent.len();
+    items.push(Item::Jobs(translucent));
+    let rays = draw_bands(
+        &items,
+        vpl,
+        (screen, tables),
+        camera.width,
+        pixels,
+        depth.values_mut(),
+        opts.parallel,
+    );
+    drop(items);
+
+    // Stay within the budget: the least recently used go first, never this draw's.
+    if cache.bytes > cache.budget {
+        let mut old: Vec<(u64, Key, usize)> = cache
+            .entries
+            .iter()
+            .filter(|(_, e)| e.last_used < tick)
+            .map(|(k, e)| (e.last_used, *k, e.bytes))
+            .collect();
+        old.sort_by_key(|&(t, _, _)| t);
+        for (_, k, bytes) in old {
+            if cache.bytes <= cache.budget {
+                break;
+            }
+            cache.entries.remove(&k);
+            cache.bytes -= bytes;
+            stats.evicted += 1;
+        }
+    }
+    stats.entries = cache.entries.len();
+    stats.bytes = cache.bytes;
+    cache.last = stats;
+    Ok(DrawStats {
+        limbs,
+        rays,
+        ..DrawStats::default()
+    })
+}
+
+/// One thing the banded pass draws.
+enum Item<'c, 'j> {
+    Blit(Blit<'c>),
+    Jobs(&'j [job::Job<'j>]),
+}
+
+/// Reused buffers of one recording thread: full-width rows, since the jobs address the screen.
+#[derive(Default)]
+struct Scratch {
+    pixels: Vec<Found>,
+    depth: Vec<f32>,
+}
+
+/// A recorded sprite and its limbs.
+struct Recording {
+    sprite: Sprite,
+    limbs: Vec<(usize, Mat3)>,
+}
+
+/// Draw the one-piece `instance` alone through the direct path (jobs, march or splat) into
+/// scratch rows and keep what it covered. `None` when the screen cuts a limb.
+fn record(
+    instance: &Instance<'_>,
+    camera: &Camera,
+    screen: &Screen,
+    vpl: &Vpl,
+    tables: &BlendTables,
+    opts: &RenderOptions,
+    scratch: &mut Scratch,
+) -> Result<Option<Recording>, NoFrames> {
+    let expected = crate::scene::limbs_of(std::slice::from_ref(instance))?
+        .iter()
+        .filter(|l| l.model.volumes()[l.limb].voxel_count() > 0)
+        .count();
+    let mut jobs = job::prepare(
+        std::slice::from_ref(instance),
+        camera,
+        opts,
+        vpl.page_count(),
+    )?;
+    if jobs.len() != expected || jobs.iter().any(|j| j.clipped) {
+        return Ok(None);
+    }
+    // The unit's origin is on a pixel corner (`on_pixel`); the sprite is kept relative to it.
+    let (origin, origin_depth) = project(camera, instance.pose.position);
+    let anchor = origin.round();
+    let anchor = (anchor.x as i64, anchor.y as i64);
+    let limbs: Vec<(usize, Mat3)> = jobs.iter().map(|j| (j.limb, j.linear)).collect();
+    let width = camera.width;
+    let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
+    for (k, j) in jobs.iter_mut().enumerate() {
+        j.shade = tag_shade(k);
+        x0 = x0.min(j.rect[0]);
+        y0 = y0.min(j.rect[1]);
+        x1 = x1.max(j.rect[2]);
+        y1 = y1.max(j.rect[3]);
+    }
+    let mut sprite = Sprite {
+        corner: (x0.min(x1) as i64 - anchor.0, y0.min(y1) as i64 - anchor.1),
+        rows: y1.saturating_sub(y0) as u32,
+        spans: Vec::new(),
+        colour: Vec::new(),
+        normal: Vec::new(),
+        depth: Vec::new(),
+    };
+    if jobs.is_empty() {
+        return Ok(Some(Recording { sprite, limbs }));
+    }
+    let n = (y1 - y0) * width;
+    if scratch.depth.len() < n {
+        scratch.depth.resize(n, f32::INFINITY);
+        scratch.pixels.resize(n, Found::default());
+    }
+    let (px, dp) = (&mut scratch.pixels[..n], &mut scratch.depth[..n]);
+    march::march_band(screen, &jobs, vpl, tables, y0, px, dp);
+    for y in y0..y1 {
+        let row = (y - y0) * width;
+        let mut open: Option<usize> = None;
+        for x in x0..=x1 {
+            let i = row + x;
+            let covered = x < x1 && dp[i].is_finite();
+            let limb = if covered { px[i].limb() } else { u32::MAX };
+            if let Some(k) = open {
+                if sprite.spans[k].limb != limb {
+                    open = None;
+                }
+            }
+            if !covered {
+                continue;
+            }
+            let f = px[i];
+            if open.is_none() {
+                sprite.spans.push(Span {
+                    row: (y - y0) as u32,
+                    x: (x - x0) as u32,
+                    len: 0,
+                    limb,
+                    start: sprite.colour.len() as u32,
+                });
+                open = Some(sprite.spans.len() - 1);
+            }
+            if let Some(k) = open {
+                sprite.spans[k].len += 1;
+            }
+            sprite.colour.push(f.colour());
+            sprite.normal.push(f.normal());
+            sprite.depth.push(dp[i] - origin_depth);
+            dp[i] = f32::INFINITY;
+        }
+    }
+    Ok(Some(Recording { sprite, limbs }))
+}
+
+/// A sprite placed for this draw.
+struct Blit<'c> {
+    entry: &'c Entry<'c>,
+    /// Screen position of its top-left pixel.
+    x: i64,
+    y: i64,
+    /// This origin's view depth, to which the stored offsets are added.
+    depth: f32,
+}
+
+/// Draw every item, in order, over row bands of `pixels` and `depth` (`width` wide), on the
+/// current rayon pool when `parallel`: the direct draw's banding, and every pixel sees the items
+/// in the same order whatever the banding, so any thread count gives the same pixels. Returns the
+/// rays the direct items cast.
+fn draw_bands<P: Shade>(
+    items: &[Item<'_, '_>],
+    vpl: &Vpl,
+    (screen, tables): (&Screen, &BlendTables),
+    width: usize,
+    pixels: &mut [P],
+    depth: &mut [f32],
+    parallel: bool,
+) -> usize {
+    let height = pixels.len() / width.max(1);
+    let rows = if parallel {
+        let bands = 4 * rayon::current_num_threads().max(1);
+        height.div_ceil(bands).max(8)
+    } else {
+        height.max(1)
+    };
+    let band = rows * width.max(1);
+    let draw = |(i, (p, d)): (usize, (&mut [P], &mut [f32]))| -> usize {
+        let y0 = i * rows;
+        let mut rays = 0;
+        for item in items {
+            match item {
+                Item::Blit(b) => blit(b, vpl, width, y0, p, d),
+                Item::Jobs(jobs) => {
+                    rays += march::march_band(screen, jobs, vpl, tables, y0, p, d);
+                }
+            }
+        }
+        rays
+    };
+    if parallel {
+        pixels
+            .par_chunks_mut(band)
+            .zip(depth.par_chunks_mut(band))
+            .enumerate()
+            .map(draw)
+            .sum()
+    } else {
+        pixels
+            .chunks_mut(band)
+            .zip(depth.chunks_mut(band))
+            .enumerate()
+            .map(draw)
+            .sum()
+    }
+}
+
+/// Blit the sprite's rows that fall in band rows `y0..` (`pixels.len() / width` of them): per
+/// covered run, a depth-tested copy shaded by the run's limb.
+#[inline]
+fn blit<P: Shade>(
+    b: &Blit<'_>,
+    vpl: &Vpl,
+    width: usize,
+    y0: usize,
+    pixels: &mut [P],
+    depth: &mut [f32],
+) {
+    let rows = pixels.len() / width.max(1);
+    let (band_top, band_end) = (y0 as i64, (y0 + rows) as i64);
+    let w = width as i64;
+    {
+        let s = &b.entry.sprite;
+        if b.y >= band_end || b.y + s.rows as i64 <= band_top || s.spans.is_empty() {
+            return;
+        }
+        // The sprite's rows inside the band.
+        let first = (band_top - b.y).max(0) as u32;
+        let last = (band_end - b.y).min(s.rows as i64) as u32;
+        let from = s.spans.partition_point(|sp| sp.row < first);
+        for sp in s.spans[from..].iter().take_while(|sp| sp.row < last) {
+            let y = b.y + sp.row as i64;
+            let xa = b.x + sp.x as i64;
+            let (lo, hi) = (xa.max(0), (xa + sp.len as i64).min(w));
+            if lo >= hi {
+                continue;
+            }
+            let skip = (lo - xa) as usize;
+            let n = (hi - lo) as usize;
+            let start = sp.start as usize + skip;
+            let at = (y - band_top) as usize * width + lo as usize;
+            let shade = &b.entry.shades[sp.limb as usize];
+            let src = start..start + n;
+            let (colour, normal, offset) = (
+                &s.colour[src.clone()],
+                &s.normal[src.clone()],
+                &s.depth[src],
+            );
+            let (dst_p, dst_d) = (&mut pixels[at..at + n], &mut depth[at..at + n]);
+            for k in 0..n {
+                let z = b.depth + offset[k];
+                if z < dst_d[k] {
+                    dst_d[k] = z;
+                    dst_p[k] = P::shade(vpl, shade, colour[k], normal[k]);
+                }
+            }
+        }
+    }
+}

@@ -241,13 +241,21 @@ impl LightKey {
 struct Entry<'m> {
     model: &'m VoxelModel,
     sprite: Sprite,
-    /// Per sprite limb: the model's limb index and its normals' linear map at recording.
-    limbs: Vec<(usize, Mat3)>,
+    /// Per sprite limb: the model's limb index, its normals' linear map at recording and the
+    /// normal indices its pixels use (only those are shaded).
+    limbs: Vec<SpriteLimb>,
     /// Shading per sprite limb for `light`.
     shades: Vec<LimbShade>,
     light: Option<LightKey>,
     last_used: u64,
     bytes: usize,
+}
+
+/// One limb of a sprite.
+struct SpriteLimb {
+    limb: usize,
+    linear: Mat3,
+    used: [bool; 256],
 }
 
 /// A run of covered pixels in one row of a sprite, all of one limb.
@@ -617,7 +625,8 @@ pub(crate) fn draw_cached<'m, P: Shade>(
                     stats.misses += 1;
                     let bytes = rec.sprite.bytes()
                         + rec.limbs.len()
-                            * (std::mem::size_of::<LimbShade>() + std::mem::size_of::<Mat3>());
+                            * (std::mem::size_of::<LimbShade>()
+                                + std::mem::size_of::<SpriteLimb>());
                     cache.bytes += bytes;
                     cache.entries.insert(
                         m.key,
@@ -716,7 +725,7 @@ fn finish<'m, P: Shade>(
             e.shades = e
                 .limbs
                 .iter()
-                .map(|&(limb, linear)| limb_shade(e.model, limb, linear, opts, light.pages))
+                .map(|l| limb_shade(e.model, l.limb, l.linear, opts, light.pages, Some(&l.used)))
                 .collect();
             e.light = Some(light);
         }
@@ -810,7 +819,7 @@ struct Scratch {
 /// A recorded sprite and its limbs.
 struct Recording {
     sprite: Sprite,
-    limbs: Vec<(usize, Mat3)>,
+    limbs: Vec<SpriteLimb>,
 }
 
 /// Draw the one-piece `instance` alone through the direct path (jobs, march or splat) into
@@ -841,7 +850,14 @@ fn record(
     let (origin, origin_depth) = project(camera, instance.pose.position);
     let anchor = origin.round();
     let anchor = (anchor.x as i64, anchor.y as i64);
-    let limbs: Vec<(usize, Mat3)> = jobs.iter().map(|j| (j.limb, j.linear)).collect();
+    let mut limbs: Vec<SpriteLimb> = jobs
+        .iter()
+        .map(|j| SpriteLimb {
+            limb: j.limb,
+            linear: j.linear,
+            used: [false; 256],
+        })
+        .collect();
     let width = camera.width;
     let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
     for (k, j) in jobs.iter_mut().enumerate() {
@@ -900,6 +916,9 @@ fn record(
             }
             sprite.colour.push(f.colour());
             sprite.normal.push(f.normal());
+            if let Some(l) = limbs.get_mut(limb as usize) {
+                l.used[f.normal() as usize] = true;
+            }
             sprite.depth.push(dp[i] - origin_depth);
             dp[i] = f32::INFINITY;
         }
@@ -990,7 +1009,11 @@ fn blit<P: Shade>(
         // The sprite's rows inside the band.
         let first = (band_top - b.y).max(0) as u32;
         let last = (band_end - b.y).min(s.rows as i64) as u32;
-        let from = s.spans.partition_point(|sp| sp.row < first);
+        let from = if first == 0 {
+            0
+        } else {
+            s.spans.partition_point(|sp| sp.row < first)
+        };
         for sp in s.spans[from..].iter().take_while(|sp| sp.row < last) {
             let y = b.y + sp.row as i64;
             let xa = b.x + sp.x as i64;
@@ -1010,12 +1033,14 @@ fn blit<P: Shade>(
                 &s.depth[src],
             );
             let (dst_p, dst_d) = (&mut pixels[at..at + n], &mut depth[at..at + n]);
+            // Branch-free: in a crowd drawn nearest first the depth test is unpredictable, and a
+            // shade is two table reads (measured: see docs/benchmarks.md, Round 6).
             for k in 0..n {
                 let z = b.depth + offset[k];
-                if z < dst_d[k] {
-                    dst_d[k] = z;
-                    dst_p[k] = P::shade(vpl, shade, colour[k], normal[k]);
-                }
+                let front = z < dst_d[k];
+                let lit = P::shade(vpl, shade, colour[k], normal[k]);
+                dst_d[k] = if front { z } else { dst_d[k] };
+                dst_p[k] = if front { lit } else { dst_p[k] };
             }
         }
     }

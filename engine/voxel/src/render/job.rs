@@ -139,22 +139,22 @@ pub(crate) fn shade_linear(model: &VoxelModel, limb: usize, m: &Mat4) -> Mat3 {
 }
 
 /// The shading table of limb `limb` of `model` turned by `linear` ([`shade_linear`]) in a draw
-/// with `opts`: the one rule for the marcher, the splats and the draw cache's blits.
+/// with `opts`: the one rule for the marcher, the splats and the draw cache's blits (which need
+/// only the normal indices in `used`; `None` computes all).
 pub(crate) fn limb_shade(
     model: &VoxelModel,
     limb: usize,
     linear: Mat3,
     opts: &RenderOptions,
     page_count: usize,
+    used: Option<&[bool; 256]>,
 ) -> LimbShade {
     let lit = opts.shading != super::Shading::Unlit && model.limb_is_lit(limb);
-    LimbShade::new(
-        lit,
-        model.normal_table(opts.table),
-        linear,
-        opts,
-        page_count,
-    )
+    let table = model.normal_table(opts.table);
+    match used {
+        None => LimbShade::new(lit, table, linear, opts, page_count),
+        Some(_) => LimbShade::new_for(lit, table, linear, opts, page_count, used),
+    }
 }
 
 /// One job per limb with something on screen, in scene order.
@@ -245,7 +245,7 @@ pub(crate) fn prepare<'a>(
             || hi.x.ceil() + 1.0 > w as f32
             || hi.y.ceil() + 1.0 > h as f32;
         let linear = shade_linear(model, limb, &m);
-        let shade = limb_shade(model, limb, linear, opts, page_count);
+        let shade = limb_shade(model, limb, linear, opts, page_count, None);
         let ndc_to_grid = world_to_grid * inv_vp;
         let affine = matches!(camera.projection, Projection::Orthographic { .. })
             .then(|| {

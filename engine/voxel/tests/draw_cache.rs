@@ -142,7 +142,11 @@ fn a_hit_at_the_sprites_own_pose_draws_the_direct_pixels() {
     let (second, second_depth) = cached8(&mut cache, &scene, &cam, &u.vpl, &o);
     let s = cache.stats();
     assert_eq!((s.misses, s.direct), (0, 0), "{s:?}");
-    assert_eq!(s.hits, 12 + 4 * 2, "12 bodies, 4 turrets and 4 barrels");
+    assert_eq!(
+        s.hits,
+        12 + 4 * 2 + 4,
+        "limbs: 12 bodies, 4 turrets, 4 barrels and 4 rotors"
+    );
     assert!(first.pixels() == direct.pixels(), "recording draw");
     assert!(second.pixels() == direct.pixels(), "hits");
     let off: Vec<f32> = second_depth
@@ -449,4 +453,25 @@ fn the_budget_bounds_the_cache_when_facings_churn() {
         most < 3 * 256 && cache.stats().evicted > 0,
         "entries were evicted ({most} at most)"
     );
+}
+
+#[test]
+fn a_limb_that_an_animation_does_not_move_keeps_one_entry() {
+    let u = units();
+    let cam = camera(200, 160);
+    let o = opts(false);
+    let mut cache = DrawCache::new();
+    let mut misses = Vec::new();
+    for frame in 0..10 {
+        let scene = [Instance {
+            unit: u.heli.unit(),
+            pose: pose(on_pixel(&cam, Vec3::ZERO), 40.0, 0.0, frame),
+        }];
+        let (cached, _) = cached8(&mut cache, &scene, &cam, &u.vpl, &o);
+        let (direct, _) = direct8(&scene, &cam, &u.vpl, &o);
+        assert!(cached.pixels() == direct.pixels(), "frame {frame}");
+        misses.push(cache.stats().misses);
+    }
+    // Fuselage and rotor, then a rotor per new frame; frames 8 and 9 are frames 0 and 1 again.
+    assert_eq!(misses, [2, 1, 1, 1, 1, 1, 1, 1, 0, 0]);
 }

@@ -109,6 +109,9 @@ pub struct DrawCache<'m> {
     tick: u64,
     context: Option<Context>,
     entries: HashMap<Key, Entry<'m>>,
+    /// Per (model address, limb): the first frame with the same limb matrix, per frame; `None`
+    /// where the limb is not drawn.
+    frames: HashMap<(usize, usize), Vec<Option<usize>>>,
     last: CacheStats,
 }
 
@@ -128,6 +131,7 @@ impl<'m> DrawCache<'m> {
             tick: 0,
             context: None,
             entries: HashMap::new(),
+            frames: HashMap::new(),
             last: CacheStats::default(),
         }
     }
@@ -207,7 +211,10 @@ struct Key {
     facing: u32,
     /// Quantised turret facing of a unit that is not upright (else 0).
     turret: u32,
-    /// HVA frame modulo the piece's frame count.
+    /// The limb of the piece.
+    limb: usize,
+    /// The first HVA frame in which the limb has the same matrix (so a limb that does not move
+    /// in an animation, like the helicopter's fuselage under its turning rotor, has one entry).
     frame: usize,
     /// The barrel's recoil in [`RECOIL_STEPS`] per model unit (else 0).
     recoil: i32,
@@ -355,10 +362,11 @@ struct Use {
     origin_depth: f32,
 }
 
-/// A piece whose key has no entry yet, with the pose that will record it.
+/// A limb whose key has no entry yet, with the pose that will record it.
 struct Miss<'m> {
     key: Key,
     model: &'m VoxelModel,
+    limb: usize,
     instance: Instance<'m>,
 }
 
@@ -422,10 +430,46 @@ impl<'m> DrawCache<'m> {
         }
     }
 
-    /// The key of a piece and the pose that records it.
-    fn key(&self, model: &VoxelModel, role: PieceRole, pose: &Pose) -> (Key, Pose) {
-        let f = self.quantise(pose.facing);
+    /// The frame whose matrix limb `limb` of `model` has in `frame` (the first such), `None`
+    /// when the limb is not drawn then.
+    fn canonical_frame(
+        &mut self,
+        model: &VoxelModel,
+        limb: usize,
+        frame: usize,
+    ) -> Result<Option<usize>, NoFrames> {
         let frames = model.frame_count().max(1);
+        let id = (model as *const VoxelModel as usize, limb);
+        if !self.frames.contains_key(&id) {
+            let mut matrices = Vec::with_capacity(frames);
+            for f in 0..frames {
+                matrices.push(
+                    model
+                        .limb_matrix(limb, f)?
+                        .map(|m| m.to_cols_array().map(f32::to_bits)),
+                );
+            }
+            let first = (0..frames)
+                .map(|f| {
+                    matrices[f].map(|m| (0..=f).find(|&g| matrices[g] == Some(m)).unwrap_or(f))
+                })
+                .collect();
+            self.frames.insert(id, first);
+        }
+        Ok(self.frames[&id][frame % frames])
+    }
+
+    /// The key of limb `limb` of a piece (drawn from `frame`, [`Self::canonical_frame`]) and the
+    /// pose that records it.
+    fn key(
+        &self,
+        model: &VoxelModel,
+        role: PieceRole,
+        limb: usize,
+        frame: usize,
+        pose: &Pose,
+    ) -> (Key, Pose) {
+        let f = self.quantise(pose.facing);
         let upright = pose.is_upright();
         let mut record = *pose;
         record.facing = self.snap(pose.facing);
@@ -469,7 +513,8 @@ impl<'m> DrawCache<'m> {
             role,
             facing,
             turret,
-            frame: pose.frame % frames,
+            limb,
+            frame,
             recoil,
             attitude,
         };
@@ -489,8 +534,12 @@ fn only<'m>(unit: &Unit<'m>, role: PieceRole) -> Unit<'m> {
 /// What draws one piece, in scene order.
 #[derive(Clone, Copy)]
 enum Slot {
-    /// Blitted: index into the uses.
-    Blit(usize),
+    /// Blitted, limb by limb: `count` uses from `first`; `piece` indexes the one-piece instances.
+    Blit {
+        first: usize,
+        count: usize,
+        piece: usize,
+    },
     /// Drawn directly: index into the direct pieces.
     Direct(usize),
 }
@@ -525,60 +574,75 @@ pub(crate) fn draw_cached<'m, P: Shade>(
     let tick = cache.tick;
     let mut stats = CacheStats::default();
 
-    // Sort every piece into a blit (with its key) or the direct draw, keeping scene order.
+    // Sort every piece into blits (one per limb, with its key) or the direct draw, keeping
+    // scene order.
     let mut slots: Vec<Slot> = Vec::new();
     let mut uses: Vec<Use> = Vec::new();
     let mut misses: Vec<Miss<'m>> = Vec::new();
     let mut pending: HashMap<Key, usize> = HashMap::new();
     let mut direct: Vec<Instance<'m>> = Vec::new();
     let mut translucent: Vec<Instance<'m>> = Vec::new();
-    // The one-piece instance of each use, should its recording fail.
-    let mut use_pieces: Vec<Instance<'m>> = Vec::new();
+    // The one-piece instance of each blitted piece, should a recording fail.
+    let mut pieces: Vec<Instance<'m>> = Vec::new();
     for inst in instances {
         if !inst.pose.alpha.is_opaque() {
             translucent.push(*inst);
             stats.direct += inst.unit.pieces().count();
             continue;
         }
+        let (origin, origin_depth) = project(camera, inst.pose.position);
         for (role, model) in inst.unit.pieces() {
             let piece = Instance {
                 unit: only(&inst.unit, role),
                 pose: inst.pose,
             };
-            let (key, record) = cache.key(model, role, &inst.pose);
-            let (origin, origin_depth) = project(camera, inst.pose.position);
             if !origin.is_finite() || !origin_depth.is_finite() {
                 slots.push(Slot::Direct(direct.len()));
                 direct.push(piece);
                 stats.direct += 1;
                 continue;
             }
-            if let Some(e) = cache.entries.get_mut(&key) {
-                e.last_used = tick;
-                stats.hits += 1;
-            } else if let std::collections::hash_map::Entry::Vacant(v) = pending.entry(key) {
-                v.insert(misses.len());
-                misses.push(Miss {
-                    key,
-                    model,
-                    instance: Instance {
-                        unit: piece.unit,
-                        pose: Pose {
-                            position: on_pixel(camera, record.position),
-                            ..record
+            let first = uses.len();
+            for limb in 0..model.vxl.limbs.len() {
+                if model.volumes()[limb].voxel_count() == 0 {
+                    continue;
+                }
+                let Some(frame) = cache.canonical_frame(model, limb, inst.pose.frame)? else {
+                    continue;
+                };
+                let (key, record) = cache.key(model, role, limb, frame, &inst.pose);
+                if let Some(e) = cache.entries.get_mut(&key) {
+                    e.last_used = tick;
+                    stats.hits += 1;
+                } else if let std::collections::hash_map::Entry::Vacant(v) = pending.entry(key) {
+                    v.insert(misses.len());
+                    misses.push(Miss {
+                        key,
+                        model,
+                        limb,
+                        instance: Instance {
+                            unit: piece.unit,
+                            pose: Pose {
+                                position: on_pixel(camera, record.position),
+                                ..record
+                            },
                         },
-                    },
+                    });
+                } else {
+                    stats.hits += 1;
+                }
+                uses.push(Use {
+                    key,
+                    origin,
+                    origin_depth,
                 });
-            } else {
-                stats.hits += 1;
             }
-            slots.push(Slot::Blit(uses.len()));
-            uses.push(Use {
-                key,
-                origin,
-                origin_depth,
+            slots.push(Slot::Blit {
+                first,
+                count: uses.len() - first,
+                piece: pieces.len(),
             });
-            use_pieces.push(piece);
+            pieces.push(piece);
         }
     }
 
@@ -601,6 +665,7 @@ pub(crate) fn draw_cached<'m, P: Shade>(
         let record = |scratch: &mut Scratch, m: &Miss<'m>| {
             record(
                 &m.instance,
+                m.limb,
                 camera,
                 &screen,
                 vpl,
@@ -644,21 +709,27 @@ pub(crate) fn draw_cached<'m, P: Shade>(
                 None => failed.push(m.key),
             }
         }
-        // A key whose recording the screen edge cut is drawn directly this time, at every use
-        // (its recorder was not counted, the other uses were counted as hits).
+        // A piece with a limb whose recording the screen edge cut is drawn directly this time,
+        // wherever it is used (its limbs' uses had been counted as hits, but for the recorders).
         if !failed.is_empty() {
             let mut converted = 0;
             for slot in slots.iter_mut() {
-                if let Slot::Blit(u) = *slot {
-                    if failed.contains(&uses[u].key) {
+                if let Slot::Blit {
+                    first,
+                    count,
+                    piece,
+                } = *slot
+                {
+                    let mine = &uses[first..first + count];
+                    if mine.iter().any(|u| failed.contains(&u.key)) {
                         *slot = Slot::Direct(direct.len());
-                        direct.push(use_pieces[u]);
-                        converted += 1;
+                        direct.push(pieces[piece]);
+                        stats.direct += 1;
+                        converted += mine.len();
                     }
                 }
             }
-            stats.direct += converted;
-            stats.hits -= converted - failed.len();
+            stats.hits = (stats.hits + failed.len()).saturating_sub(converted);
         }
     }
 
@@ -741,20 +812,21 @@ fn finish<'m, P: Shade>(
     let mut items: Vec<Item<'_, '_>> = Vec::with_capacity(slots.len() + 1);
     for slot in &slots {
         match *slot {
-            Slot::Blit(u) => {
-                let u = &uses[u];
-                let Some(e) = cache.entries.get(&u.key) else {
-                    continue;
-                };
-                let s = &e.sprite;
-                let at = u.origin.round();
-                limbs += e.limbs.len();
-                items.push(Item::Blit(Blit {
-                    entry: e,
-                    x: s.corner.0 + at.x as i64,
-                    y: s.corner.1 + at.y as i64,
-                    depth: u.origin_depth,
-                }));
+            Slot::Blit { first, count, .. } => {
+                for u in &uses[first..first + count] {
+                    let Some(e) = cache.entries.get(&u.key) else {
+                        continue;
+                    };
+                    let s = &e.sprite;
+                    let at = u.origin.round();
+                    limbs += 1;
+                    items.push(Item::Blit(Blit {
+                        entry: e,
+                        x: s.corner.0 + at.x as i64,
+                        y: s.corner.1 + at.y as i64,
+                        depth: u.origin_depth,
+                    }));
+                }
             }
             Slot::Direct(d) => {
                 limbs += jobs[d].len();
@@ -826,6 +898,7 @@ struct Recording {
 /// scratch rows and keep what it covered. `None` when the screen cuts a limb.
 fn record(
     instance: &Instance<'_>,
+    limb: usize,
     camera: &Camera,
     screen: &Screen,
     vpl: &Vpl,
@@ -833,17 +906,14 @@ fn record(
     opts: &RenderOptions,
     scratch: &mut Scratch,
 ) -> Result<Option<Recording>, NoFrames> {
-    let expected = crate::scene::limbs_of(std::slice::from_ref(instance))?
-        .iter()
-        .filter(|l| l.model.volumes()[l.limb].voxel_count() > 0)
-        .count();
     let mut jobs = job::prepare(
         std::slice::from_ref(instance),
         camera,
         opts,
         vpl.page_count(),
     )?;
-    if jobs.len() != expected || jobs.iter().any(|j| j.clipped) {
+    jobs.retain(|j| j.limb == limb);
+    if jobs.len() != 1 || jobs[0].clipped {
         return Ok(None);
     }
     // The unit's origin is on a pixel corner (`on_pixel`); the sprite is kept relative to it.

@@ -440,7 +440,7 @@ impl<'m> DrawCache<'m> {
     ) -> Result<Option<usize>, NoFrames> {
         let frames = model.frame_count().max(1);
         let id = (model as *const VoxelModel as usize, limb);
-        if !self.frames.contains_key(&id) {
+        if let std::collections::hash_map::Entry::Vacant(slot) = self.frames.entry(id) {
             let mut matrices = Vec::with_capacity(frames);
             for f in 0..frames {
                 matrices.push(
@@ -454,7 +454,7 @@ impl<'m> DrawCache<'m> {
                     matrices[f].map(|m| (0..=f).find(|&g| matrices[g] == Some(m)).unwrap_or(f))
                 })
                 .collect();
-            self.frames.insert(id, first);
+            slot.insert(first);
         }
         Ok(self.frames[&id][frame % frames])
     }
@@ -896,6 +896,7 @@ struct Recording {
 
 /// Draw the one-piece `instance` alone through the direct path (jobs, march or splat) into
 /// scratch rows and keep what it covered. `None` when the screen cuts a limb.
+#[allow(clippy::too_many_arguments)]
 fn record(
     instance: &Instance<'_>,
     limb: usize,

@@ -112,6 +112,8 @@ pub struct DrawCache<'m> {
     /// Per (model address, limb): the first frame with the same limb matrix, per frame; `None`
     /// where the limb is not drawn.
     frames: HashMap<(usize, usize), Vec<Option<usize>>>,
+    /// The recording workers' scratch rows.
+    scratch: Vec<Scratch>,
     last: CacheStats,
 }
 
@@ -132,6 +134,7 @@ impl<'m> DrawCache<'m> {
             context: None,
             entries: HashMap::new(),
             frames: HashMap::new(),
+            scratch: Vec::new(),
             last: CacheStats::default(),
         }
     }
@@ -674,14 +677,27 @@ pub(crate) fn draw_cached<'m, P: Shade>(
                 scratch,
             )
         };
-        let recorded: Vec<Result<Option<Recording>, NoFrames>> = if opts.parallel {
-            misses
-                .par_iter()
-                .map_init(Scratch::default, record)
-                .collect()
+        // One scratch per worker, kept across draws (fresh full-width rows every draw cost page
+        // faults), each taking an equal run of the misses in order.
+        let workers = if opts.parallel {
+            rayon::current_num_threads().clamp(1, misses.len())
         } else {
-            let mut scratch = Scratch::default();
-            misses.iter().map(|m| record(&mut scratch, m)).collect()
+            1
+        };
+        if cache.scratch.len() < workers {
+            cache.scratch.resize_with(workers, Scratch::default);
+        }
+        let run = misses.len().div_ceil(workers);
+        let recorded: Vec<Result<Option<Recording>, NoFrames>> = if workers > 1 {
+            let runs: Vec<Vec<_>> = cache.scratch[..workers]
+                .par_iter_mut()
+                .zip(misses.par_chunks(run))
+                .map(|(scratch, ms)| ms.iter().map(|m| record(scratch, m)).collect())
+                .collect();
+            runs.into_iter().flatten().collect()
+        } else {
+            let scratch = &mut cache.scratch[0];
+            misses.iter().map(|m| record(scratch, m)).collect()
         };
         let mut failed: Vec<Key> = Vec::new();
         for (m, r) in misses.iter().zip(recorded) {

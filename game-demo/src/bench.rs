@@ -103,7 +103,7 @@ pub fn run(assets: &Assets, args: &DemoArgs, new_world: impl Fn(usize) -> World)
                     let c = scene.cache_stats();
                     log::info!(
                         "{} frames; last frame: terrain+props {:.1} ms, units {:.1} ms, {} limbs, {} rays; \
-                         draw cache {} hits, {} misses, {} direct, {} entries, {:.1} MiB",
+                         draw cache {} hits, {} misses, {} direct, {} entries, {:.1} MiB, {} pixels blitted",
                         frames,
                         last.raster_ms,
                         last.voxel_ms,
@@ -113,7 +113,8 @@ pub fn run(assets: &Assets, args: &DemoArgs, new_world: impl Fn(usize) -> World)
                         c.misses,
                         c.direct,
                         c.entries,
-                        c.bytes as f64 / (1 << 20) as f64
+                        c.bytes as f64 / (1 << 20) as f64,
+                        c.pixels
                     );
                 }
             }

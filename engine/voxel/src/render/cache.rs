@@ -1,52 +1,58 @@
-//! The voxel draw cache: what Westwood built for Tiberian Sun and Red Alert 2. Each unit piece
-//! (body, turret, barrel) is drawn once per cache key into a small sprite that keeps, per covered
-//! pixel, the voxel's colour index, normal index and limb, and its view depth *relative to the
-//! piece's origin*; later draws of the same key blit the sprite depth-tested at the piece's screen
-//! position, at depth = the origin's view depth + the stored offset, which is exact for an
-//! orthographic camera (the only kind cached: a perspective camera falls back to the direct draw).
+//! The voxel draw cache: what Westwood built for Tiberian Sun and Red Alert 2. Each limb of a
+//! unit piece (body, turret, barrel) is drawn once per cache key, by the direct draw (march or
+//! splat), into a small sprite that keeps, per covered pixel, the voxel's colour index and normal
+//! index and its view depth *relative to the unit's origin*; later draws of the same key blit the
+//! sprite depth-tested at the origin's pixel, at depth = the origin's view depth + the stored
+//! offset, which is exact for an orthographic camera (the only kind cached: a perspective camera
+//! falls back to the direct draw).
 //!
-//! **Why shade at the blit.** The sprite stores what the marcher or the splat found (colour,
-//! normal, limb), not the lit pixel: the blit shades it with the limb's table for this draw's
-//! light ([`LimbShade`], the same per-format `Shade::shade` as the direct draw), so one entry
-//! serves the 8-bit and the true-colour paths, and a moving sun (the demo's) does not invalidate
-//! anything. Each entry keeps its limbs' shading tables and rebuilds them only when the light
-//! changes.
+//! **Why shade at the blit.** The sprite stores what the marcher or the splat found, not the lit
+//! pixel: the blit shades it with the limb's table for this draw's light ([`LimbShade`], the same
+//! per-format `Shade::shade` as the direct draw), so one entry serves the 8-bit and the true-colour
+//! paths, and a moving sun (the demo's) invalidates nothing. Each entry rebuilds its table when
+//! the light changes, for the normal indices its pixels use only.
 //!
-//! **Key** ([`DrawCache`]): the piece's model (by identity: the cache borrows the models for its
-//! lifetime, so an address is never reused while it lives), its role (body, turret, barrel), the
-//! facing quantised to [`DrawCache::facings`] per turn (default [`DEFAULT_FACINGS`] = the game's
-//! 256 steps): the body's facing, and for turret and barrel the sum of body and turret facing,
-//! which is their whole rotation on an upright unit. The HVA frame (modulo the piece's frame
-//! count). A tilted, rolled or scaled unit (plugins) keys on both facings and the exact bits of
-//! tilt, roll and scale. Not in the key, because the sprite is relative to the piece's origin and
-//! the origin is placed from the unit's real pose: the position and the barrel's recoil (which
-//! only moves the barrel's origin). Camera and render options are the cache's *context*: a change
-//! of the camera's orientation, projection or viewport (exact bits, the eye's position excluded,
-//! which only moves the picture) or of the splat rule empties the cache.
+//! **Key** ([`DrawCache`]): the model (by identity: the cache borrows the models for its lifetime,
+//! so an address is never reused while it lives), the piece (body, turret, barrel), the limb, the
+//! facing rounded to [`DrawCache::facings`] per turn (default [`DEFAULT_FACINGS`] = the game's 256
+//! steps): the body's facing, and for turret and barrel body + turret facing rounded once, which is
+//! their whole rotation on an upright unit; the first HVA frame in which the limb has its current
+//! matrix (a limb the animation does not move has one entry); the barrel's recoil in
+//! [`RECOIL_STEPS`] per unit; and, for a tilted, rolled or scaled unit (plugins), both facings and
+//! the exact bits of tilt, roll and scale. Not in the key: the position. Camera and options are the
+//! cache's *context*: a change of the camera's orientation, projection or viewport (exact bits; the
+//! eye's position, which only moves the picture, excluded) or of the splat rule empties the cache.
 //!
-//! **What is not cached** (drawn as before, after the blits): translucent and invisible units
-//! (they keep the marcher's far-to-near mixing), perspective cameras, and a piece whose box the
-//! screen edge cuts when its sprite would be recorded (the sprite would miss the cut part).
+//! **Phase.** A sprite is recorded with its unit's origin moved (in the screen plane) onto the
+//! nearest pixel corner, and blitted with the origin rounded to the nearest corner: so every sprite
+//! of a key is the same picture whoever recorded it, the pieces of a unit stay aligned with each
+//! other, and a frame drawn through a warm cache is the frame drawn through a cold one (up to
+//! rounding where a cell edge passes exactly through a pixel centre).
 //!
-//! **Error bound.** A hit at the sprite's own pose draws exactly the direct draw's pixels (the
-//! sprite *is* that draw; depth offsets are exact by Sterbenz's lemma). At another pose of the same
-//! key the picture differs from the direct draw by the facing's quantisation (at most half a
-//! facing step, a rotation about the piece's origin) and by rounding the sprite to whole pixels (at
-//! most half a pixel on each axis). Tested (`engine/voxel/tests/draw_cache.rs`) over random poses
-//! of the game camera: at most [`ERROR_BOUND_PERCENT`] % of a unit's covered pixels differ from
-//! the direct draw, and every pixel that differs has a pixel of the same colour within one pixel
-//! in the direct draw.
+//! **What is drawn directly** (in its place in scene order, so equal depths resolve as before):
+//! translucent and invisible units (after everything opaque, far to near, as today), all units of a
+//! perspective camera, and a piece with a limb the screen edge cuts when it would be recorded.
+//!
+//! **Error bound** (tested in `engine/voxel/tests/draw_cache.rs` on the demo's units at the 1080p
+//! battlefield's scale). A hit at a pose whose facings are on their steps and whose origin is on a
+//! pixel corner draws exactly the direct draw's pixels and depths (depth offsets are exact by
+//! Sterbenz's lemma). At any other pose the blit is the direct draw of the pose snapped to its key
+//! (facings to their steps, at most half a step; origin to its pixel corner, at most half a pixel
+//! each way) up to 0.5 % of the unit's pixels; against the direct draw of the pose itself at most
+//! [`ERROR_BOUND_PERCENT`] % of the unit's covered pixels differ (10 % on average over 60 random
+//! poses) and at most [`FAR_BOUND_PERCENT`] % show a colour the direct draw has nowhere within one
+//! pixel (face slivers that half a step of rotation shows or hides).
 //!
 //! **Memory.** Entries are charged their bytes (spans, per-pixel colour, normal and depth, shading
 //! tables); after each draw the least recently used go until the total is within the budget
 //! ([`DrawCache::with_budget`], default [`DEFAULT_BUDGET_BYTES`]). A draw's own entries are never
 //! evicted while it draws, so a frame whose working set alone exceeds the budget still draws
-//! correctly and the cache shrinks back after it.
+//! correctly and the cache shrinks back after it. Besides the entries each recording worker keeps
+//! one scratch of full-width rows (the tallest limb's rows).
 //!
-//! **Pictures depend on history.** Which pose recorded an entry decides the sub-pixel phase its
-//! later hits show, so a frame drawn through a warm cache can differ (within the bound above) from
-//! the same frame drawn through a cold one. 1 and N threads give identical pixels: misses are
-//! recorded independently of each other and the first pose in scene order records each key.
+//! **Threads.** Misses are recorded in parallel, each independently of the others, the first pose in
+//! scene order recording each key; blits and direct draws run over the direct draw's row bands with
+//! every pixel seeing them in scene order: 1 and N threads give identical pixels.
 
 use std::collections::HashMap;
 

@@ -475,3 +475,32 @@ fn a_limb_that_an_animation_does_not_move_keeps_one_entry() {
     // Fuselage and rotor, then a rotor per new frame; frames 8 and 9 are frames 0 and 1 again.
     assert_eq!(misses, [2, 1, 1, 1, 1, 1, 1, 1, 0, 0]);
 }
+
+#[test]
+fn poses_far_off_screen_or_not_finite_draw_what_the_direct_draw_draws() {
+    let u = units();
+    let cam = camera(200, 160);
+    let o = opts(false);
+    let mut cache = DrawCache::new();
+    let odd = [
+        Vec3::new(1e12, -3e11, 0.0),
+        Vec3::new(f32::NAN, 0.0, 0.0),
+        Vec3::new(0.0, f32::INFINITY, 0.0),
+        Vec3::new(4000.0, 0.0, 0.0),
+    ];
+    for p in odd {
+        let scene = [
+            Instance {
+                unit: u.tank.unit(),
+                pose: pose(p, f32::NAN, 1e30, usize::MAX),
+            },
+            Instance {
+                unit: u.apc.unit(),
+                pose: pose(on_pixel(&cam, Vec3::ZERO), 12.0, 0.0, 0),
+            },
+        ];
+        let (a, _) = cached8(&mut cache, &scene, &cam, &u.vpl, &o);
+        let (b, _) = direct8(&scene, &cam, &u.vpl, &o);
+        assert!(a.pixels() == b.pixels(), "{p}");
+    }
+}

@@ -843,6 +843,10 @@ fn finish<'m, P: Shade>(
                     };
                     let s = &e.sprite;
                     let at = u.origin.round();
+                    // Far off screen (and beyond any i64 arithmetic on its rows): nothing to draw.
+                    if at.abs().max_element() > 1e9 {
+                        continue;
+                    }
                     limbs += 1;
                     stats.pixels += s.colour.len();
                     items.push(Item::Blit(Blit {

@@ -37,7 +37,8 @@ pub use render::{
 };
 pub use render::{
     CacheStats, DrawCache, DEFAULT_BUDGET_BYTES, DEFAULT_FACINGS, ERROR_BOUND_PERCENT,
-    FAR_BOUND_PERCENT, RECOIL_STEPS,
+    FAR_BOUND_PERCENT, PERSPECTIVE_BOUND_PX, PERSPECTIVE_PHASES, RECOIL_STEPS, VIEW_DEPTH_STEP,
+    VIEW_DIRECTION_STEP,
 };
 pub use scene::{world_bounds, Instance, Pose, Unit};
 pub use set::{LoadProblem, Piece, TypeKind, VoxelSet, VoxelType};

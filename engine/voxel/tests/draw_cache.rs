@@ -402,7 +402,7 @@ fn cached_units_stay_behind_nearer_depths_and_occlude_like_the_direct_draw() {
 }
 
 #[test]
-fn translucent_units_perspective_cameras_and_cut_pieces_are_drawn_directly() {
+fn translucent_units_and_cut_pieces_are_drawn_directly() {
     let u = units();
     let cam = camera(200, 160);
     let o = opts(false);
@@ -421,13 +421,6 @@ fn translucent_units_perspective_cameras_and_cut_pieces_are_drawn_directly() {
         "{s:?}: the translucent APC and the cut tank's body"
     );
     assert_eq!(s.misses, 0);
-
-    let mut persp = Camera::orbit(Vec3::ZERO, 150.0, 0.6, 0.6, 0.9, 200, 160);
-    persp.near = 1.0;
-    let (a, _) = cached8(&mut cache, &scene, &persp, &u.vpl, &o);
-    let (b, _) = direct8(&scene, &persp, &u.vpl, &o);
-    assert!(a.pixels() == b.pixels());
-    assert_eq!(cache.stats().hits + cache.stats().misses, 0);
 }
 
 #[test]
@@ -503,4 +496,248 @@ fn poses_far_off_screen_or_not_finite_draw_what_the_direct_draw_draws() {
         let (b, _) = direct8(&scene, &cam, &u.vpl, &o);
         assert!(a.pixels() == b.pixels(), "{p}");
     }
+}
+
+// Perspective cameras: the demo's own (`game-demo/src/scene/draw.rs`, `ViewControl::camera`):
+// an orbit 340 units from the battlefield's centre, 50 degrees of vertical field of view, at
+// 1920x1080 (the default bench table's biggest size).
+
+/// The demo's perspective camera at `width` x `height`.
+fn demo_camera(width: usize, height: usize) -> Camera {
+    let mut c = Camera::orbit(
+        Vec3::new(0.0, 0.0, 20.0),
+        340.0,
+        0.6,
+        0.62,
+        50f32.to_radians(),
+        width,
+        height,
+    );
+    c.near = 1.0;
+    c.far = 4000.0;
+    c
+}
+
+/// Pieces of `scene`.
+fn pieces(scene: &[Instance<'_>]) -> usize {
+    scene
+        .iter()
+        .map(|i| {
+            usize::from(i.unit.body.is_some())
+                + usize::from(i.unit.turret.is_some())
+                + usize::from(i.unit.barrel.is_some())
+        })
+        .sum()
+}
+
+#[test]
+fn perspective_sprites_stay_within_the_stated_bound_and_near_pieces_draw_directly() {
+    let u = units();
+    let cam = demo_camera(1920, 1080);
+    let o = opts(false);
+    let mut rng = Rng::new(2026);
+    let (mut worst, mut worst_far, mut total_differ, mut total_covered) = (0f32, 0f32, 0, 0);
+    let (mut cached_cases, mut direct_cases) = (0, 0);
+    for case in 0..48 {
+        let unit = match case % 3 {
+            0 => u.tank.unit(),
+            1 => u.apc.unit(),
+            _ => u.heli.unit(),
+        };
+        // Anywhere on the visible battlefield, from the near edge of the screen to the far one,
+        // and every fourth one much nearer the eye (where the linearisation is too coarse).
+        let near = case % 4 == 3;
+        let eye = cam.eye;
+        let p = if near {
+            let t = rng.range(0.7, 0.85);
+            Vec3::new(0.0, 0.0, 20.0).lerp(eye, t) + Vec3::new(rng.range(-10.0, 10.0), 0.0, 0.0)
+        } else {
+            Vec3::new(rng.range(-160.0, 160.0), rng.range(-160.0, 160.0), 0.0)
+        };
+        let scene = [Instance {
+            unit,
+            pose: pose(
+                p,
+                rng.range(0.0, 256.0),
+                rng.range(0.0, 256.0),
+                rng.range(0.0, 8.0) as usize,
+            ),
+        }];
+        let (direct, direct_depth) = direct8(&scene, &cam, &u.vpl, &o);
+        let mut cache = DrawCache::new();
+        let (cold, _) = cached8(&mut cache, &scene, &cam, &u.vpl, &o);
+        let first = cache.stats();
+        let (warm, warm_depth) = cached8(&mut cache, &scene, &cam, &u.vpl, &o);
+        assert!(
+            cold.pixels() == warm.pixels(),
+            "case {case}: warm and cold differ"
+        );
+        let (differ, covered, far, _) = difference(&warm, &direct);
+        if covered < 50 {
+            continue; // off screen
+        }
+        if first.direct == pieces(&scene) {
+            // Over the bound: exactly the direct draw.
+            direct_cases += 1;
+            assert!(
+                warm.pixels() == direct.pixels(),
+                "case {case}: direct pieces"
+            );
+            assert_eq!(warm_depth.values(), direct_depth.values());
+            continue;
+        }
+        cached_cases += 1;
+        assert!(
+            cache.stats().hits > 0 && cache.stats().misses == 0,
+            "case {case}"
+        );
+        let share = differ as f32 / covered as f32 * 100.0;
+        let far_share = far as f32 / covered as f32 * 100.0;
+        eprintln!(
+            "case {case} at {p}: {differ} of {covered} differ ({share:.2} %), {far} \
+             ({far_share:.2} %) without their colour within one pixel; {first:?}"
+        );
+        assert!(
+            share <= ERROR_BOUND_PERCENT,
+            "case {case}: {share:.2} % of the unit's pixels differ"
+        );
+        assert!(
+            far_share <= FAR_BOUND_PERCENT,
+            "case {case}: {far_share:.2} % without their colour within one pixel"
+        );
+        // Depth is the direct draw's view depth: where both cover a pixel they agree to within
+        // a voxel but at the pixels that show another face.
+        let (mut both, mut close) = (0, 0);
+        for (a, b) in warm_depth.values().iter().zip(direct_depth.values()) {
+            if a.is_finite() && b.is_finite() {
+                both += 1;
+                close += usize::from((a - b).abs() < 1.0);
+            }
+        }
+        let bound = (100.0 - ERROR_BOUND_PERCENT) as usize;
+        assert!(
+            close * 100 >= both * bound,
+            "case {case}: {close} of {both} depths within 1"
+        );
+        worst = worst.max(share);
+        worst_far = worst_far.max(far_share);
+        total_differ += differ;
+        total_covered += covered;
+    }
+    eprintln!(
+        "{cached_cases} cached, {direct_cases} direct; worst {worst:.2} % differ ({worst_far:.2} % \
+         without their colour within one pixel), mean {:.2} %",
+        total_differ as f32 / total_covered.max(1) as f32 * 100.0
+    );
+    assert!(cached_cases >= 20, "most battlefield units are cached");
+    assert!(direct_cases >= 4, "near units are drawn directly");
+}
+
+/// A crowd over the demo's battlefield (the bench's spread: 160 units each way).
+fn battlefield<'m>(u: &'m Units, n: usize, seed: u64) -> Vec<Instance<'m>> {
+    let mut scene = crowd(u, n, seed, None);
+    let mut rng = Rng::new(seed ^ 77);
+    for inst in &mut scene {
+        inst.pose.position = Vec3::new(rng.range(-160.0, 160.0), rng.range(-160.0, 160.0), 0.0);
+    }
+    scene
+}
+
+#[test]
+fn perspective_one_and_two_threads_draw_the_same_frames() {
+    let u = units();
+    let cam = demo_camera(960, 540);
+    let frames = |threads: usize| {
+        modex::with_threads(threads, || {
+            let mut cache = DrawCache::new();
+            let mut out = Vec::new();
+            for step in 0..4 {
+                let mut scene = battlefield(&u, 60, 8);
+                for (i, inst) in scene.iter_mut().enumerate() {
+                    inst.pose.position += Vec3::new(0.37, -0.21, 0.0) * step as f32;
+                    inst.pose.facing += 0.6 * step as f32 * (i % 4) as f32;
+                }
+                let (f, d) = cached8(&mut cache, &scene, &cam, &u.vpl, &opts(true));
+                out.push((f.pixels().to_vec(), d.values().to_vec(), cache.stats()));
+            }
+            out
+        })
+        .unwrap()
+    };
+    let (one, two) = (frames(1), frames(2));
+    for (k, (a, b)) in one.iter().zip(&two).enumerate() {
+        assert!(a.0 == b.0, "frame {k}: pixels differ");
+        assert_eq!(a.1, b.1, "frame {k}: depths differ");
+        assert_eq!(a.2, b.2, "frame {k}: cache statistics differ");
+    }
+    assert!(one.iter().any(|f| f.2.hits > 0) && one.iter().skip(1).any(|f| f.2.misses > 0));
+}
+
+#[test]
+fn perspective_sprites_occlude_by_view_depth_against_what_is_in_the_buffer() {
+    let u = units();
+    let cam = demo_camera(960, 540);
+    let o = opts(false);
+    let scene = battlefield(&u, 30, 13);
+    let mut cache = DrawCache::new();
+    let (open, open_depth) = cached8(&mut cache, &scene, &cam, &u.vpl, &o);
+    assert!(cache.stats().misses > 0 && cache.stats().direct < pieces(&scene));
+    // A wall (terrain, an MDL model) at one depth over the left half, at the median depth of
+    // the units' pixels, so it hides some and not others.
+    let mut ds: Vec<f32> = open_depth
+        .values()
+        .iter()
+        .copied()
+        .filter(|v| v.is_finite())
+        .collect();
+    ds.sort_by(f32::total_cmp);
+    let wall = ds[ds.len() / 2];
+    let mut f = IndexedFrame::new(cam.width, cam.height);
+    let mut d = DepthBuffer::new(cam.width, cam.height);
+    for y in 0..cam.height {
+        for x in 0..cam.width / 2 {
+            d.test_and_set(x, y, wall);
+        }
+    }
+    draw_cached(&mut cache, &scene, &cam, &u.vpl, &o, &mut f, &mut d).unwrap();
+    assert_eq!(cache.stats().misses, 0);
+    let (mut hidden, mut shown) = (0, 0);
+    for y in 0..cam.height {
+        for x in 0..cam.width {
+            let i = y * cam.width + x;
+            let (z, p) = (open_depth.values()[i], open.pixels()[i]);
+            if x < cam.width / 2 {
+                let expect = if z < wall { (z, p) } else { (wall, 0) };
+                assert_eq!((d.values()[i], f.pixels()[i]), expect, "pixel ({x}, {y})");
+                if z.is_finite() {
+                    if z < wall {
+                        shown += 1;
+                    } else {
+                        hidden += 1;
+                    }
+                }
+            } else {
+                assert_eq!((d.values()[i], f.pixels()[i]), (z, p), "pixel ({x}, {y})");
+            }
+        }
+    }
+    assert!(
+        hidden > 100 && shown > 100,
+        "{hidden} hidden, {shown} shown"
+    );
+    // And the depths are the direct draw's convention (view depth), so terrain drawn by the
+    // rasterizer occludes them alike.
+    let (_, direct_depth) = direct8(&scene, &cam, &u.vpl, &o);
+    let (mut both, mut close) = (0, 0);
+    for (a, b) in open_depth.values().iter().zip(direct_depth.values()) {
+        if a.is_finite() && b.is_finite() {
+            both += 1;
+            close += usize::from((a - b).abs() < 1.0);
+        }
+    }
+    let bound = (100.0 - ERROR_BOUND_PERCENT) as usize;
+    assert!(
+        close * 100 >= both * bound,
+        "{close} of {both} depths within a unit"
+    );
 }

@@ -60,13 +60,13 @@ use glam::{Mat3, Vec2, Vec3};
 use modex::{BlendTables, Camera, DrawStats, Opacity, Projection};
 use rayon::prelude::*;
 
-use super::job::{self, limb_shade};
+use super::job::{self, limb_shade, Projector};
 use super::light::LimbShade;
 use super::march::{self, Screen};
 use super::pixel::{Mixer, Shade};
 use super::{RenderOptions, Splatting};
 use crate::model::{NoFrames, VoxelModel};
-use crate::scene::{Instance, PieceRole, Pose, Unit};
+use crate::scene::{box_corners, limbs_of, Instance, PieceRole, Pose, Unit};
 use crate::vpl::Vpl;
 
 /// Facings per turn of the default key: the game's 256 steps.
@@ -89,6 +89,20 @@ pub const ERROR_BOUND_PERCENT: f32 = 25.0;
 /// [`DEFAULT_FACINGS`] shows in a colour the direct draw has nowhere within one pixel (a face
 /// sliver that half a pixel of phase or half a facing step shows or hides).
 pub const FAR_BOUND_PERCENT: f32 = 5.0;
+
+/// Perspective cameras: the view-direction step of the key, in radians each way (one game facing
+/// step, 1.4 degrees): the origin's direction in the camera frame decides the linearised
+/// projection a sprite is recorded with.
+pub const VIEW_DIRECTION_STEP: f32 = std::f32::consts::TAU / 512.0;
+
+/// Perspective cameras: the ratio between successive view depths of the key (1 %).
+pub const VIEW_DEPTH_STEP: f32 = 1.005;
+
+/// Perspective cameras: a piece is cached only while its linearised sprite puts every corner of
+/// its limbs' boxes within this many pixels of where the perspective camera projects it (the
+/// linearisation's error plus the key's quantisation of direction and depth); nearer or larger
+/// pieces are drawn directly.
+pub const PERSPECTIVE_BOUND_PX: f32 = 0.5;
 
 /// What the last draw through a cache did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -193,14 +207,20 @@ struct Context {
     viewport: (usize, usize),
     near_far: [u32; 2],
     splat: Splatting,
+    /// A perspective camera (then `height` holds the field of view's bits).
+    perspective: bool,
 }
 
 impl Context {
-    /// The context of an orthographic camera; `None` for a perspective one (not cached).
+    /// The context of a camera; `None` for one whose matrices are not finite.
     fn of(camera: &Camera, opts: &RenderOptions) -> Option<Context> {
-        let Projection::Orthographic { height } = camera.projection else {
-            return None;
+        let (height, perspective) = match camera.projection {
+            Projection::Orthographic { height } => (height, false),
+            Projection::Perspective { fov_y } => (fov_y, true),
         };
+        if !camera.view_projection().is_finite() || camera.width == 0 || camera.height == 0 {
+            return None;
+        }
         let r = Mat3::from_mat4(camera.view()).to_cols_array();
         Some(Context {
             rotation: r.map(f32::to_bits),
@@ -208,6 +228,7 @@ impl Context {
             viewport: (camera.width, camera.height),
             near_far: [camera.near.to_bits(), camera.far.to_bits()],
             splat: opts.splat,
+            perspective,
         })
     }
 }
@@ -231,6 +252,10 @@ struct Key {
     recoil: i32,
     /// Tilt, roll and scale bits of a unit that is not upright (else 0).
     attitude: [u32; 5],
+    /// Perspective cameras: the origin's quantised direction in the camera frame (two angles in
+    /// [`VIEW_DIRECTION_STEP`]s), view depth (in [`VIEW_DEPTH_STEP`]s) and its phase in
+    /// [`PERSPECTIVE_PHASES`] (x, y); else 0.
+    view: [i32; 5],
 }
 
 /// The light an entry's shading tables were built for.
@@ -363,6 +388,99 @@ fn tag_shade(k: usize) -> LimbShade {
     }
 }
 
+/// A perspective camera's view cell of a unit origin: the origin's direction in the camera
+/// frame (two angles) and its view depth, quantised, and the cell's canonical origin, where a
+/// sprite of the cell is recorded through the camera itself.
+#[derive(Clone, Copy)]
+struct ViewCell {
+    cell: [i32; 5],
+    /// The canonical origin (world): the cell's direction and depth, moved onto a pixel corner.
+    canonical: Vec3,
+    /// Its screen position (a pixel corner).
+    at: Vec2,
+}
+
+impl ViewCell {
+    /// The cell of a unit whose origin is at `p` under the perspective `camera`, `None` when it
+    /// is behind the near plane or not finite.
+    fn of(camera: &Camera, p: Vec3) -> Option<ViewCell> {
+        let (at, _) = project(camera, p);
+        if !at.is_finite() {
+            return None;
+        }
+        let (_, phase) = anchor(at, PERSPECTIVE_PHASES);
+        let view = camera.view();
+        let o = view.transform_point3(p);
+        let d = -o.z;
+        if !o.is_finite() || d <= camera.near.max(1e-3) {
+            return None;
+        }
+        let step = VIEW_DIRECTION_STEP;
+        let dstep = VIEW_DEPTH_STEP.ln();
+        let qa = ((o.x / d).atan() / step).round();
+        let qe = ((o.y / d).atan() / step).round();
+        let qd = (d.ln() / dstep).round();
+        if !(qa.abs() < 1e6 && qe.abs() < 1e6 && qd.abs() < 1e6) {
+            return None;
+        }
+        let dq = (qd * dstep).exp();
+        let c_view = Vec3::new((qa * step).tan() * dq, (qe * step).tan() * dq, -dq);
+        let canonical = on_grid(
+            camera,
+            view.inverse().transform_point3(c_view),
+            phase / PERSPECTIVE_PHASES,
+        );
+        let (at, depth) = project(camera, canonical);
+        if !canonical.is_finite() || !at.is_finite() || !(depth > camera.near) {
+            return None;
+        }
+        Some(ViewCell {
+            cell: [
+                qa as i32,
+                qe as i32,
+                qd as i32,
+                phase.x as i32,
+                phase.y as i32,
+            ],
+            canonical,
+            at,
+        })
+    }
+
+    /// The largest distance in pixels between where the camera puts a corner of the boxes of
+    /// `piece`'s limbs (its origin at `origin` on screen) and where the cell's sprite, recorded
+    /// at the canonical origin and blitted at `origin`, puts it: the error of moving the picture
+    /// instead of the unit, before rounding the origin to its pixel. Infinite when a corner is
+    /// behind the eye.
+    fn error(&self, camera: &Camera, piece: &Instance<'_>, origin: Vec2) -> Result<f32, NoFrames> {
+        let p = piece.pose.position;
+        let shift = self.canonical - p;
+        let mut worst = 0f32;
+        for placed in limbs_of(std::slice::from_ref(piece))? {
+            let volume = &placed.model.volumes()[placed.limb];
+            if volume.voxel_count() == 0 {
+                continue;
+            }
+            let (lo, hi) = volume.bounds();
+            for c in box_corners(lo, hi) {
+                let q = placed.grid_to_world.transform_point3(c);
+                let (a, da) = project(camera, q);
+                let (b, db) = project(camera, q + shift);
+                if !(da > camera.near && db > camera.near) {
+                    return Ok(f32::INFINITY);
+                }
+                let e = ((a - origin) - (b - self.at)).length();
+                worst = if e.is_nan() {
+                    f32::INFINITY
+                } else {
+                    worst.max(e)
+                };
+            }
+        }
+        Ok(worst)
+    }
+}
+
 /// One piece to blit.
 #[derive(Clone, Copy)]
 struct Use {
@@ -371,6 +489,8 @@ struct Use {
     origin: Vec2,
     /// View depth of its unit's origin.
     origin_depth: f32,
+    /// Phases per pixel its origin is rounded to (1, or [`PERSPECTIVE_PHASES`]).
+    phases: f32,
 }
 
 /// A limb whose key has no entry yet, with the pose that will record it.
@@ -379,6 +499,8 @@ struct Miss<'m> {
     model: &'m VoxelModel,
     limb: usize,
     instance: Instance<'m>,
+    /// What it is recorded through: the camera's projection, or its perspective linearised.
+    projector: Projector,
 }
 
 /// `p` moved in the screen plane so that it projects onto the nearest pixel corner (whole screen
@@ -387,8 +509,27 @@ struct Miss<'m> {
 /// point already within 1/1000 pixel of a corner is kept as it is, so a pose there records
 /// exactly its own direct draw.
 fn on_pixel(camera: &Camera, p: Vec3) -> Vec3 {
+    on_grid(camera, p, Vec2::ZERO)
+}
+
+/// Sub-pixel phases per pixel each way in a perspective key: the origin is rounded to half
+/// pixels, not whole ones, which halves the phase error (a far unit on the battlefield is some
+/// 1500 pixels, where half a pixel of shift changes a fifth of them) for four times the entries
+/// of a unit whose origin wanders.
+pub const PERSPECTIVE_PHASES: f32 = 2.0;
+
+/// The pixel a sprite's anchor is blitted at for an origin at `s` with `phases` per pixel, and
+/// the origin's phase on that grid (in 1 / `phases` pixels).
+fn anchor(s: Vec2, phases: f32) -> (Vec2, Vec2) {
+    let q = (s * phases).round();
+    let at = (q / phases + 0.25).floor();
+    (at, q - at * phases)
+}
+
+/// [`on_pixel`] with the pixel corner moved by `phase` pixels.
+fn on_grid(camera: &Camera, p: Vec3, phase: Vec2) -> Vec3 {
     let (s, _) = project(camera, p);
-    let corner = s.round();
+    let corner = s.round() + phase;
     if (s - corner).abs().max_element() < 1e-3 || !s.is_finite() {
         return p;
     }
@@ -408,13 +549,18 @@ fn on_pixel(camera: &Camera, p: Vec3) -> Vec3 {
     }
 }
 
-/// Where `p` is on screen and its view depth (orthographic camera).
+/// Where `p` is on screen and its view depth.
 fn project(camera: &Camera, p: Vec3) -> (Vec2, f32) {
-    let clip = camera.view_projection() * p.extend(1.0);
+    project_with(&Projector::of(camera), p)
+}
+
+/// Where `p` is on screen through `proj` and its view depth.
+fn project_with(proj: &Projector, p: Vec3) -> (Vec2, f32) {
+    let clip = proj.view_projection * p.extend(1.0);
     let ndc = clip.truncate() / clip.w;
-    let (w, h) = (camera.width as f32, camera.height as f32);
+    let (w, h) = (proj.width as f32, proj.height as f32);
     let s = Vec2::new((ndc.x + 1.0) * 0.5 * w, (1.0 - ndc.y) * 0.5 * h);
-    (s, -(camera.view().transform_point3(p).z))
+    (s, -(proj.view.transform_point3(p).z))
 }
 
 impl<'m> DrawCache<'m> {
@@ -528,6 +674,7 @@ impl<'m> DrawCache<'m> {
             frame,
             recoil,
             attitude,
+            view: [0; 5],
         };
         (key, record)
     }
@@ -602,12 +749,24 @@ pub(crate) fn draw_cached<'m, P: Shade>(
             continue;
         }
         let (origin, origin_depth) = project(camera, inst.pose.position);
+        let cell = if context.perspective {
+            ViewCell::of(camera, inst.pose.position)
+        } else {
+            None
+        };
         for (role, model) in inst.unit.pieces() {
             let piece = Instance {
                 unit: only(&inst.unit, role),
                 pose: inst.pose,
             };
-            if !origin.is_finite() || !origin_depth.is_finite() {
+            let within = match (&cell, context.perspective) {
+                (_, false) => true,
+                (None, true) => false,
+                (Some(c), true) => {
+                    origin.is_finite() && c.error(camera, &piece, origin)? <= PERSPECTIVE_BOUND_PX
+                }
+            };
+            if !origin.is_finite() || !origin_depth.is_finite() || !within {
                 slots.push(Slot::Direct(direct.len()));
                 direct.push(piece);
                 stats.direct += 1;
@@ -621,7 +780,14 @@ pub(crate) fn draw_cached<'m, P: Shade>(
                 let Some(frame) = cache.canonical_frame(model, limb, inst.pose.frame)? else {
                     continue;
                 };
-                let (key, record) = cache.key(model, role, limb, frame, &inst.pose);
+                let (mut key, record) = cache.key(model, role, limb, frame, &inst.pose);
+                let (position, projector) = match &cell {
+                    Some(c) => {
+                        key.view = c.cell;
+                        (c.canonical, Projector::of(camera))
+                    }
+                    None => (on_pixel(camera, record.position), Projector::of(camera)),
+                };
                 if let Some(e) = cache.entries.get_mut(&key) {
                     e.last_used = tick;
                     stats.hits += 1;
@@ -633,11 +799,9 @@ pub(crate) fn draw_cached<'m, P: Shade>(
                         limb,
                         instance: Instance {
                             unit: piece.unit,
-                            pose: Pose {
-                                position: on_pixel(camera, record.position),
-                                ..record
-                            },
+                            pose: Pose { position, ..record },
                         },
+                        projector,
                     });
                 } else {
                     stats.hits += 1;
@@ -646,6 +810,11 @@ pub(crate) fn draw_cached<'m, P: Shade>(
                     key,
                     origin,
                     origin_depth,
+                    phases: if cell.is_some() {
+                        PERSPECTIVE_PHASES
+                    } else {
+                        1.0
+                    },
                 });
             }
             slots.push(Slot::Blit {
@@ -677,8 +846,7 @@ pub(crate) fn draw_cached<'m, P: Shade>(
             record(
                 &m.instance,
                 m.limb,
-                camera,
-                &screen,
+                &m.projector,
                 vpl,
                 tables,
                 &record_opts,
@@ -842,7 +1010,7 @@ fn finish<'m, P: Shade>(
                         continue;
                     };
                     let s = &e.sprite;
-                    let at = u.origin.round();
+                    let (at, _) = anchor(u.origin, u.phases);
                     // Far off screen (and beyond any i64 arithmetic on its rows): nothing to draw.
                     if at.abs().max_element() > 1e9 {
                         continue;
@@ -929,14 +1097,14 @@ struct Recording {
 fn record(
     instance: &Instance<'_>,
     limb: usize,
-    camera: &Camera,
-    screen: &Screen,
+    camera: &Projector,
     vpl: &Vpl,
     tables: &BlendTables,
     opts: &RenderOptions,
     scratch: &mut Scratch,
 ) -> Result<Option<Recording>, NoFrames> {
-    let mut jobs = job::prepare(
+    let screen = &Screen::with(camera);
+    let mut jobs = job::prepare_with(
         std::slice::from_ref(instance),
         camera,
         opts,
@@ -946,9 +1114,10 @@ fn record(
     if jobs.len() != 1 || jobs[0].clipped {
         return Ok(None);
     }
-    // The unit's origin is on a pixel corner (`on_pixel`); the sprite is kept relative to it.
-    let (origin, origin_depth) = project(camera, instance.pose.position);
-    let anchor = origin.round();
+    // The unit's origin is on a pixel corner (`on_pixel`, or a perspective cell's anchor); the
+    // sprite is kept relative to it.
+    let (origin, origin_depth) = project_with(camera, instance.pose.position);
+    let (anchor, _) = anchor(origin, PERSPECTIVE_PHASES);
     let anchor = (anchor.x as i64, anchor.y as i64);
     let mut limbs: Vec<SpriteLimb> = jobs
         .iter()

@@ -36,7 +36,8 @@ use crate::vpl::Vpl;
 
 pub use cache::{
     CacheStats, DrawCache, DEFAULT_BUDGET_BYTES, DEFAULT_FACINGS, ERROR_BOUND_PERCENT,
-    FAR_BOUND_PERCENT, RECOIL_STEPS,
+    FAR_BOUND_PERCENT, PERSPECTIVE_BOUND_PX, PERSPECTIVE_PHASES, RECOIL_STEPS, VIEW_DEPTH_STEP,
+    VIEW_DIRECTION_STEP,
 };
 pub use camera::{frame_scene, game_camera};
 pub use light::{LightSource, Shading};

@@ -286,7 +286,25 @@ impl<'a> SceneRenderer<'a> {
             sun: Some(world.sun()),
             ..RenderOptions::default()
         };
+        // A budget of 0 turns the cache off: every unit drawn directly (the bench's baseline).
+        let direct = self.cache.budget() == 0;
         let s = match path {
+            DrawPath::Indexed if direct => modex_voxel::draw(
+                &instances,
+                &camera,
+                &self.vpl,
+                &opts,
+                &mut self.frame,
+                &mut self.depth,
+            ),
+            DrawPath::TrueColour if direct => modex_voxel::draw(
+                &instances,
+                &camera,
+                &self.vpl,
+                &opts,
+                &mut self.surface,
+                &mut self.depth,
+            ),
             DrawPath::Indexed => modex_voxel::draw_cached(
                 &mut self.cache,
                 &instances,

@@ -431,7 +431,7 @@ impl ViewCell {
             phase / PERSPECTIVE_PHASES,
         );
         let (at, depth) = project(camera, canonical);
-        if !canonical.is_finite() || !at.is_finite() || !(depth > camera.near) {
+        if !canonical.is_finite() || !at.is_finite() || depth.is_nan() || depth <= camera.near {
             return None;
         }
         Some(ViewCell {
@@ -466,7 +466,7 @@ impl ViewCell {
                 let q = placed.grid_to_world.transform_point3(c);
                 let (a, da) = project(camera, q);
                 let (b, db) = project(camera, q + shift);
-                if !(da > camera.near && db > camera.near) {
+                if da.is_nan() || db.is_nan() || da.min(db) <= camera.near {
                     return Ok(f32::INFINITY);
                 }
                 let e = ((a - origin) - (b - self.at)).length();
@@ -516,7 +516,7 @@ fn on_pixel(camera: &Camera, p: Vec3) -> Vec3 {
 /// pixels, not whole ones, which halves the phase error (a far unit on the battlefield is some
 /// 1500 pixels, where half a pixel of shift changes a fifth of them) for four times the entries
 /// of a unit whose origin wanders.
-pub const PERSPECTIVE_PHASES: f32 = 2.0;
+pub const PERSPECTIVE_PHASES: f32 = 1.0;
 
 /// The pixel a sprite's anchor is blitted at for an origin at `s` with `phases` per pixel, and
 /// the origin's phase on that grid (in 1 / `phases` pixels).
@@ -837,6 +837,7 @@ pub(crate) fn draw_cached<'m, P: Shade>(
             &own
         }
     };
+    let mut recording_rays = 0;
     if !misses.is_empty() {
         let record_opts = RenderOptions {
             parallel: false,
@@ -880,6 +881,7 @@ pub(crate) fn draw_cached<'m, P: Shade>(
             match r? {
                 Some(rec) => {
                     stats.misses += 1;
+                    recording_rays += rec.rays;
                     let bytes = rec.sprite.bytes()
                         + rec.limbs.len()
                             * (std::mem::size_of::<LimbShade>()
@@ -944,6 +946,7 @@ pub(crate) fn draw_cached<'m, P: Shade>(
         translucent: &translucent,
         screen: &screen,
         tables,
+        recording_rays,
     };
     finish(cache, stats, tick, pass, vpl, camera, pixels, depth, opts)
 }
@@ -958,6 +961,8 @@ struct Pass<'p, 'j> {
     translucent: &'p [job::Job<'j>],
     screen: &'p Screen,
     tables: &'p BlendTables,
+    /// Rays cast recording this draw's misses.
+    recording_rays: usize,
 }
 
 /// The shading refresh, the banded draw of every slot and the eviction.
@@ -980,6 +985,7 @@ fn finish<'m, P: Shade>(
         translucent,
         screen,
         tables,
+        recording_rays,
     } = pass;
     // Shading tables for this draw's light, rebuilt only where the light changed.
     let light = LightKey::of(opts, vpl.page_count());
@@ -1067,7 +1073,7 @@ fn finish<'m, P: Shade>(
     cache.last = stats;
     Ok(DrawStats {
         limbs,
-        rays,
+        rays: rays + recording_rays,
         ..DrawStats::default()
     })
 }
@@ -1089,6 +1095,8 @@ struct Scratch {
 struct Recording {
     sprite: Sprite,
     limbs: Vec<SpriteLimb>,
+    /// Rays the recording cast (counted in the draw's statistics).
+    rays: usize,
 }
 
 /// Draw the one-piece `instance` alone through the direct path (jobs, march or splat) into
@@ -1145,7 +1153,11 @@ fn record(
         depth: Vec::new(),
     };
     if jobs.is_empty() {
-        return Ok(Some(Recording { sprite, limbs }));
+        return Ok(Some(Recording {
+            sprite,
+            limbs,
+            rays: 0,
+        }));
     }
     let n = (y1 - y0) * width;
     if scratch.depth.len() < n {
@@ -1153,7 +1165,7 @@ fn record(
         scratch.pixels.resize(n, Found::default());
     }
     let (px, dp) = (&mut scratch.pixels[..n], &mut scratch.depth[..n]);
-    march::march_band(screen, &jobs, vpl, tables, y0, px, dp);
+    let rays = march::march_band(screen, &jobs, vpl, tables, y0, px, dp);
     for y in y0..y1 {
         let row = (y - y0) * width;
         let mut open: Option<usize> = None;
@@ -1192,7 +1204,11 @@ fn record(
             dp[i] = f32::INFINITY;
         }
     }
-    Ok(Some(Recording { sprite, limbs }))
+    Ok(Some(Recording {
+        sprite,
+        limbs,
+        rays,
+    }))
 }
 
 /// A sprite placed for this draw.

@@ -536,10 +536,11 @@ fn on_pixel(camera: &Camera, p: Vec3) -> Vec3 {
     on_grid(camera, p, Vec2::ZERO)
 }
 
-/// Sub-pixel phases per pixel each way in a perspective key: the origin is rounded to half
-/// pixels, not whole ones, which halves the phase error (a far unit on the battlefield is some
-/// 1500 pixels, where half a pixel of shift changes a fifth of them) for four times the entries
-/// of a unit whose origin wanders.
+/// Sub-pixel phases per pixel each way in a perspective key: 1, the origin rounded to whole
+/// pixels as for orthographic cameras. 2 (half pixels) was measured: it halves the phase error
+/// (mean share of differing pixels 4.8 % instead of 10.5 %) but a moving unit then changes key
+/// every few frames, and the 1000-unit 1080p bench fell from 788 to 238 hits per frame
+/// (docs/benchmarks.md, "Round 6b").
 pub const PERSPECTIVE_PHASES: f32 = 1.0;
 
 /// The pixel a sprite's anchor is blitted at for an origin at `s` with `phases` per pixel, and

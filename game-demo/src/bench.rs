@@ -78,6 +78,8 @@ pub fn run(assets: &Assets, args: &DemoArgs, new_world: impl Fn(usize) -> World)
                 continue;
             }
             let mut scene = SceneRenderer::new(assets, width, height);
+            scene.view.orthographic = args.orthographic;
+            scene.set_cache_budget(args.cache_mib << 20);
             for (path, path_name) in PATHS {
                 for threads in THREADS {
                     if !filter.accepts(units, (width, height), path_name, threads) {
@@ -98,13 +100,21 @@ pub fn run(assets: &Assets, args: &DemoArgs, new_world: impl Fn(usize) -> World)
                     println!("{}", m.line());
                     // What the last frame did, on stderr so stdout stays the BENCH lines: how the
                     // cost splits between the renderers and how many rays the units took.
+                    let c = scene.cache_stats();
                     log::info!(
-                        "{} frames; last frame: terrain+props {:.1} ms, units {:.1} ms, {} limbs, {} rays",
+                        "{} frames; last frame: terrain+props {:.1} ms, units {:.1} ms, {} limbs, {} rays; \
+                         draw cache {} hits, {} misses, {} direct, {} entries, {:.1} MiB, {} pixels blitted",
                         frames,
                         last.raster_ms,
                         last.voxel_ms,
                         last.drawn.limbs,
-                        last.drawn.rays
+                        last.drawn.rays,
+                        c.hits,
+                        c.misses,
+                        c.direct,
+                        c.entries,
+                        c.bytes as f64 / (1 << 20) as f64,
+                        c.pixels
                     );
                 }
             }

@@ -114,6 +114,14 @@ pub struct DemoArgs {
         requires = "bench"
     )]
     pub bench_case: Vec<String>,
+    /// Look through an orthographic camera (the Westwood games' projection) with the same orbit,
+    /// headless and in the bench: the units are then blitted from the voxel draw cache.
+    #[arg(long, requires = "headless")]
+    pub orthographic: bool,
+    /// Memory budget of the voxel draw cache in MiB (least recently used sprites go first); 0
+    /// turns the cache off and draws every unit directly.
+    #[arg(long, value_name = "MIB", default_value_t = 48, requires = "headless")]
+    pub cache_mib: usize,
     /// Draw path: 8 (the 8-bit mode-X frame) or 8888 (true colour; headless frames are RGBA PNGs).
     /// The window's T key switches too.
     #[arg(long, value_name = "8|8888", default_value = "8", value_parser = ["8", "8888"])]

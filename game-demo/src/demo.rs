@@ -63,7 +63,7 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     let plugins = Plugins::from_args(args, &data_dir())?;
     let path = draw_path(args);
     if args.headless {
-        return headless(&assets, args.frames, &args.out, path, plugins);
+        return headless(&assets, args, path, plugins);
     }
     windowed(&assets, args, path, plugins)
 }
@@ -116,13 +116,15 @@ pub(crate) fn draw_frame(
 /// Render `frames` frames at the fixed step and write them as indexed PNGs (RGBA on the 8888 path).
 fn headless(
     assets: &Assets,
-    frames: u32,
-    out: &Path,
+    args: &DemoArgs,
     path: DrawPath,
     mut plugins: Option<Plugins>,
 ) -> Result<()> {
+    let (frames, out) = (args.frames, args.out.as_path());
     let mut world = new_world(assets);
     let mut scene = SceneRenderer::new(assets, WIDTH, HEIGHT);
+    scene.view.orthographic = args.orthographic;
+    scene.set_cache_budget(args.cache_mib << 20);
     let mut presenter = HeadlessPresenter::new(out)?;
     let mut render_time = Duration::ZERO;
     let start = Instant::now();

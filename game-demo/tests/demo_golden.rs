@@ -39,8 +39,11 @@ fn demo_frames_match_golden_images() {
 fn both_paths_draw_units_over_terrain() {
     let assets = Assets::from_files(&generate()).unwrap();
     let world = World::new(1994, assets.terrain.model.frames[0].positions.clone());
+    // Each path through its own (cold) voxel draw cache, so both record the same sprites.
+    let s8 = SceneRenderer::new(&assets, 360, 240)
+        .draw(&world, DrawPath::Indexed)
+        .unwrap();
     let mut scene = SceneRenderer::new(&assets, 360, 240);
-    let s8 = scene.draw(&world, DrawPath::Indexed).unwrap();
     let s32 = scene.draw(&world, DrawPath::TrueColour).unwrap();
     assert_eq!(
         s8.drawn, s32.drawn,

@@ -356,7 +356,9 @@ fn alpha_case(plugin: &str, ghost_fn: &str, vanish_fn: &str, min_pixels: usize, 
     for path in ["8", "8888"] {
         let run = |hook: Option<&str>| {
             let out = work.join(format!("{path}-{}", hook.unwrap_or("none")));
-            let mut args = vec!["--frames", "1", "--path", path];
+            // Drawn directly (no draw cache), so the opaque frame is exactly the direct draw
+            // the translucent units (always drawn directly) mix over.
+            let mut args = vec!["--frames", "1", "--path", path, "--cache-mib", "0"];
             if let Some(h) = hook {
                 args.extend(["--plugin", so(&lib), "--each-entity", h]);
             }

@@ -31,8 +31,14 @@ pub use hva::Hva;
 pub use lighting::{is_degenerate_palette, lighting_for, LightingError};
 pub use model::{NoFrames, Quirk, TableChoice, VoxelModel};
 pub use render::{
-    draw, draw_limb_outlines, frame_scene, game_camera, limb_outlines, DrawError, LightSource,
-    RenderOptions, Shading, Splatting, VoxelPixel, SPLAT_FOOTPRINT, SPLAT_FOOTPRINT_MAX,
+    draw, draw_cached, draw_limb_outlines, frame_scene, game_camera, limb_outlines, DrawError,
+    LightSource, RenderOptions, Shading, Splatting, VoxelPixel, SPLAT_FOOTPRINT,
+    SPLAT_FOOTPRINT_MAX,
+};
+pub use render::{
+    CacheStats, DrawCache, DEFAULT_BUDGET_BYTES, DEFAULT_FACINGS, ERROR_BOUND_PERCENT,
+    FAR_BOUND_PERCENT, PERSPECTIVE_BOUND_PX, PERSPECTIVE_PHASES, RECOIL_STEPS, VIEW_DEPTH_STEP,
+    VIEW_DIRECTION_STEP,
 };
 pub use scene::{world_bounds, Instance, Pose, Unit};
 pub use set::{LoadProblem, Piece, TypeKind, VoxelSet, VoxelType};

@@ -37,7 +37,7 @@ impl<'a> Unit<'a> {
         }
     }
 
-    fn pieces(&self) -> impl Iterator<Item = (PieceRole, &'a VoxelModel)> {
+    pub(crate) fn pieces(&self) -> impl Iterator<Item = (PieceRole, &'a VoxelModel)> {
         [
             (PieceRole::Body, self.body),
             (PieceRole::Turret, self.turret),
@@ -54,8 +54,8 @@ impl<'a> Unit<'a> {
 }
 
 /// How a piece hangs on its unit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum PieceRole {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum PieceRole {
     Body,
     Turret,
     Barrel,
@@ -119,10 +119,15 @@ impl Pose {
         Mat4::from_rotation_z((64.0 - facing) * std::f32::consts::TAU / 256.0)
     }
 
+    /// Whether the unit stands as modelled: no tilt, roll or scale (the game's own poses).
+    pub(crate) fn is_upright(&self) -> bool {
+        self.tilt == 0.0 && self.roll == 0.0 && self.scale == Vec3::ONE
+    }
+
     /// Tilt, roll and scale in the unit's own axes (front = +X, as the facing leaves it); the
     /// identity for an upright unit, so the game's own poses keep their exact matrices.
     fn attitude(&self) -> Mat4 {
-        if self.tilt == 0.0 && self.roll == 0.0 && self.scale == Vec3::ONE {
+        if self.is_upright() {
             return Mat4::IDENTITY;
         }
         Mat4::from_rotation_y(-self.tilt.to_radians())
@@ -130,7 +135,8 @@ impl Pose {
             * Mat4::from_scale(self.scale)
     }
 
-    fn piece_matrix(&self, role: PieceRole) -> Mat4 {
+    /// The piece's frame (before its HVA limb matrices) to world space.
+    pub(crate) fn piece_matrix(&self, role: PieceRole) -> Mat4 {
         let body =
             Mat4::from_translation(self.position) * Self::rotation(self.facing) * self.attitude();
         let turret = || {

@@ -1,6 +1,8 @@
 //! Drawing the battlefield: terrain and props through the triangle rasterizer, units through the
 //! voxel ray-marcher, into one frame with one shared depth buffer and one camera, so the two
-//! renderers occlude each other correctly.
+//! renderers occlude each other correctly. The units go through one voxel draw cache kept across
+//! frames ([`modex_voxel::DrawCache`]), which blits them from sprites when the view is
+//! orthographic ([`ViewControl::orthographic`]) and draws them directly otherwise.
 
 use std::time::Instant;
 
@@ -8,7 +10,7 @@ use anyhow::Context;
 use glam::Vec3;
 use modex::{Argb8888, Camera, DepthBuffer, DrawStats, IndexedFrame, Surface};
 use modex_raster::{Entity, Light, Model, PreparedModel, Renderer};
-use modex_voxel::{Instance, Pose, RenderOptions, Shading, Unit, Vpl};
+use modex_voxel::{DrawCache, Instance, Pose, RenderOptions, Shading, Unit, Vpl};
 
 use super::assets::Assets;
 use super::world::{UnitKind, World};
@@ -46,6 +48,9 @@ pub struct ViewControl {
     pub pitch: f32,
     /// Eye distance from the target.
     pub distance: f32,
+    /// Look through an orthographic camera (the Westwood games' projection) instead of the
+    /// perspective one: same orbit, and the height the field of view shows at the target.
+    pub orthographic: bool,
 }
 
 impl Default for ViewControl {
@@ -55,6 +60,7 @@ impl Default for ViewControl {
             yaw: 0.6,
             pitch: 0.62,
             distance: 340.0,
+            orthographic: false,
         }
     }
 }
@@ -81,6 +87,11 @@ impl ViewControl {
         );
         c.near = 1.0;
         c.far = 4000.0;
+        if self.orthographic {
+            c.projection = modex::Projection::Orthographic {
+                height: 2.0 * self.distance * (fov_degrees.to_radians() * 0.5).tan(),
+            };
+        }
         c
     }
 }
@@ -140,6 +151,8 @@ pub struct SceneRenderer<'a> {
     depth: DepthBuffer,
     /// The camera the player steers.
     pub view: ViewControl,
+    /// The units' sprites, kept across frames.
+    cache: DrawCache<'a>,
 }
 
 /// Palette index the 8-bit frame is cleared to (sky).
@@ -162,7 +175,19 @@ impl<'a> SceneRenderer<'a> {
             surface: Surface::new(width, height),
             depth: DepthBuffer::new(width, height),
             view: ViewControl::default(),
+            cache: DrawCache::new(),
         }
+    }
+
+    /// Give the units' draw cache a memory budget of `bytes` (it starts with
+    /// [`modex_voxel::DEFAULT_BUDGET_BYTES`]).
+    pub fn set_cache_budget(&mut self, bytes: usize) {
+        self.cache = std::mem::take(&mut self.cache).with_budget(bytes);
+    }
+
+    /// What the units' draw cache did in the last frame.
+    pub fn cache_stats(&self) -> modex_voxel::CacheStats {
+        self.cache.stats()
     }
 
     /// The camera of the current view.
@@ -261,8 +286,10 @@ impl<'a> SceneRenderer<'a> {
             sun: Some(world.sun()),
             ..RenderOptions::default()
         };
+        // A budget of 0 turns the cache off: every unit drawn directly (the bench's baseline).
+        let direct = self.cache.budget() == 0;
         let s = match path {
-            DrawPath::Indexed => modex_voxel::draw(
+            DrawPath::Indexed if direct => modex_voxel::draw(
                 &instances,
                 &camera,
                 &self.vpl,
@@ -270,7 +297,25 @@ impl<'a> SceneRenderer<'a> {
                 &mut self.frame,
                 &mut self.depth,
             ),
-            DrawPath::TrueColour => modex_voxel::draw(
+            DrawPath::TrueColour if direct => modex_voxel::draw(
+                &instances,
+                &camera,
+                &self.vpl,
+                &opts,
+                &mut self.surface,
+                &mut self.depth,
+            ),
+            DrawPath::Indexed => modex_voxel::draw_cached(
+                &mut self.cache,
+                &instances,
+                &camera,
+                &self.vpl,
+                &opts,
+                &mut self.frame,
+                &mut self.depth,
+            ),
+            DrawPath::TrueColour => modex_voxel::draw_cached(
+                &mut self.cache,
                 &instances,
                 &camera,
                 &self.vpl,

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use super::light::LimbShade;
 use super::splat::Splat;
 use super::{RenderOptions, Splatting, SPLAT_FOOTPRINT_MAX};
-use crate::model::NoFrames;
+use crate::model::{NoFrames, VoxelModel};
 use crate::scene::{box_corners, limbs_of, Instance, PlacedLimb, BOX_EDGES};
 use crate::volume::{LimbVolume, RayDir};
 
@@ -32,6 +32,14 @@ const PIXEL_COST_IN_VOXELS: f32 = 0.2;
 /// A limb prepared for marching.
 pub(crate) struct Job<'a> {
     pub volume: &'a LimbVolume,
+    /// Which limb of its piece it is (the draw cache shades its sprites' pixels by it).
+    pub limb: usize,
+    /// The limb's grid-to-world linear part without the grid scale: what turns its normals into
+    /// world space for [`LimbShade`].
+    pub linear: Mat3,
+    /// Whether the screen cut the projected box (its rectangle was clamped to the screen, or a
+    /// corner is behind the eye): the draw cache records only limbs drawn whole.
+    pub clipped: bool,
     /// NDC (x, y, z, 1) to grid-space homogeneous coordinates.
     pub ndc_to_grid: Mat4,
     /// Screen rectangle: x0, y0, x1, y1 (exclusive).
@@ -118,6 +126,68 @@ impl Job<'_> {
     }
 }
 
+/// The linear part that turns limb `limb`'s normals into world space when its grid-to-world matrix
+/// is `m`, without the grid scale.
+pub(crate) fn shade_linear(model: &VoxelModel, limb: usize, m: &Mat4) -> Mat3 {
+    let ext = model.vxl.limbs[limb].voxel_extent();
+    let inv_ext = Vec3::new(
+        if ext.x != 0.0 { 1.0 / ext.x } else { 0.0 },
+        if ext.y != 0.0 { 1.0 / ext.y } else { 0.0 },
+        if ext.z != 0.0 { 1.0 / ext.z } else { 0.0 },
+    );
+    Mat3::from_mat4(*m) * Mat3::from_diagonal(inv_ext)
+}
+
+/// The shading table of limb `limb` of `model` turned by `linear` ([`shade_linear`]) in a draw
+/// with `opts`: the one rule for the marcher, the splats and the draw cache's blits (which need
+/// only the normal indices in `used`; `None` computes all).
+pub(crate) fn limb_shade(
+    model: &VoxelModel,
+    limb: usize,
+    linear: Mat3,
+    opts: &RenderOptions,
+    page_count: usize,
+    used: Option<&[bool; 256]>,
+) -> LimbShade {
+    let lit = opts.shading != super::Shading::Unlit && model.limb_is_lit(limb);
+    let table = model.normal_table(opts.table);
+    match used {
+        None => LimbShade::new(lit, table, linear, opts, page_count),
+        Some(_) => LimbShade::new_for(lit, table, linear, opts, page_count, used),
+    }
+}
+
+/// What a draw projects with: a camera's matrices, or the draw cache's affine linearisation of
+/// a perspective camera at one unit's origin (a matrix no [`Camera`] has: an oblique parallel
+/// projection along the ray to that origin, scaled by its distance).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Projector {
+    pub view: Mat4,
+    /// World to clip; its last row is (0, 0, 0, 1) when `affine`.
+    pub view_projection: Mat4,
+    pub width: usize,
+    pub height: usize,
+    pub near: f32,
+    pub far: f32,
+    /// Parallel rays (orthographic or linearised): rays step affinely across pixels.
+    pub affine: bool,
+}
+
+impl Projector {
+    /// The camera's own projection.
+    pub fn of(camera: &Camera) -> Projector {
+        Projector {
+            view: camera.view(),
+            view_projection: camera.view_projection(),
+            width: camera.width,
+            height: camera.height,
+            near: camera.near,
+            far: camera.far,
+            affine: matches!(camera.projection, Projection::Orthographic { .. }),
+        }
+    }
+}
+
 /// One job per limb with something on screen, in scene order.
 pub(crate) fn prepare<'a>(
     instances: &[Instance<'a>],
@@ -125,8 +195,18 @@ pub(crate) fn prepare<'a>(
     opts: &RenderOptions,
     page_count: usize,
 ) -> Result<Vec<Job<'a>>, NoFrames> {
-    let vp = camera.view_projection();
-    let view = camera.view();
+    prepare_with(instances, &Projector::of(camera), opts, page_count)
+}
+
+/// [`prepare`] through any projector.
+pub(crate) fn prepare_with<'a>(
+    instances: &[Instance<'a>],
+    camera: &Projector,
+    opts: &RenderOptions,
+    page_count: usize,
+) -> Result<Vec<Job<'a>>, NoFrames> {
+    let vp = camera.view_projection;
+    let view = camera.view;
     let inv_vp = vp.inverse();
     let (w, h) = (camera.width, camera.height);
     let limbs = limbs_of(instances)?;
@@ -200,24 +280,16 @@ pub(crate) fn prepare<'a>(
         if rect[0] >= rect[2] || rect[1] >= rect[3] {
             return None;
         }
-        let lit = opts.shading != super::Shading::Unlit && model.limb_is_lit(limb);
-        // The linear part that turns limb-space normals into world space, without the grid scale.
-        let ext = model.vxl.limbs[limb].voxel_extent();
-        let inv_ext = Vec3::new(
-            if ext.x != 0.0 { 1.0 / ext.x } else { 0.0 },
-            if ext.y != 0.0 { 1.0 / ext.y } else { 0.0 },
-            if ext.z != 0.0 { 1.0 / ext.z } else { 0.0 },
-        );
-        let linear = Mat3::from_mat4(m) * Mat3::from_diagonal(inv_ext);
-        let shade = LimbShade::new(
-            lit,
-            model.normal_table(opts.table),
-            linear,
-            opts,
-            page_count,
-        );
+        let clipped = behind
+            || lo.x < 0.0
+            || lo.y < 0.0
+            || hi.x.ceil() + 1.0 > w as f32
+            || hi.y.ceil() + 1.0 > h as f32;
+        let linear = shade_linear(model, limb, &m);
+        let shade = limb_shade(model, limb, linear, opts, page_count, None);
         let ndc_to_grid = world_to_grid * inv_vp;
-        let affine = matches!(camera.projection, Projection::Orthographic { .. })
+        let affine = camera
+            .affine
             .then(|| {
                 let at = |x: f32, y: f32, z: f32| {
                     let nx = (x + 0.5) / w as f32 * 2.0 - 1.0;
@@ -258,12 +330,15 @@ pub(crate) fn prepare<'a>(
                 } else {
                     SPLAT_FOOTPRINT_MAX
                 },
-                matches!(camera.projection, Projection::Orthographic { .. }),
+                camera.affine,
             )
         };
         let mut job = Job {
             splat: None,
             volume,
+            limb,
+            linear,
+            clipped,
             affine,
             ray_dir,
             ndc_to_grid,

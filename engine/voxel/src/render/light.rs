@@ -72,6 +72,20 @@ impl LimbShade {
         opts: &RenderOptions,
         page_count: usize,
     ) -> LimbShade {
+        Self::new_for(lit, table, linear, opts, page_count, None)
+    }
+
+    /// [`LimbShade::new`] with only the normal indices marked in `used` computed (the others keep
+    /// the unlit defaults): the draw cache's sprites read a few dozen of the 256, and their limbs'
+    /// tables are rebuilt whenever the light moves. `None` computes them all.
+    pub(crate) fn new_for(
+        lit: bool,
+        table: Option<VxlNormalTable>,
+        linear: Mat3,
+        opts: &RenderOptions,
+        page_count: usize,
+        used: Option<&[bool; 256]>,
+    ) -> LimbShade {
         let mut page = [8u8; 256];
         let mut gain = [256u16; 256];
         let Some(table) = table else {
@@ -93,7 +107,13 @@ impl LimbShade {
         // Only the table's real entries need computing: indices past it clamp to its last entry
         // (and 253..255 are special in the game path), so they copy that entry's result below.
         let real = table.len().min(256);
-        for i in 0..real {
+        if real == 0 {
+            return LimbShade { lit, page, gain };
+        }
+        // With `used`, an index past the table needs its last entry.
+        let wanted =
+            |i: usize| used.is_none_or(|u| u[i] || (i == real - 1 && u[real..].iter().any(|&b| b)));
+        for i in (0..real).filter(|&i| wanted(i)) {
             let n = (normal_matrix * Vec3::from(table.get(i as u8))).normalize_or_zero();
             let d = n.dot(l).max(0.0);
             let nh = n.dot(h);

@@ -13,7 +13,7 @@ use glam::{Mat4, Vec4};
 use modex::{BlendTables, Camera};
 use rayon::prelude::*;
 
-use super::job::Job;
+use super::job::{Job, Projector};
 use super::pixel::Shade;
 use crate::vpl::Vpl;
 
@@ -30,10 +30,16 @@ pub(crate) struct Screen {
 
 impl Screen {
     pub fn new(camera: &Camera) -> Screen {
+        Screen::with(&Projector::of(camera))
+    }
+
+    /// The screen of any projector (the draw cache records perspective sprites through an affine
+    /// one).
+    pub fn with(p: &Projector) -> Screen {
         Screen {
-            width: camera.width,
-            height: camera.height,
-            ndc_to_view: camera.view() * camera.view_projection().inverse(),
+            width: p.width,
+            height: p.height,
+            ndc_to_view: p.view * p.view_projection.inverse(),
         }
     }
 
@@ -129,7 +135,8 @@ pub(crate) fn march_bands<P: Shade>(
 }
 
 /// March one band of rows `y0..` for every job, shading each pixel whose hit passes the depth test.
-fn march_band<P: Shade>(
+/// (The draw cache records a piece's sprite through it, over just the piece's rows.)
+pub(crate) fn march_band<P: Shade>(
     screen: &Screen,
     jobs: &[Job<'_>],
     vpl: &Vpl,

@@ -12,9 +12,13 @@
 //!   depth-tested pixel per voxel, or each visible voxel face rasterised); a limb whose screen
 //!   rectangle already holds nearer depths everywhere is skipped.
 //!
+//! [`draw_cached`] is the same draw through a [`DrawCache`] kept across frames ([`cache`]: each
+//! unit piece recorded once per key into a sprite with per-pixel depth, then blitted).
+//!
 //! Beside the draw: cameras for voxel scenes ([`camera`]) and the limb-box outlines of the viewer
 //! ([`outline`]).
 
+mod cache;
 mod camera;
 mod job;
 mod light;
@@ -30,6 +34,11 @@ use crate::model::{NoFrames, TableChoice};
 use crate::scene::Instance;
 use crate::vpl::Vpl;
 
+pub use cache::{
+    CacheStats, DrawCache, DEFAULT_BUDGET_BYTES, DEFAULT_FACINGS, ERROR_BOUND_PERCENT,
+    FAR_BOUND_PERCENT, PERSPECTIVE_BOUND_PX, PERSPECTIVE_PHASES, RECOIL_STEPS, VIEW_DEPTH_STEP,
+    VIEW_DIRECTION_STEP,
+};
 pub use camera::{frame_scene, game_camera};
 pub use light::{LightSource, Shading};
 pub use outline::{draw_limb_outlines, limb_outlines};
@@ -122,6 +131,35 @@ where
 {
     modex::SizeMismatch::check(target, depth, camera)?;
     Ok(T::Px::draw_pixels(
+        instances,
+        camera,
+        vpl,
+        opts,
+        target.pixels_mut(),
+        depth,
+    )?)
+}
+
+/// [`draw`] through `cache`: with an orthographic camera every opaque unit piece is blitted from
+/// the cache's sprite for its key (recorded now when missing), and the rest (translucent units,
+/// pieces cut by the screen edge) is drawn as [`draw`] draws it, after the blits; a perspective
+/// camera draws everything as [`draw`] does. The cache's module docs give the key, the error bound
+/// and the memory budget; [`DrawCache::stats`] tells what this draw did.
+pub fn draw_cached<'m, T: Target>(
+    cache: &mut DrawCache<'m>,
+    instances: &[Instance<'m>],
+    camera: &Camera,
+    vpl: &Vpl,
+    opts: &RenderOptions,
+    target: &mut T,
+    depth: &mut DepthBuffer,
+) -> Result<DrawStats, DrawError>
+where
+    T::Px: VoxelPixel,
+{
+    modex::SizeMismatch::check(target, depth, camera)?;
+    Ok(cache::draw_cached::<T::Px>(
+        cache,
         instances,
         camera,
         vpl,

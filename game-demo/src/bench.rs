@@ -79,7 +79,7 @@ pub fn run(assets: &Assets, args: &DemoArgs, new_world: impl Fn(usize) -> World)
             }
             let mut scene = SceneRenderer::new(assets, width, height);
             scene.view.orthographic = args.orthographic;
-            scene.set_cache_budget(args.cache_mib << 20);
+            scene.set_cache(args.cache_mib << 20, args.cache_perspective);
             for (path, path_name) in PATHS {
                 for threads in THREADS {
                     if !filter.accepts(units, (width, height), path_name, threads) {

@@ -124,7 +124,7 @@ fn headless(
     let mut world = new_world(assets);
     let mut scene = SceneRenderer::new(assets, WIDTH, HEIGHT);
     scene.view.orthographic = args.orthographic;
-    scene.set_cache_budget(args.cache_mib << 20);
+    scene.set_cache(args.cache_mib << 20, args.cache_perspective);
     let mut presenter = HeadlessPresenter::new(out)?;
     let mut render_time = Duration::ZERO;
     let start = Instant::now();

@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use modex::{Argb8888, Rgb565};
 
+use super::light::SHADE_LEVELS;
 use super::span::Run;
 
 /// Whether vector kernels may be used (tests switch them off to compare with the scalar loop).
@@ -107,11 +108,60 @@ pub fn rgb565_run(
     }
 }
 
+/// Fill the leading whole groups of [`LANES`] pixels of a depth-tested, depth-written run of
+/// palette-index texels (power-of-two `size`) lit through the shade table `colormap`
+/// (`SHADE_LEVELS` rows of 256 indices) into 8-bit pixels, as `Colormap::put` does: pixel =
+/// `colormap[level_of(l >> 16) << 8 | texel]`. Returns the pixels done; `run` and `z` are advanced
+/// past them. Does nothing (returns 0) without AVX2, when the texture is smaller than 4 texels
+/// (the gather reads the aligned 4 bytes holding each texel) or when the table is short.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub fn indexed_run(
+    texels: &[u8],
+    size: (u32, u32),
+    colormap: &[u8],
+    run: &mut Run,
+    px: &mut [u8],
+    depth: &mut [f32],
+    z: &mut f32,
+    dz: f32,
+) -> usize {
+    let n = lanes_to_do(texels, size, px.len(), depth.len());
+    // Every texel and table index lies in an aligned 4-byte word wholly inside its slice: a
+    // power-of-two texture of at least 4 texels and the full table are multiples of 4 bytes.
+    if n == 0 || texels.len() < 4 || colormap.len() < SHADE_LEVELS * 256 {
+        return 0;
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: the CPU has AVX2 (`lanes_to_do` checked), the precondition of code compiled
+        // for it.
+        unsafe {
+            avx2::indexed_run(
+                texels,
+                size,
+                &colormap[..SHADE_LEVELS * 256],
+                run,
+                &mut px[..n],
+                &mut depth[..n],
+                z,
+                dz,
+            )
+        };
+        n
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (run, z, dz);
+        0
+    }
+}
+
 /// How many leading pixels a kernel may fill (whole groups of [`LANES`]), or 0 when it must not
 /// run: no AVX2, or a texture whose masked indices would not all be inside `texels` or fit the
 /// gather's signed 32-bit indices.
 #[inline(always)]
-fn lanes_to_do(texels: &[u32], (tw, th): (u32, u32), px: usize, depth: usize) -> usize {
+fn lanes_to_do<T>(texels: &[T], (tw, th): (u32, u32), px: usize, depth: usize) -> usize {
     let n = px.min(depth) / LANES * LANES;
     let fits = tw.is_power_of_two()
         && th.is_power_of_two()
@@ -131,7 +181,7 @@ mod avx2 {
     use modex::{Argb8888, Rgb565};
 
     use super::{Run, LANES};
-    use crate::raster::light::LIGHT_MAX;
+    use crate::raster::light::{LIGHT_MAX, LIGHT_PER_LEVEL, SHADE_LEVELS};
 
     /// The per-run constants of the lit-texel computation.
     struct Lit {
@@ -340,6 +390,97 @@ mod avx2 {
             for (p, o) in p8.iter_mut().zip(old) {
                 *p = Rgb565(o as u16);
             }
+        }
+    }
+
+    // The 8-bit kernel finds the shade row by a shift.
+    const _: () = assert!(LIGHT_PER_LEVEL > 0 && LIGHT_PER_LEVEL & (LIGHT_PER_LEVEL - 1) == 0);
+
+    /// The bytes at `index` (each lane below `bytes.len()`, which is a multiple of 4) of `bytes`,
+    /// one per 32-bit lane: the aligned 4-byte word holding each is gathered and shifted down,
+    /// so no lane reads past the slice (AVX2 has no byte gather).
+    #[target_feature(enable = "avx2")]
+    fn gather_bytes(bytes: &[u8], index: __m256i) -> __m256i {
+        let word = _mm256_andnot_si256(_mm256_set1_epi32(3), index);
+        let shift = _mm256_slli_epi32(_mm256_and_si256(index, _mm256_set1_epi32(3)), 3);
+        // SAFETY: each lane's word offset is `index & !3`, and `index < bytes.len()`, a multiple
+        // of 4, so the 4 bytes read at it are inside `bytes` (the callers' checks).
+        let w = unsafe { _mm256_i32gather_epi32::<1>(bytes.as_ptr() as *const i32, word) };
+        _mm256_and_si256(_mm256_srlv_epi32(w, shift), _mm256_set1_epi32(0xff))
+    }
+
+    /// The low byte of each 32-bit lane, in lane order, as the 8 bytes of a `u64`.
+    #[target_feature(enable = "avx2")]
+    fn low_bytes(v: __m256i) -> u64 {
+        let pick = _mm256_setr_epi8(
+            0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, //
+            0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+        );
+        let packed = _mm256_permutevar8x32_epi32(
+            _mm256_shuffle_epi8(v, pick),
+            _mm256_setr_epi32(0, 4, 1, 1, 1, 1, 1, 1),
+        );
+        _mm_cvtsi128_si64(_mm256_castsi256_si128(packed)) as u64
+    }
+
+    /// The 8-bit kernel, same preconditions as [`argb8888_run`] plus those of
+    /// [`super::indexed_run`]: `texels.len() >= 4`, `colormap.len() == SHADE_LEVELS * 256`.
+    #[target_feature(enable = "avx2")]
+    #[allow(clippy::too_many_arguments)]
+    pub fn indexed_run(
+        texels: &[u8],
+        (tw, th): (u32, u32),
+        colormap: &[u8],
+        run: &mut Run,
+        px: &mut [u8],
+        depth: &mut [f32],
+        z: &mut f32,
+        dz: f32,
+    ) {
+        let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        let steps = |d: i32| _mm256_mullo_epi32(lane, _mm256_set1_epi32(d));
+        let (du8, dv8, dl8) = (steps(run.du), steps(run.dv), steps(run.dl));
+        let umask = _mm256_set1_epi32((tw - 1) as i32);
+        let vmask = _mm256_set1_epi32((th - 1) as i32);
+        let width = _mm256_set1_epi32(tw as i32);
+        let top = _mm256_set1_epi32(SHADE_LEVELS as i32 - 1);
+        let zero = _mm256_setzero_si256();
+        // `level_of(l >> 16)`: (l >> 16) / LIGHT_PER_LEVEL clamped to the table's rows. The
+        // division truncates towards zero and the shift floors, but they differ only for
+        // negative lights, which both clamp to row 0.
+        let level_shift = 16 + LIGHT_PER_LEVEL.trailing_zeros() as i32;
+        let level_shift = _mm_cvtsi32_si128(level_shift);
+        let step = LANES as i32;
+        for (p8, z8) in px
+            .chunks_exact_mut(LANES)
+            .zip(depth.chunks_exact_mut(LANES))
+        {
+            // Depth first, as in the true-colour kernels: a hidden block costs no gather.
+            let hit = depth_test(z8, z, dz);
+            if _mm256_movemask_ps(hit) != 0 {
+                let u = _mm256_add_epi32(_mm256_set1_epi32(run.u), du8);
+                let v = _mm256_add_epi32(_mm256_set1_epi32(run.v), dv8);
+                let l = _mm256_add_epi32(_mm256_set1_epi32(run.l), dl8);
+                // texel((u >> 16) & (tw - 1), (v >> 16) & (th - 1)), as `span::texel::<true>`.
+                let col = _mm256_and_si256(_mm256_srai_epi32(u, 16), umask);
+                let row = _mm256_and_si256(_mm256_srai_epi32(v, 16), vmask);
+                let index = _mm256_add_epi32(_mm256_mullo_epi32(row, width), col);
+                let t = gather_bytes(texels, index);
+                let level = _mm256_min_epi32(
+                    _mm256_max_epi32(_mm256_sra_epi32(l, level_shift), zero),
+                    top,
+                );
+                let shade = gather_bytes(colormap, _mm256_or_si256(_mm256_slli_epi32(level, 8), t));
+                let color = low_bytes(shade);
+                let mask = low_bytes(_mm256_castps_si256(hit));
+                let mut old = [0u8; LANES];
+                old.copy_from_slice(p8);
+                let out = (u64::from_le_bytes(old) & !mask) | (color & mask);
+                p8.copy_from_slice(&out.to_le_bytes());
+            }
+            run.u = run.u.wrapping_add(run.du.wrapping_mul(step));
+            run.v = run.v.wrapping_add(run.dv.wrapping_mul(step));
+            run.l = run.l.wrapping_add(run.dl.wrapping_mul(step));
         }
     }
 }

@@ -229,13 +229,6 @@ impl<'a> SceneRenderer<'a> {
             ambient: 0.45,
             diffuse: 1.2,
         };
-        self.depth.clear();
-        match path {
-            DrawPath::Indexed => self.frame.clear(SKY_INDEX),
-            DrawPath::TrueColour => self.surface.clear(Argb8888(u32::from_be_bytes([
-                255, SKY_RGB[0], SKY_RGB[1], SKY_RGB[2],
-            ]))),
-        }
 
         let start = Instant::now();
         let extra: Vec<PreparedModel> = overrides
@@ -275,7 +268,16 @@ impl<'a> SceneRenderer<'a> {
         let distance = |e: &Entity| (e.position - camera.eye).length();
         translucent.sort_by(|a, b| distance(&b.1).total_cmp(&distance(&a.1)));
         let targets = (&mut self.frame, &mut self.surface, &mut self.depth);
-        draw_models(&self.renderer, targets, &opaque, path, &camera, &mut stats)?;
+        let clear = Clear::First;
+        draw_models(
+            &self.renderer,
+            targets,
+            &opaque,
+            path,
+            &camera,
+            clear,
+            &mut stats,
+        )?;
         stats.raster_ms = start.elapsed().as_secs_f32() * 1000.0;
 
         let start = Instant::now();
@@ -346,6 +348,7 @@ impl<'a> SceneRenderer<'a> {
             &translucent,
             path,
             &camera,
+            Clear::No,
             &mut stats,
         )?;
         stats.raster_ms += start.elapsed().as_secs_f32() * 1000.0;
@@ -380,6 +383,18 @@ impl<'a> SceneRenderer<'a> {
     }
 }
 
+/// Whether [`draw_models`] clears the frame and depth to the sky first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Clear {
+    /// Clear, inside the first model's draw when there is one ([`Renderer::clear_and_draw`]: each
+    /// band is cleared by the job that then draws into it, while its rows are in cache, instead of
+    /// a serial pass over the whole frame first; at 1920x1080 the serial clears were 8 % of a
+    /// 13-unit frame).
+    First,
+    /// Draw over what is there.
+    No,
+}
+
 /// Draw models with the rasterizer into the path's target.
 fn draw_models(
     renderer: &Renderer,
@@ -387,15 +402,35 @@ fn draw_models(
     draws: &[(&PreparedModel, Entity)],
     path: DrawPath,
     camera: &Camera,
+    mut clear: Clear,
     stats: &mut FrameStats,
 ) -> anyhow::Result<()> {
+    let sky = Argb8888(u32::from_be_bytes([
+        255, SKY_RGB[0], SKY_RGB[1], SKY_RGB[2],
+    ]));
     for (model, entity) in draws {
-        let s = match path {
-            DrawPath::Indexed => renderer.draw(frame, depth, camera, model, entity),
-            DrawPath::TrueColour => renderer.draw(surface, depth, camera, model, entity),
+        let s = match (path, clear) {
+            (DrawPath::Indexed, Clear::First) => {
+                renderer.clear_and_draw(frame, depth, camera, model, entity, SKY_INDEX)
+            }
+            (DrawPath::TrueColour, Clear::First) => {
+                renderer.clear_and_draw(surface, depth, camera, model, entity, sky)
+            }
+            (DrawPath::Indexed, Clear::No) => renderer.draw(frame, depth, camera, model, entity),
+            (DrawPath::TrueColour, Clear::No) => {
+                renderer.draw(surface, depth, camera, model, entity)
+            }
         }
         .context("model draw")?;
         stats.drawn += s;
+        clear = Clear::No;
+    }
+    if clear == Clear::First {
+        depth.clear();
+        match path {
+            DrawPath::Indexed => frame.clear(SKY_INDEX),
+            DrawPath::TrueColour => surface.clear(sky),
+        }
     }
     Ok(())
 }

@@ -122,9 +122,9 @@ pub struct DemoArgs {
     /// turns the cache off and draws every unit directly.
     #[arg(long, value_name = "MIB", default_value_t = 48, requires = "headless")]
     pub cache_mib: usize,
-    /// Blit the units from the voxel draw cache in the perspective view too (faster with many
-    /// units at 1280x720 and below; each cached unit within the cache's stated error bound of the
-    /// exact picture instead of exact).
+    /// Blit the units from the voxel draw cache in the perspective view too (each cached unit
+    /// within the cache's stated error bound of the exact picture instead of exact; whether it is
+    /// faster depends on how often units turn and move: docs/benchmarks.md, round 6).
     #[arg(long, requires = "headless")]
     pub cache_perspective: bool,
     /// Draw path: 8 (the 8-bit mode-X frame) or 8888 (true colour; headless frames are RGBA PNGs).

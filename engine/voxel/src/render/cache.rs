@@ -1259,16 +1259,7 @@ fn draw_bands<P: Shade>(
     depth: &mut [f32],
     parallel: bool,
 ) -> usize {
-    let height = pixels.len() / width.max(1);
-    let rows = if parallel {
-        let bands = 4 * rayon::current_num_threads().max(1);
-        height.div_ceil(bands).max(8)
-    } else {
-        height.max(1)
-    };
-    let band = rows * width.max(1);
-    let draw = |(i, (p, d)): (usize, (&mut [P], &mut [f32]))| -> usize {
-        let y0 = i * rows;
+    march::over_bands(width, pixels, depth, parallel, |y0, p, d| {
         let mut rays = 0;
         for item in items {
             match item {
@@ -1279,22 +1270,7 @@ fn draw_bands<P: Shade>(
             }
         }
         rays
-    };
-    if parallel {
-        pixels
-            .par_chunks_mut(band)
-            .zip(depth.par_chunks_mut(band))
-            .enumerate()
-            .map(draw)
-            .sum()
-    } else {
-        pixels
-            .chunks_mut(band)
-            .zip(depth.chunks_mut(band))
-            .enumerate()
-            .map(draw)
-            .sum()
-    }
+    })
 }
 
 /// Blit the sprite's rows that fall in band rows `y0..` (`pixels.len() / width` of them): per

@@ -104,32 +104,46 @@ pub(crate) fn march_bands<P: Shade>(
     depth: &mut [f32],
     parallel: bool,
 ) -> usize {
-    // Any banding gives the same pixels (each pixel sees the jobs in order); the bands only trade
+    over_bands(screen.width, pixels, depth, parallel, |y0, p, d| {
+        march_band(screen, jobs, vpl, tables, y0, p, d)
+    })
+}
+
+/// Run `draw(first_row, pixels, depth)` over row bands of `pixels` and `depth` (both `width`
+/// wide), on the current rayon pool when `parallel`, and sum what it returns (rays cast). The
+/// direct draw and the draw cache share it, so both band the frame alike.
+pub(crate) fn over_bands<P: Shade>(
+    width: usize,
+    pixels: &mut [P],
+    depth: &mut [f32],
+    parallel: bool,
+    draw: impl Fn(usize, &mut [P], &mut [f32]) -> usize + Sync + Send,
+) -> usize {
+    // Any banding gives the same pixels (each pixel sees the draws in order); the bands only trade
     // load balance against splatted limbs being walked once per band they touch. One thread takes
     // the frame as one band; N threads get about four bands each, at least BAND_ROWS rows.
+    let height = pixels.len() / width.max(1);
     let rows = if parallel {
         let bands = 4 * rayon::current_num_threads().max(1);
-        screen.height.div_ceil(bands).max(BAND_ROWS)
+        height.div_ceil(bands).max(BAND_ROWS)
     } else {
-        screen.height.max(1)
+        height.max(1)
     };
-    let band = rows * screen.width.max(1);
-    let march = |(i, (p, d)): (usize, (&mut [P], &mut [f32]))| {
-        march_band(screen, jobs, vpl, tables, i * rows, p, d)
-    };
+    let band = rows * width.max(1);
+    let each = |(i, (p, d)): (usize, (&mut [P], &mut [f32]))| draw(i * rows, p, d);
     if parallel {
         pixels
             .par_chunks_mut(band)
             .zip(depth.par_chunks_mut(band))
             .enumerate()
-            .map(march)
+            .map(each)
             .sum()
     } else {
         pixels
             .chunks_mut(band)
             .zip(depth.chunks_mut(band))
             .enumerate()
-            .map(march)
+            .map(each)
             .sum()
     }
 }

@@ -203,6 +203,18 @@ fn a_moving_sun_reshades_the_entries_without_recording_them_again() {
 /// How far a cached frame is from the direct one: pixels that differ, covered pixels of the
 /// direct frame, and differing pixels with no pixel of the same colour within one pixel, and
 /// within two pixels, in it.
+/// Of the pixels both buffers cover, how many there are and how many agree within one unit.
+fn depths_within_one(a: &DepthBuffer, b: &DepthBuffer) -> (usize, usize) {
+    let (mut both, mut close) = (0, 0);
+    for (a, b) in a.values().iter().zip(b.values()) {
+        if a.is_finite() && b.is_finite() {
+            both += 1;
+            close += usize::from((a - b).abs() < 1.0);
+        }
+    }
+    (both, close)
+}
+
 fn difference(cached: &IndexedFrame, direct: &IndexedFrame) -> (usize, usize, usize, usize) {
     let (w, h) = (direct.width(), direct.height());
     let (c, d) = (cached.pixels(), direct.pixels());
@@ -625,13 +637,7 @@ fn perspective_sprites_stay_within_the_stated_bound_and_near_pieces_draw_directl
         );
         // Depth is the direct draw's view depth: where both cover a pixel they agree to within
         // a voxel but at the pixels that show another face.
-        let (mut both, mut close) = (0, 0);
-        for (a, b) in warm_depth.values().iter().zip(direct_depth.values()) {
-            if a.is_finite() && b.is_finite() {
-                both += 1;
-                close += usize::from((a - b).abs() < 1.0);
-            }
-        }
+        let (both, close) = depths_within_one(&warm_depth, &direct_depth);
         let bound = (100.0 - ERROR_BOUND_PERCENT) as usize;
         assert!(
             close * 100 >= both * bound,
@@ -728,13 +734,7 @@ fn perspective_sprites_occlude_by_view_depth_against_what_is_in_the_buffer() {
     // And the depths are the direct draw's convention (view depth), so terrain drawn by the
     // rasterizer occludes them alike.
     let (_, direct_depth) = direct8(&scene, &cam, &u.vpl, &o);
-    let (mut both, mut close) = (0, 0);
-    for (a, b) in open_depth.values().iter().zip(direct_depth.values()) {
-        if a.is_finite() && b.is_finite() {
-            both += 1;
-            close += usize::from((a - b).abs() < 1.0);
-        }
-    }
+    let (both, close) = depths_within_one(&open_depth, &direct_depth);
     let bound = (100.0 - ERROR_BOUND_PERCENT) as usize;
     assert!(
         close * 100 >= both * bound,

@@ -13,9 +13,11 @@ use std::time::Instant;
 
 use anyhow::Context;
 use glam::Vec3;
-use modex::{Argb8888, Camera, DepthBuffer, DrawStats, IndexedFrame, Surface};
+use modex::{Argb8888, Camera, DepthBuffer, DrawStats, IndexedFrame, Surface, Target};
 use modex_raster::{Entity, Light, Model, PreparedModel, Renderer};
-use modex_voxel::{DrawCache, Instance, Pose, RenderOptions, Shading, Unit, Vpl};
+use modex_voxel::{
+    DrawCache, DrawError, Instance, Pose, RenderOptions, Shading, Unit, VoxelPixel, Vpl,
+};
 
 use super::assets::Assets;
 use super::world::{UnitKind, World};
@@ -301,38 +303,17 @@ impl<'a> SceneRenderer<'a> {
         // A budget of 0 turns the cache off: every unit drawn directly (the bench's baseline).
         let direct =
             self.cache.budget() == 0 || !(self.view.orthographic || self.cache_perspective);
+        let cache = (!direct).then_some(&mut self.cache);
         let s = match path {
-            DrawPath::Indexed if direct => modex_voxel::draw(
-                &instances,
-                &camera,
-                &self.vpl,
-                &opts,
+            DrawPath::Indexed => draw_units(
+                cache,
+                (&instances, &camera, &self.vpl, &opts),
                 &mut self.frame,
                 &mut self.depth,
             ),
-            DrawPath::TrueColour if direct => modex_voxel::draw(
-                &instances,
-                &camera,
-                &self.vpl,
-                &opts,
-                &mut self.surface,
-                &mut self.depth,
-            ),
-            DrawPath::Indexed => modex_voxel::draw_cached(
-                &mut self.cache,
-                &instances,
-                &camera,
-                &self.vpl,
-                &opts,
-                &mut self.frame,
-                &mut self.depth,
-            ),
-            DrawPath::TrueColour => modex_voxel::draw_cached(
-                &mut self.cache,
-                &instances,
-                &camera,
-                &self.vpl,
-                &opts,
+            DrawPath::TrueColour => draw_units(
+                cache,
+                (&instances, &camera, &self.vpl, &opts),
                 &mut self.surface,
                 &mut self.depth,
             ),
@@ -380,6 +361,22 @@ impl<'a> SceneRenderer<'a> {
                 }
             })
             .collect()
+    }
+}
+
+/// Draw the units into `target`: through `cache` when given, else directly.
+fn draw_units<'m, T: Target>(
+    cache: Option<&mut DrawCache<'m>>,
+    (instances, camera, vpl, opts): (&[Instance<'m>], &Camera, &Vpl, &RenderOptions),
+    target: &mut T,
+    depth: &mut DepthBuffer,
+) -> Result<DrawStats, DrawError>
+where
+    T::Px: VoxelPixel,
+{
+    match cache {
+        Some(cache) => modex_voxel::draw_cached(cache, instances, camera, vpl, opts, target, depth),
+        None => modex_voxel::draw(instances, camera, vpl, opts, target, depth),
     }
 }
 

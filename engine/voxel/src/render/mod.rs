@@ -140,10 +140,10 @@ where
     )?)
 }
 
-/// [`draw`] through `cache`: with an orthographic camera every opaque unit piece is blitted from
-/// the cache's sprite for its key (recorded now when missing), and the rest (translucent units,
-/// pieces cut by the screen edge) is drawn as [`draw`] draws it, after the blits; a perspective
-/// camera draws everything as [`draw`] does. The cache's module docs give the key, the error bound
+/// [`draw`] through `cache`: every opaque unit piece is blitted from the cache's sprite for its
+/// key (recorded now when missing), and the rest (translucent units, pieces cut by the screen
+/// edge, and under a perspective camera pieces whose sprite would be more than
+/// [`PERSPECTIVE_BOUND_PX`](crate::PERSPECTIVE_BOUND_PX) off) is drawn as [`draw`] draws it. The cache's module docs give the key, the error bound
 /// and the memory budget; [`DrawCache::stats`] tells what this draw did.
 pub fn draw_cached<'m, T: Target>(
     cache: &mut DrawCache<'m>,

@@ -556,6 +556,9 @@ impl Splat {
                         };
                         let old = Vec4::from_slice(d4);
                         let front = inside & z.cmplt(old);
+                        if front.bitmask() == 0 {
+                            continue;
+                        }
                         Vec4::select(front, z, old).write_to_slice(d4);
                         let front = front.bitmask();
                         for (i, out) in out4.iter_mut().enumerate() {

@@ -83,6 +83,9 @@ impl PairStamp {
             let w = width;
             let old = Vec4::new(d[0], d[1], d[w], d[w + 1]);
             let front = inside & z.cmplt(old);
+            if front.bitmask() == 0 {
+                continue;
+            }
             let [n0, n1, n2, n3] = Vec4::select(front, z, old).to_array();
             (d[0], d[1], d[w], d[w + 1]) = (n0, n1, n2, n3);
             let front = front.bitmask();

@@ -129,15 +129,19 @@ const MARCH_NS_PER_RAY: f32 = 150.0;
 /// only balance the load, so they must come cheap.
 const BAND_COST_SHARE: f32 = 0.125;
 
-/// Rows per band for a draw of `jobs` on `threads` threads, `height` rows in all: one band per
-/// thread at least (a small frame still uses every core), up to four per thread while the cost
-/// of the extra bands stays below [`BAND_COST_SHARE`] of the estimated work. Why: a single hmec
-/// at 128x128 is a 0.25 ms frame, and eight bands of it were 0.43 ms on two threads against
-/// 0.24 ms in one band; a frame of marched rays has next to no cost per band and wants the load
-/// balance. The count changes no pixel (each pixel sees the jobs in order).
+/// Rows per band for a draw of `jobs` on `threads` threads, `height` rows in all: one band on
+/// one thread; otherwise one band per thread at least (a small frame still uses every core), and
+/// up to four per thread while the walks that bands beyond the first add stay below
+/// [`BAND_COST_SHARE`] of the estimated work. Why: a single hmec at 128x128 is a 0.25 ms frame,
+/// and eight bands of it were 0.43 ms on two threads against 0.29 ms in two (load 6.3); a frame
+/// of marched rays has next to no cost per band and wants the load balance. The count changes
+/// no pixel (each pixel sees the jobs in order).
 fn band_rows(jobs: &[Job<'_>], height: usize, threads: usize) -> usize {
     let height = height.max(1);
-    let threads = threads.max(1);
+    if threads <= 1 {
+        // Bands on one thread run one after another: they could only add their cost.
+        return height;
+    }
     let mut work = 0.0f32;
     // (rows, surface columns) of each splatted job.
     let mut splats = Vec::new();
@@ -291,4 +295,50 @@ pub(crate) fn march_band<P: Shade>(
         }
     }
     rays
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::write::{HvaSpec, LimbSpec, VxlSpec};
+    use crate::{frame_scene, game_camera, hva, vxl, Instance, Pose, RenderOptions, Unit};
+    use crate::{Splatting, VoxelModel};
+    use glam::Vec3;
+
+    /// A frame of marched rays (or nothing) has no cost per band: four bands per thread when
+    /// there are several.
+    #[test]
+    fn bands_without_splats_are_four_per_thread() {
+        assert_eq!(band_rows(&[], 128, 1), 128);
+        assert_eq!(band_rows(&[], 128, 2), 16);
+        // Never thinner than BAND_ROWS, never more bands than rows.
+        assert_eq!(band_rows(&[], 40, 2), 8);
+        assert_eq!(band_rows(&[], 1, 7), 1);
+    }
+
+    /// One splatted unit filling a small frame: its limbs' walks would cost more than they
+    /// balance, so it gets one band per thread and no more.
+    #[test]
+    fn a_small_splatted_frame_gets_one_band_per_thread() {
+        let spec = VxlSpec {
+            limbs: vec![LimbSpec::filled_box([24, 24, 24], 144, 5)],
+            ..VxlSpec::default()
+        };
+        let v = vxl::decode(&spec.encode()).unwrap();
+        let h = hva::decode(&HvaSpec::identity(1, 1).encode()).unwrap();
+        let model = VoxelModel::new("box", v, Some(h)).unwrap();
+        let instances = [Instance {
+            unit: Unit::single(&model),
+            pose: Pose::default(),
+        }];
+        let camera = frame_scene(&instances, &game_camera(Vec3::ZERO, 100.0, 128, 128)).unwrap();
+        let opts = RenderOptions {
+            splat: Splatting::Always,
+            ..RenderOptions::default()
+        };
+        let jobs = super::super::job::prepare(&instances, &camera, &opts, 32).unwrap();
+        assert!(jobs.iter().all(|j| j.splat.is_some()), "the box splats");
+        assert_eq!(band_rows(&jobs, 128, 2), 64);
+        assert_eq!(band_rows(&jobs, 128, 1), 128);
+    }
 }

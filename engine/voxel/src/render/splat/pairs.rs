@@ -38,7 +38,7 @@ impl PairStamp {
         self.rows >= 2
             && self.py0 >= y0
             && self.py0 + padded - 1 <= last_y
-            && self.px0 + 1 <= last_x
+            && self.px0 < last_x
     }
 
     /// Depth-test and draw `lit` over the stamp's pixels inside `face`, in the band `pixels` /

@@ -35,10 +35,7 @@ impl PairStamp {
     #[inline(always)]
     pub fn fits(&self, y0: usize, last_y: usize, last_x: usize) -> bool {
         let padded = self.rows.div_ceil(2) * 2;
-        self.rows >= 2
-            && self.py0 >= y0
-            && self.py0 + padded - 1 <= last_y
-            && self.px0 < last_x
+        self.rows >= 2 && self.py0 >= y0 && self.py0 + padded - 1 <= last_y && self.px0 < last_x
     }
 
     /// Depth-test and draw `lit` over the stamp's pixels inside `face`, in the band `pixels` /

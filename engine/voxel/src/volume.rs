@@ -389,6 +389,13 @@ impl LimbVolume {
         (self.lo, self.hi)
     }
 
+    /// How many columns hold surface voxels, and how many surface voxels there are: what a
+    /// splat of the limb walks per band it touches, and what it draws (the band count's cost
+    /// estimate, `render::march`).
+    pub(crate) fn surface_size(&self) -> (usize, usize) {
+        (self.surface_columns.len(), self.surface.len())
+    }
+
     /// Every column holding surface voxels (at least one open face), as `(x, y, voxels)` with
     /// the column's surface voxels in ascending z, y outer and x inner: the splat's walk over the
     /// limb, each voxel it may show once.

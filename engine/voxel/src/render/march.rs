@@ -104,9 +104,76 @@ pub(crate) fn march_bands<P: Shade>(
     depth: &mut [f32],
     parallel: bool,
 ) -> usize {
-    over_bands(screen.width, pixels, depth, parallel, |y0, p, d| {
+    let rows = if parallel {
+        band_rows(jobs, screen.height, rayon::current_num_threads())
+    } else {
+        screen.height.max(1)
+    };
+    over_band_rows(screen.width, pixels, depth, parallel, rows, |y0, p, d| {
         march_band(screen, jobs, vpl, tables, y0, p, d)
     })
+}
+
+/// What one band costs beside its share of the work, per surface column of every splatted limb
+/// it touches (each band walks the columns again, and faces across its edges are set up twice),
+/// in nanoseconds: hmec at 128x128 on one thread, 13 splatted limbs with 1 714 surface columns,
+/// took 31 us more per extra band (1 to 16 bands, load 5.8; docs/benchmarks.md, "Round 7").
+const BAND_NS_PER_SPLAT_COLUMN: f32 = 18.0;
+
+/// A splatted limb's work per surface voxel, and a marched ray's, in nanoseconds: hmec at 128x128
+/// in one band, 0.24 ms for 6 530 surface voxels (load 2-3); 150 ns per ray (round 5).
+const SPLAT_NS_PER_VOXEL: f32 = 37.0;
+const MARCH_NS_PER_RAY: f32 = 150.0;
+
+/// At most this share of a draw's work may go to the bands' own cost: more bands than threads
+/// only balance the load, so they must come cheap.
+const BAND_COST_SHARE: f32 = 0.125;
+
+/// Rows per band for a draw of `jobs` on `threads` threads, `height` rows in all: one band on
+/// one thread; otherwise one band per thread at least (a small frame still uses every core), and
+/// up to four per thread while the walks that bands beyond the first add stay below
+/// [`BAND_COST_SHARE`] of the estimated work. Why: a single hmec at 128x128 is a 0.25 ms frame,
+/// and eight bands of it were 0.43 ms on two threads against 0.29 ms in two (load 6.3); a frame
+/// of marched rays has next to no cost per band and wants the load balance. The count changes
+/// no pixel (each pixel sees the jobs in order).
+fn band_rows(jobs: &[Job<'_>], height: usize, threads: usize) -> usize {
+    let height = height.max(1);
+    if threads <= 1 {
+        // Bands on one thread run one after another: they could only add their cost.
+        return height;
+    }
+    let mut work = 0.0f32;
+    // (rows, surface columns) of each splatted job.
+    let mut splats = Vec::new();
+    for job in jobs {
+        let rows = job.rect[3].saturating_sub(job.rect[1]);
+        if job.splat.is_some() {
+            let (columns, voxels) = job.volume.surface_size();
+            work += voxels as f32 * SPLAT_NS_PER_VOXEL;
+            splats.push((rows, columns as f32));
+        } else {
+            let area = rows * job.rect[2].saturating_sub(job.rect[0]);
+            work += area as f32 * MARCH_NS_PER_RAY;
+        }
+    }
+    // A job `h` rows tall meets at most `h / rows + 1` bands of `rows` rows (and no more than
+    // there are): the walks beyond its first are the cost of banding.
+    let extra_cost = |bands: usize| -> f32 {
+        let rows = height.div_ceil(bands);
+        splats
+            .iter()
+            .map(|&(h, columns)| {
+                let met = (h.div_ceil(rows) + 1).min(bands);
+                (met - 1) as f32 * columns * BAND_NS_PER_SPLAT_COLUMN
+            })
+            .sum()
+    };
+    let most = (4 * threads).min(height.div_ceil(BAND_ROWS)).max(threads);
+    let bands = (threads + 1..=most)
+        .take_while(|&n| extra_cost(n) <= work * BAND_COST_SHARE)
+        .last()
+        .unwrap_or(threads);
+    height.div_ceil(bands.min(height)).max(1)
 }
 
 /// Run `draw(first_row, pixels, depth)` over row bands of `pixels` and `depth` (both `width`
@@ -129,6 +196,19 @@ pub(crate) fn over_bands<P: Shade>(
     } else {
         height.max(1)
     };
+    over_band_rows(width, pixels, depth, parallel, rows, draw)
+}
+
+/// [`over_bands`] with bands of `rows` rows (the last one shorter).
+fn over_band_rows<P: Shade>(
+    width: usize,
+    pixels: &mut [P],
+    depth: &mut [f32],
+    parallel: bool,
+    rows: usize,
+    draw: impl Fn(usize, &mut [P], &mut [f32]) -> usize + Sync + Send,
+) -> usize {
+    let rows = rows.max(1);
     let band = rows * width.max(1);
     let each = |(i, (p, d)): (usize, (&mut [P], &mut [f32]))| draw(i * rows, p, d);
     if parallel {
@@ -215,4 +295,50 @@ pub(crate) fn march_band<P: Shade>(
         }
     }
     rays
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::write::{HvaSpec, LimbSpec, VxlSpec};
+    use crate::{frame_scene, game_camera, hva, vxl, Instance, Pose, RenderOptions, Unit};
+    use crate::{Splatting, VoxelModel};
+    use glam::Vec3;
+
+    /// A frame of marched rays (or nothing) has no cost per band: four bands per thread when
+    /// there are several.
+    #[test]
+    fn bands_without_splats_are_four_per_thread() {
+        assert_eq!(band_rows(&[], 128, 1), 128);
+        assert_eq!(band_rows(&[], 128, 2), 16);
+        // Never thinner than BAND_ROWS, never more bands than rows.
+        assert_eq!(band_rows(&[], 40, 2), 8);
+        assert_eq!(band_rows(&[], 1, 7), 1);
+    }
+
+    /// One splatted unit filling a small frame: its limbs' walks would cost more than they
+    /// balance, so it gets one band per thread and no more.
+    #[test]
+    fn a_small_splatted_frame_gets_one_band_per_thread() {
+        let spec = VxlSpec {
+            limbs: vec![LimbSpec::filled_box([24, 24, 24], 144, 5)],
+            ..VxlSpec::default()
+        };
+        let v = vxl::decode(&spec.encode()).unwrap();
+        let h = hva::decode(&HvaSpec::identity(1, 1).encode()).unwrap();
+        let model = VoxelModel::new("box", v, Some(h)).unwrap();
+        let instances = [Instance {
+            unit: Unit::single(&model),
+            pose: Pose::default(),
+        }];
+        let camera = frame_scene(&instances, &game_camera(Vec3::ZERO, 100.0, 128, 128)).unwrap();
+        let opts = RenderOptions {
+            splat: Splatting::Always,
+            ..RenderOptions::default()
+        };
+        let jobs = super::super::job::prepare(&instances, &camera, &opts, 32).unwrap();
+        assert!(jobs.iter().all(|j| j.splat.is_some()), "the box splats");
+        assert_eq!(band_rows(&jobs, 128, 2), 64);
+        assert_eq!(band_rows(&jobs, 128, 1), 128);
+    }
 }

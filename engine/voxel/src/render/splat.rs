@@ -20,7 +20,10 @@
 //! order, at the limb's place in the job order, so every pixel sees the same writes in the same
 //! order whatever the banding and the thread count (the crate's 1-and-N-threads rule).
 
+mod pairs;
+
 use glam::{Mat4, Vec3, Vec4};
+use pairs::PairStamp;
 
 use super::pixel::Shade;
 use crate::volume::{LimbVolume, SurfaceVoxel};
@@ -492,6 +495,20 @@ impl Splat {
                 // Whether a face is stamped depends on the face and the screen's width only,
                 // never on the band, so every banding draws each pixel the same way.
                 if px0 >= 0 && px0 + sw as i32 - 1 <= last_xi {
+                    if sw == 2 && py0 >= 0 {
+                        let pair = PairStamp {
+                            px0: px0 as usize,
+                            py0: py0 as usize,
+                            rows: sh,
+                            sx,
+                            sy,
+                            fz,
+                        };
+                        if pair.fits(y0, last_yi as usize, last_xi as usize) {
+                            pair.draw(face, width, y0, pixels, depth, lit);
+                            return;
+                        }
+                    }
                     // Every pixel of the box tested, the same number for every face across this
                     // axis: no branch per row or pixel to mispredict on faces 1-3 pixels big.
                     let ([a_s, a_t], [b_s, b_t], gy) = (face.a, face.b, face.gy);
@@ -539,6 +556,9 @@ impl Splat {
                         };
                         let old = Vec4::from_slice(d4);
                         let front = inside & z.cmplt(old);
+                        if front.bitmask() == 0 {
+                            continue;
+                        }
                         Vec4::select(front, z, old).write_to_slice(d4);
                         let front = front.bitmask();
                         for (i, out) in out4.iter_mut().enumerate() {

@@ -230,6 +230,13 @@ fn fill_affine<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
         dv: (d.v_w * FIX_ONE) as i32,
         dl: (d.light_w * FIX_ONE) as i32,
     };
+    if px.len() <= SEGMENT {
+        // One segment (most spans of small triangles): no chunking. The same depth expression
+        // as the loop's first segment, so the same bits.
+        let z = a.depth_w + d.depth_w * 0.0;
+        run.paint::<P, TEST, WRITE, POW2>(painter, px, depth, z, d.depth_w, tw, th);
+        return;
+    }
     for (k, (px, depth)) in px
         .chunks_mut(SEGMENT)
         .zip(depth.chunks_mut(SEGMENT))

@@ -41,8 +41,7 @@ pub trait Paint: Sync {
     /// `dst`. Returns `false` when the texel is transparent: nothing was written and the depth buffer
     /// must stay untouched.
     fn paint(&self, index: usize, light: i32, dst: &mut Self::Px) -> bool;
-    /// Fill a leading part of a depth-tested, depth-written run on a power-of-two texture with a
-    /// vector kernel, if this painter has one for this CPU: returns how many pixels were done
+    /// Fill a leading part of a depth-tested, depth-written run with a vector kernel, if this painter has one for this CPU: returns how many pixels were done
     /// (the run and `z` advanced past them, `z` one pixel after the other as [`Run::paint`]
     /// does), the same pixels and depths the scalar loop gives. The default has none.
     #[inline(always)]
@@ -177,7 +176,7 @@ impl Run {
         th: u32,
     ) {
         let (mut px, mut depth) = (px, depth);
-        if TEST && WRITE && POW2 {
+        if TEST && WRITE {
             let done = painter.paint_vector(self, px, depth, &mut z, dz);
             px = &mut px[done..];
             depth = &mut depth[done..];

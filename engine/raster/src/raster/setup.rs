@@ -142,14 +142,19 @@ impl EdgeStep {
     }
 
     /// Move to the next row.
+    ///
+    /// The carry is a flag and a select marked unpredictable, not an `if`: the `if` compiled to
+    /// a conditional move in the 8888 fill but to a branch in the 565 one (LLVM's
+    /// cmov-to-branch choice differs per monomorphisation), which mispredicted ~36 000 times a
+    /// frame and made 565 mesh10k slower than 8888 with fewer instructions (docs/benchmarks.md,
+    /// round 7).
     #[inline(always)]
     fn advance(&mut self) {
         self.q += self.qs;
         self.r += self.rs;
-        if self.r >= self.den {
-            self.q += 1;
-            self.r -= self.den;
-        }
+        let carry = self.r >= self.den;
+        self.q += i64::from(carry);
+        self.r -= std::hint::select_unpredictable(carry, self.den, 0);
     }
 }
 

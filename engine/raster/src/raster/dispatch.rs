@@ -175,7 +175,8 @@ fn lanes_to_do<T>(texels: &[T], (tw, th): (u32, u32), run: &Run, px: usize, dept
         return 0;
     }
     let pow2 = tw.is_power_of_two() && th.is_power_of_two();
-    if !pow2 && !(run_inside(run.u, run.du, tw, n) && run_inside(run.v, run.dv, th, n)) {
+    let inside = || run_inside(run.u, run.du, tw, n) && run_inside(run.v, run.dv, th, n);
+    if !(pow2 || inside()) {
         return 0;
     }
     if avx2() {

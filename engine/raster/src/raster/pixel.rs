@@ -661,6 +661,9 @@ mod tests {
         use super::super::dispatch;
         use modex::Rng;
 
+        /// A drawn row: pixels, depth bits and the run's (u, v, l) after it.
+        type Drawn<Px> = (Vec<Px>, Vec<u32>, (i32, i32, i32));
+
         /// Draw `len` pixels at `offset` of a 32-pixel row with the kernels on or off.
         fn draw<P: Paint>(
             p: &P,
@@ -670,7 +673,7 @@ mod tests {
             run: Run,
             (z, dz): (f32, f32),
             vector: bool,
-        ) -> (Vec<P::Px>, Vec<u32>, (i32, i32, i32)) {
+        ) -> Drawn<P::Px> {
             let (tw, th) = p.texture_size();
             let (mut px, mut d) = (row.to_vec(), zrow.to_vec());
             let mut run = run;

@@ -1,12 +1,12 @@
 //! Any model the MDL decoder accepts can be prepared (skins and their mip levels built) and drawn
-//! into small 8-bit and 8888 targets without a panic: the mip building and the per-span level
+//! into small 8-bit, 8888 and 565 targets without a panic: the mip building and the per-span level
 //! choice see every skin size and texture-coordinate range a file can make.
 #![no_main]
 
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use modex::{Argb8888, DepthBuffer, IndexedFrame, Palette, Surface};
+use modex::{Argb8888, DepthBuffer, IndexedFrame, Palette, Rgb565, Surface};
 use modex_raster::mdl::MdlFile;
 use modex_raster::{framing_camera, Entity, Renderer};
 
@@ -35,5 +35,10 @@ fuzz_target!(|data: &[u8]| {
     let _ = r.draw(&mut frame, &mut depth, &cam, &prepared, &entity);
     let mut depth = DepthBuffer::new(w, h);
     let mut surface = Surface::<Argb8888>::new(w, h);
+    let _ = r.draw(&mut surface, &mut depth, &cam, &prepared, &entity);
+    // 565 too: its AVX2 kernel, like the others, now takes skins of any size when a run stays
+    // inside the skin.
+    let mut depth = DepthBuffer::new(w, h);
+    let mut surface = Surface::<Rgb565>::new(w, h);
     let _ = r.draw(&mut surface, &mut depth, &cam, &prepared, &entity);
 });

@@ -48,7 +48,8 @@ fn avx2() -> bool {
 pub const LANES: usize = 8;
 
 /// Fill the leading whole groups of [`LANES`] pixels of a depth-tested, depth-written run of
-/// RGBA texels (`r | g << 8 | b << 16 | a << 24`, power-of-two `size`) multiplied by the light
+/// RGBA texels (`r | g << 8 | b << 16 | a << 24`; a power-of-two `size`, or a run inside the
+/// texture: [`lanes_to_do`]) multiplied by the light
 /// into 8888 pixels. Returns the pixels done; `run` and `z` are advanced past them. Does nothing
 /// (returns 0) without AVX2 or when the texture's index range does not fit the gather.
 #[inline(always)]
@@ -61,7 +62,7 @@ pub fn argb8888_run(
     z: &mut f32,
     dz: f32,
 ) -> usize {
-    let n = lanes_to_do(texels, size, px.len(), depth.len());
+    let n = lanes_to_do(texels, size, run, px.len(), depth.len());
     if n == 0 {
         return 0;
     }
@@ -90,7 +91,7 @@ pub fn rgb565_run(
     z: &mut f32,
     dz: f32,
 ) -> usize {
-    let n = lanes_to_do(texels, size, px.len(), depth.len());
+    let n = lanes_to_do(texels, size, run, px.len(), depth.len());
     if n == 0 {
         return 0;
     }
@@ -109,7 +110,7 @@ pub fn rgb565_run(
 }
 
 /// Fill the leading whole groups of [`LANES`] pixels of a depth-tested, depth-written run of
-/// palette-index texels (power-of-two `size`) lit through the shade table `colormap`
+/// palette-index texels (`size` as in [`argb8888_run`]) lit through the shade table `colormap`
 /// (`SHADE_LEVELS` rows of 256 indices) into 8-bit pixels, as `Colormap::put` does: pixel =
 /// `colormap[level_of(l >> 16) << 8 | texel]`. Returns the pixels done; `run` and `z` are advanced
 /// past them. Does nothing (returns 0) without AVX2, when the texture is smaller than 4 texels
@@ -126,10 +127,11 @@ pub fn indexed_run(
     z: &mut f32,
     dz: f32,
 ) -> usize {
-    let n = lanes_to_do(texels, size, px.len(), depth.len());
+    let n = lanes_to_do(texels, size, run, px.len(), depth.len());
     // Every texel and table index lies in an aligned 4-byte word wholly inside its slice: a
-    // power-of-two texture of at least 4 texels and the full table are multiples of 4 bytes.
-    if n == 0 || texels.len() < 4 || colormap.len() < SHADE_LEVELS * 256 {
+    // texture of a multiple of 4 texels (every power of two from 4 on) and the full table are
+    // multiples of 4 bytes.
+    if n == 0 || texels.len() < 4 || texels.len() % 4 != 0 || colormap.len() < SHADE_LEVELS * 256 {
         return 0;
     }
     #[cfg(target_arch = "x86_64")]
@@ -158,19 +160,51 @@ pub fn indexed_run(
 }
 
 /// How many leading pixels a kernel may fill (whole groups of [`LANES`]), or 0 when it must not
-/// run: no AVX2, or a texture whose masked indices would not all be inside `texels` or fit the
-/// gather's signed 32-bit indices.
+/// run: no AVX2, or a texture whose indices would not all be inside `texels` or fit the gather's
+/// signed 32-bit indices.
+///
+/// A power-of-two texture wraps by masking, so any run will do. Any other size (the minigun's
+/// skin) takes the kernel only when the run's texel coordinates stay inside the texture over all
+/// the pixels the kernel fills: then the scalar loop's wrap does nothing, the kernel needs no
+/// mask ([`coord_mask`]), and the coordinates being linear, both ends inside means every pixel is.
 #[inline(always)]
-fn lanes_to_do<T>(texels: &[T], (tw, th): (u32, u32), px: usize, depth: usize) -> usize {
+fn lanes_to_do<T>(texels: &[T], (tw, th): (u32, u32), run: &Run, px: usize, depth: usize) -> usize {
     let n = px.min(depth) / LANES * LANES;
-    let fits = tw.is_power_of_two()
-        && th.is_power_of_two()
-        && (tw as u64 * th as u64) == texels.len() as u64
-        && texels.len() <= i32::MAX as usize;
-    if n == 0 || !fits || !avx2() {
-        0
-    } else {
+    if n == 0 || (tw as u64 * th as u64) != texels.len() as u64 || texels.len() > i32::MAX as usize
+    {
+        return 0;
+    }
+    let pow2 = tw.is_power_of_two() && th.is_power_of_two();
+    let inside = || run_inside(run.u, run.du, tw, n) && run_inside(run.v, run.dv, th, n);
+    if !(pow2 || inside()) {
+        return 0;
+    }
+    if avx2() {
         n
+    } else {
+        0
+    }
+}
+
+/// Whether the 16.16 coordinate `c`, stepped `n - 1` times by `d`, stays in `0..size` texels at
+/// both ends (exactly, in 64 bits: no step wraps when both ends are inside).
+#[inline(always)]
+fn run_inside(c: i32, d: i32, size: u32, n: usize) -> bool {
+    let end = (size as i64) << 16;
+    let last = c as i64 + d as i64 * (n as i64 - 1);
+    (0..end).contains(&(c as i64)) && (0..end).contains(&last)
+}
+
+/// The mask a kernel applies to a texel column or row of a texture `size` texels wide or high:
+/// `size - 1` for a power of two (the scalar loop's wrap), none (all ones) otherwise, where
+/// [`lanes_to_do`] has checked that every coordinate is inside.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn coord_mask(size: u32) -> i32 {
+    if size.is_power_of_two() {
+        (size - 1) as i32
+    } else {
+        -1
     }
 }
 
@@ -180,7 +214,7 @@ mod avx2 {
 
     use modex::{Argb8888, Rgb565};
 
-    use super::{Run, LANES};
+    use super::{coord_mask, Run, LANES};
     use crate::raster::light::{LIGHT_MAX, LIGHT_PER_LEVEL, SHADE_LEVELS};
 
     /// The per-run constants of the lit-texel computation.
@@ -204,8 +238,8 @@ mod avx2 {
                 du8: steps(run.du),
                 dv8: steps(run.dv),
                 dl8: steps(run.dl),
-                umask: _mm256_set1_epi32((tw - 1) as i32),
-                vmask: _mm256_set1_epi32((th - 1) as i32),
+                umask: _mm256_set1_epi32(coord_mask(tw)),
+                vmask: _mm256_set1_epi32(coord_mask(th)),
                 width: _mm256_set1_epi32(tw as i32),
                 lmax: _mm256_set1_epi32(LIGHT_MAX),
                 // Alpha is not lit: its multiplier is 256, and (a << 8) * 256 >> 16 = a.
@@ -440,8 +474,8 @@ mod avx2 {
         let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
         let steps = |d: i32| _mm256_mullo_epi32(lane, _mm256_set1_epi32(d));
         let (du8, dv8, dl8) = (steps(run.du), steps(run.dv), steps(run.dl));
-        let umask = _mm256_set1_epi32((tw - 1) as i32);
-        let vmask = _mm256_set1_epi32((th - 1) as i32);
+        let umask = _mm256_set1_epi32(coord_mask(tw));
+        let vmask = _mm256_set1_epi32(coord_mask(th));
         let width = _mm256_set1_epi32(tw as i32);
         let top = _mm256_set1_epi32(SHADE_LEVELS as i32 - 1);
         let zero = _mm256_setzero_si256();

@@ -524,7 +524,7 @@ impl<P: TrueColor> sealed::FillTextured for P {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::raster::span::fill;
+    use crate::raster::span::{fill, Run};
 
     #[test]
     fn argb4444_blends_by_alpha() {
@@ -648,6 +648,153 @@ mod tests {
             assert_eq!(scalar.0, vector.0, "8-bit pixels, {tw}x{th}");
             assert_eq!(scalar.1, vector.1, "8-bit depths, {tw}x{th}");
         }
+    }
+
+    /// Where the kernels hand over to the scalar loop: a span of every length from 1 to 17 (no
+    /// whole step, whole steps, whole steps and a scalar tail) starting at every offset 0..8 of
+    /// a row, over a depth row where some pixels pass and some do not (NaN and infinity among
+    /// them), gives the scalar loop's pixels, depths and run state, and touches nothing outside
+    /// the span. 8888, 565 and 8-bit. (Also the test a masked last step had to pass: see
+    /// docs/benchmarks.md, round 7.)
+    #[test]
+    fn vector_kernels_equal_the_scalar_loop_on_every_short_span() {
+        use super::super::dispatch;
+        use modex::Rng;
+
+        /// A drawn row: pixels, depth bits and the run's (u, v, l) after it.
+        type Drawn<Px> = (Vec<Px>, Vec<u32>, (i32, i32, i32));
+
+        /// Draw `len` pixels at `offset` of a 32-pixel row with the kernels on or off.
+        fn draw<P: Paint>(
+            p: &P,
+            row: &[P::Px],
+            zrow: &[f32],
+            (offset, len): (usize, usize),
+            run: Run,
+            (z, dz): (f32, f32),
+            vector: bool,
+        ) -> Drawn<P::Px> {
+            let (tw, th) = p.texture_size();
+            let (mut px, mut d) = (row.to_vec(), zrow.to_vec());
+            let mut run = run;
+            dispatch::set_enabled(vector);
+            let (px_span, d_span) = (&mut px[offset..offset + len], &mut d[offset..offset + len]);
+            if tw.is_power_of_two() && th.is_power_of_two() {
+                run.paint::<P, true, true, true>(p, px_span, d_span, z, dz, tw, th);
+            } else {
+                run.paint::<P, true, true, false>(p, px_span, d_span, z, dz, tw, th);
+            }
+            dispatch::set_enabled(true);
+            (
+                px,
+                d.iter().map(|z| z.to_bits()).collect(),
+                (run.u, run.v, run.l),
+            )
+        }
+
+        let mut rng = Rng::new(0x5eed_0565);
+        let (mut drawn, mut kept) = (0usize, 0usize);
+        // Power-of-two (wrapped by masking) and not (the kernels run only on runs inside the
+        // texture; 37 x 23 texels is no multiple of 4, so the 8-bit kernel never runs on it).
+        for (tw, th) in [(64u32, 64u32), (48, 40), (37, 23)] {
+            let texels: Vec<u32> = (0..tw * th).map(|_| rng.next_u32()).collect();
+            let indexed: Vec<u8> = texels.iter().map(|t| *t as u8).collect();
+            let rows = super::super::light::SHADE_LEVELS;
+            let colormap: Vec<u8> = (0..rows * 256)
+                .map(|i| (i / 256 * 37 + i * 13) as u8)
+                .collect();
+            let p8888 = Painter::<u32, Multiply<Argb8888>, false> {
+                texels: &texels,
+                size: (tw, th),
+                lighting: Multiply(PhantomData),
+                levels: &[],
+            };
+            let p565 = Painter::<u32, Multiply<Rgb565>, false> {
+                texels: &texels,
+                size: (tw, th),
+                lighting: Multiply(PhantomData),
+                levels: &[],
+            };
+            let pidx = Painter::<u8, Colormap, false> {
+                texels: &indexed,
+                size: (tw, th),
+                lighting: Colormap(&colormap),
+                levels: &[],
+            };
+            for len in 1..=17usize {
+                for offset in 0..8usize {
+                    for _ in 0..6 {
+                        let fixed =
+                            |r: &mut Rng, lo: f32, hi: f32| (r.range(lo, hi) * 65536.0) as i32;
+                        // Half the runs start inside the texture and step slowly, so many stay
+                        // inside (the kernels' case for any size), half anywhere.
+                        let inside = rng.below(2) == 0;
+                        let (u, v, du, dv) = if inside {
+                            let (tw, th) = (tw as f32, th as f32);
+                            let r = &mut rng;
+                            let uv = (fixed(r, 0.0, tw), fixed(r, 0.0, th));
+                            (uv.0, uv.1, fixed(r, -1.5, 1.5), fixed(r, -1.5, 1.5))
+                        } else {
+                            let r = &mut rng;
+                            let uv = (fixed(r, -200.0, 200.0), fixed(r, -200.0, 200.0));
+                            (uv.0, uv.1, fixed(r, -3.0, 3.0), fixed(r, -3.0, 3.0))
+                        };
+                        let run = Run {
+                            u,
+                            v,
+                            l: fixed(&mut rng, -40.0, 700.0),
+                            du,
+                            dv,
+                            dl: fixed(&mut rng, -40.0, 40.0),
+                        };
+                        let (z, dz) = (rng.range(0.2, 0.8), rng.range(-0.05, 0.05));
+                        // Depths around the span's, so some pixels pass and some do not; NaN once.
+                        let zrow: Vec<f32> = (0..32)
+                            .map(|i| match rng.below(16) {
+                                0 => f32::NAN,
+                                1 => f32::INFINITY,
+                                _ => z + dz * (i as f32 - offset as f32) + rng.range(-0.1, 0.1),
+                            })
+                            .collect();
+                        let span = (offset, len);
+                        let row: Vec<Argb8888> =
+                            (0..32).map(|_| Argb8888(rng.next_u32())).collect();
+                        let scalar = draw(&p8888, &row, &zrow, span, run, (z, dz), false);
+                        let vector = draw(&p8888, &row, &zrow, span, run, (z, dz), true);
+                        assert_eq!(
+                            scalar, vector,
+                            "8888, {tw}x{th}, length {len}, offset {offset}"
+                        );
+                        let hits = scalar
+                            .1
+                            .iter()
+                            .zip(&zrow)
+                            .filter(|(a, b)| **a != b.to_bits());
+                        let hits = hits.count();
+                        (drawn, kept) = (drawn + hits, kept + len - hits);
+
+                        let row: Vec<Rgb565> =
+                            (0..32).map(|_| Rgb565(rng.next_u32() as u16)).collect();
+                        let scalar = draw(&p565, &row, &zrow, span, run, (z, dz), false);
+                        let vector = draw(&p565, &row, &zrow, span, run, (z, dz), true);
+                        assert_eq!(
+                            scalar, vector,
+                            "565, {tw}x{th}, length {len}, offset {offset}"
+                        );
+
+                        let row: Vec<u8> = (0..32).map(|_| rng.next_u32() as u8).collect();
+                        let scalar = draw(&pidx, &row, &zrow, span, run, (z, dz), false);
+                        let vector = draw(&pidx, &row, &zrow, span, run, (z, dz), true);
+                        assert_eq!(
+                            scalar, vector,
+                            "8-bit, {tw}x{th}, length {len}, offset {offset}"
+                        );
+                    }
+                }
+            }
+        }
+        // Both kinds of pixel occur often: the masks were exercised both ways.
+        assert!(drawn > 1000 && kept > 1000, "{drawn} drawn, {kept} kept");
     }
 
     #[test]

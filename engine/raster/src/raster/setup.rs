@@ -142,14 +142,21 @@ impl EdgeStep {
     }
 
     /// Move to the next row.
+    ///
+    /// The carry is arithmetic (a sign mask), not an `if`: the `if` compiled to a conditional
+    /// move in the 8888 fill but to a branch in the 565 one (LLVM's cmov-to-branch choice
+    /// differs per monomorphisation), which mispredicted ~37 000 times a frame and made 565
+    /// mesh10k slower than 8888 with fewer instructions (docs/benchmarks.md, round 7).
+    /// `std::hint::select_unpredictable` did the same in fewer instructions but needs Rust 1.88,
+    /// above the workspace's MSRV.
     #[inline(always)]
     fn advance(&mut self) {
         self.q += self.qs;
         self.r += self.rs;
-        if self.r >= self.den {
-            self.q += 1;
-            self.r -= self.den;
-        }
+        // All ones when r >= den (0 <= r < 2 den here, so den - 1 - r cannot overflow).
+        let carry = (self.den - 1 - self.r) >> 63;
+        self.q -= carry;
+        self.r -= self.den & carry;
     }
 }
 

@@ -41,8 +41,7 @@ pub trait Paint: Sync {
     /// `dst`. Returns `false` when the texel is transparent: nothing was written and the depth buffer
     /// must stay untouched.
     fn paint(&self, index: usize, light: i32, dst: &mut Self::Px) -> bool;
-    /// Fill a leading part of a depth-tested, depth-written run on a power-of-two texture with a
-    /// vector kernel, if this painter has one for this CPU: returns how many pixels were done
+    /// Fill a leading part of a depth-tested, depth-written run with a vector kernel, if this painter has one for this CPU: returns how many pixels were done
     /// (the run and `z` advanced past them, `z` one pixel after the other as [`Run::paint`]
     /// does), the same pixels and depths the scalar loop gives. The default has none.
     #[inline(always)]
@@ -177,7 +176,7 @@ impl Run {
         th: u32,
     ) {
         let (mut px, mut depth) = (px, depth);
-        if TEST && WRITE && POW2 {
+        if TEST && WRITE {
             let done = painter.paint_vector(self, px, depth, &mut z, dz);
             px = &mut px[done..];
             depth = &mut depth[done..];
@@ -230,6 +229,13 @@ fn fill_affine<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
         dv: (d.v_w * FIX_ONE) as i32,
         dl: (d.light_w * FIX_ONE) as i32,
     };
+    if px.len() <= SEGMENT {
+        // One segment (most spans of small triangles): no chunking. The same depth expression
+        // as the loop's first segment, so the same bits.
+        let z = a.depth_w + d.depth_w * 0.0;
+        run.paint::<P, TEST, WRITE, POW2>(painter, px, depth, z, d.depth_w, tw, th);
+        return;
+    }
     for (k, (px, depth)) in px
         .chunks_mut(SEGMENT)
         .zip(depth.chunks_mut(SEGMENT))

@@ -66,6 +66,9 @@ pub(crate) struct Job<'a> {
     /// no hit of the limb is nearer, so where every pixel of its rectangle already holds
     /// something nearer, the limb cannot show and is skipped ([`Job::hidden`]).
     pub nearest: f32,
+    /// The largest view depth of its box's corners: tiles holding only nearer depths may hide
+    /// some of its columns ([`super::occlusion::TileDepth::hides_job`]).
+    pub farthest: f32,
 }
 
 impl Job<'_> {
@@ -97,11 +100,18 @@ impl Job<'_> {
     /// this projection and the per-pixel rays never lose a hit.
     #[inline]
     pub fn row_span(&self, y: usize) -> (usize, usize) {
+        let yc = y as f32 + 0.5;
+        self.strip_span(yc - 1.0, yc + 1.0)
+    }
+
+    /// Pixels `x0..x1` (widened by one pixel) that the box's outline covers anywhere in the
+    /// strip between screen heights `s0` and `s1` (the rectangle's columns when the box reaches
+    /// behind the eye).
+    #[inline]
+    pub fn strip_span(&self, s0: f32, s1: f32) -> (usize, usize) {
         let Some(edges) = &self.edges else {
             return (self.rect[0], self.rect[2]);
         };
-        let yc = y as f32 + 0.5;
-        let (s0, s1) = (yc - 1.0, yc + 1.0);
         let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
         for &[ya, xa, yb, xb] in edges {
             if yb < s0 || ya > s1 {
@@ -237,6 +247,7 @@ pub(crate) fn prepare_with<'a>(
         let mut hi = Vec2::splat(f32::NEG_INFINITY);
         let mut behind = false;
         let mut nearest = f32::INFINITY;
+        let mut farthest = f32::NEG_INFINITY;
         let (cell_lo, cell_hi) = volume.bounds();
         let mut screen = [Vec2::ZERO; 8];
         let corners = box_corners(cell_lo, cell_hi);
@@ -246,6 +257,7 @@ pub(crate) fn prepare_with<'a>(
             let clip = vp * p.extend(1.0);
             let eye_depth = -(view.transform_point3(p).z);
             nearest = nearest.min(eye_depth);
+            farthest = farthest.max(eye_depth);
             if clip.w <= 0.0 || eye_depth < camera.near {
                 behind = true;
                 continue;
@@ -348,6 +360,7 @@ pub(crate) fn prepare_with<'a>(
             alpha,
             unit_depth: -view.transform_point3(origin).z,
             nearest: if behind { 0.0 } else { nearest },
+            farthest,
         };
         // Splat only where it is also the cheaper way: a ray costs about as much as splatting
         // RAY_COST_IN_VOXELS voxels, and a limb far below a pixel per cell has many voxels per ray.

@@ -144,7 +144,7 @@ impl LimbShade {
 /// is exact in `f32`, and values of 2^23 and above (and NaN, infinities) are already whole.
 #[inline]
 fn round_half_away(v: f32) -> f32 {
-    if !(v.abs() < 8_388_608.0) {
+    if v.is_nan() || v.abs() >= 8_388_608.0 {
         return v;
     }
     let t = v as i32 as f32;

@@ -66,9 +66,6 @@ pub(crate) struct Job<'a> {
     /// no hit of the limb is nearer, so where every pixel of its rectangle already holds
     /// something nearer, the limb cannot show and is skipped ([`Job::hidden`]).
     pub nearest: f32,
-    /// The largest view depth of its box's corners: tiles holding only nearer depths may hide
-    /// some of its columns ([`super::occlusion::TileDepth::hides_job`]).
-    pub farthest: f32,
 }
 
 impl Job<'_> {
@@ -258,7 +255,6 @@ pub(crate) fn prepare_with<'a>(
         let mut hi = Vec2::splat(f32::NEG_INFINITY);
         let mut behind = false;
         let mut nearest = f32::INFINITY;
-        let mut farthest = f32::NEG_INFINITY;
         let (cell_lo, cell_hi) = volume.bounds();
         let mut screen = [Vec2::ZERO; 8];
         let corners = box_corners(cell_lo, cell_hi);
@@ -268,7 +264,6 @@ pub(crate) fn prepare_with<'a>(
             let clip = vp * p.extend(1.0);
             let eye_depth = -(view.transform_point3(p).z);
             nearest = nearest.min(eye_depth);
-            farthest = farthest.max(eye_depth);
             if clip.w <= 0.0 || eye_depth < camera.near {
                 behind = true;
                 continue;
@@ -394,7 +389,6 @@ pub(crate) fn prepare_with<'a>(
             alpha,
             unit_depth: -view.transform_point3(origin).z,
             nearest: if behind { 0.0 } else { nearest },
-            farthest,
         })
     };
     let mut jobs: Vec<Job<'a>> = if opts.parallel {

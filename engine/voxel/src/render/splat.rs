@@ -360,13 +360,14 @@ impl Splat {
         depth: &mut [f32],
         tiles: Option<&TileDepth>,
     ) -> usize {
-        let (v, s) = (volume, shade);
         match (self.single, self.affine) {
-            (true, true) => self.draw::<P, true>(v, s, vpl, width, y0, pixels, depth),
-            (true, false) => self.draw::<P, false>(v, s, vpl, width, y0, pixels, depth),
-            (false, true) => self.draw_multi::<P, true>(v, s, vpl, width, y0, pixels, depth, tiles),
+            (true, true) => self.draw::<P, true>(volume, shade, vpl, width, y0, pixels, depth),
+            (true, false) => self.draw::<P, false>(volume, shade, vpl, width, y0, pixels, depth),
+            (false, true) => {
+                self.draw_multi::<P, true>(volume, shade, vpl, width, y0, pixels, depth, tiles)
+            }
             (false, false) => {
-                self.draw_multi::<P, false>(v, s, vpl, width, y0, pixels, depth, tiles)
+                self.draw_multi::<P, false>(volume, shade, vpl, width, y0, pixels, depth, tiles)
             }
         }
     }

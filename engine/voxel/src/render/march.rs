@@ -14,6 +14,7 @@ use modex::{BlendTables, Camera};
 use rayon::prelude::*;
 
 use super::job::{Job, Projector};
+use super::occlusion::{Seen, TileDepth};
 use super::pixel::Shade;
 use crate::vpl::Vpl;
 
@@ -26,6 +27,9 @@ pub(crate) struct Screen {
     height: usize,
     /// NDC to view-space homogeneous (for depth on hit).
     ndc_to_view: Mat4,
+    /// Skip limbs and splatted columns behind the band's max-depth tiles ([`TileDepth`]); off
+    /// only to test that the skip changes no pixel.
+    pub(crate) coarse_occlusion: bool,
 }
 
 impl Screen {
@@ -40,6 +44,7 @@ impl Screen {
             width: p.width,
             height: p.height,
             ndc_to_view: p.view * p.view_projection.inverse(),
+            coarse_occlusion: true,
         }
     }
 
@@ -242,16 +247,39 @@ pub(crate) fn march_band<P: Shade>(
     let rows = pixels.len() / screen.width.max(1);
     let y1 = y0 + rows;
     let mut rays = 0;
+    let mut tiles = TileDepth::for_band(screen.width, y0, rows, screen.coarse_occlusion);
     for job in jobs {
         let ys = job.rect[1].max(y0)..job.rect[3].min(y1);
-        if ys.is_empty() || job.hidden(depth, screen.width, y0) {
+        if ys.is_empty() {
             continue;
         }
+        let seen = tiles
+            .as_mut()
+            .map_or(Seen::Whole, |t| t.hides_job(job, depth));
+        if seen == Seen::Hidden || job.hidden(depth, screen.width, y0) {
+            continue;
+        }
+        // The job's tiles were refreshed by `hides_job`: its splatted columns test against them,
+        // and they are stale once it has drawn.
         if let Some(splat) = &job.splat {
-            if !ys.is_empty() {
-                splat.draw_band(job.volume, &job.shade, vpl, screen.width, y0, pixels, depth);
+            let t = tiles.as_ref().filter(|_| seen == Seen::Partly);
+            splat.draw_band(
+                job.volume,
+                &job.shade,
+                vpl,
+                screen.width,
+                y0,
+                pixels,
+                depth,
+                t,
+            );
+            if let Some(t) = &mut tiles {
+                t.touched_job(job);
             }
             continue;
+        }
+        if let Some(t) = &mut tiles {
+            t.touched_job(job);
         }
         // Translucent limbs mix over the frame and leave the depth as it was.
         let mixer = (!job.alpha.is_opaque()).then(|| P::mixer(tables, job.alpha));

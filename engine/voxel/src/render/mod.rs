@@ -23,6 +23,7 @@ mod camera;
 mod job;
 mod light;
 mod march;
+mod occlusion;
 mod outline;
 mod pixel;
 mod splat;

@@ -30,6 +30,7 @@ use crate::volume::{LimbVolume, SurfaceVoxel};
 use crate::vpl::Vpl;
 
 use super::light::LimbShade;
+use super::occlusion::TileDepth;
 use super::SPLAT_FOOTPRINT;
 
 /// How a splatted limb's cells land on screen.
@@ -349,6 +350,7 @@ impl Splat {
 
     /// Splat every voxel of `volume` whose pixel lies in rows `y0..` of the band `pixels` /
     /// `depth` (`width` wide), depth-tested and shaded by `shade`. Returns the voxels projected.
+    /// Columns of rasterised cells behind `tiles` (the band's coarse occlusion) are skipped.
     #[allow(clippy::too_many_arguments)]
     pub fn draw_band<P: Shade>(
         &self,
@@ -359,15 +361,16 @@ impl Splat {
         y0: usize,
         pixels: &mut [P],
         depth: &mut [f32],
+        tiles: Option<&TileDepth>,
     ) -> usize {
         match (self.single, self.affine) {
             (true, true) => self.draw::<P, true>(volume, shade, vpl, width, y0, pixels, depth),
             (true, false) => self.draw::<P, false>(volume, shade, vpl, width, y0, pixels, depth),
             (false, true) => {
-                self.draw_multi::<P, true>(volume, shade, vpl, width, y0, pixels, depth)
+                self.draw_multi::<P, true>(volume, shade, vpl, width, y0, pixels, depth, tiles)
             }
             (false, false) => {
-                self.draw_multi::<P, false>(volume, shade, vpl, width, y0, pixels, depth)
+                self.draw_multi::<P, false>(volume, shade, vpl, width, y0, pixels, depth, tiles)
             }
         }
     }
@@ -465,6 +468,7 @@ impl Splat {
         y0: usize,
         pixels: &mut [P],
         depth: &mut [f32],
+        tiles: Option<&TileDepth>,
     ) -> usize {
         let rows = pixels.len() / width.max(1);
         if rows == 0 || width == 0 {
@@ -592,6 +596,10 @@ impl Splat {
                 screen_y(base + dz * f32::from(last.z)),
             );
             if ya.max(yb) < band_top || ya.min(yb) >= band_bottom {
+                continue;
+            }
+            let (z0, z1) = (f32::from(first.z), f32::from(last.z));
+            if tiles.is_some_and(|t| t.hides_column(&self.to_screen, base, z0, z1, m.max_reach)) {
                 continue;
             }
             // Orthographic: a cell centre's screen y is affine, so monotonic, in z along the

@@ -164,17 +164,6 @@ pub(crate) fn limb_shade(
     }
 }
 
-/// The normal indices of `volume`'s surface voxels: all a splat of it shades.
-fn used_normals(volume: &LimbVolume) -> [bool; 256] {
-    let mut used = [false; 256];
-    for (_, _, column) in volume.surface_columns() {
-        for v in column {
-            used[v.normal as usize] = true;
-        }
-    }
-    used
-}
-
 /// What a draw projects with: a camera's matrices, or the draw cache's affine linearisation of
 /// a perspective camera at one unit's origin (a matrix no [`Camera`] has: an oblique parallel
 /// projection along the ray to that origin, scaled by its distance).
@@ -372,8 +361,8 @@ pub(crate) fn prepare_with<'a>(
         // A splat shades only its surface voxels: their normal indices are all its table needs
         // (a limb of the demo's units uses a fraction of the 244 of Red Alert 2's table, its
         // barrel 88 voxels' worth). A marched limb may hit any voxel: the whole table.
-        let used = splat.as_ref().map(|_| used_normals(volume));
-        let shade = limb_shade(model, limb, linear, opts, page_count, used.as_ref());
+        let used = splat.as_ref().map(|_| volume.surface_normals());
+        let shade = limb_shade(model, limb, linear, opts, page_count, used);
         Some(Job {
             splat,
             volume,

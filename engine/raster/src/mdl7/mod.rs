@@ -17,8 +17,9 @@
 //!   others keep the main (rest) position. A frame may also carry bone matrices (16 floats
 //!   row-major, translation in elements 12..14, as Direct3D stores them).
 //!
-//! The decoder keeps everything as stored ([`Mdl7File`]); [`pose`] turns a group and a frame into
-//! positions and normals, and [`Mdl7File::parts`] into renderer [`Model`]s (one per group and skin).
+//! The decoder keeps everything as stored ([`Mdl7File`]); the `pose` module turns a group and a
+//! frame into positions and normals, and [`Mdl7File::parts`] into renderer [`Model`]s (one per
+//! group and skin).
 
 mod pose;
 mod skins;

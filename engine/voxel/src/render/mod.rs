@@ -64,7 +64,7 @@ pub struct RenderOptions {
     pub splat: Splatting,
 }
 
-/// When a limb is splatted instead of ray-marched ([`splat`](self) in the module docs). Only a
+/// When a limb is splatted instead of ray-marched (the module docs say how). Only a
 /// limb each of whose cells covers at most [`SPLAT_FOOTPRINT_MAX`] pixels is ever splatted: there a
 /// splat covers the pixels the marcher covers, so the switch leaves no holes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -158,10 +158,7 @@ pub(crate) fn limb_shade(
 ) -> LimbShade {
     let lit = opts.shading != super::Shading::Unlit && model.limb_is_lit(limb);
     let table = model.normal_table(opts.table);
-    match used {
-        None => LimbShade::new(lit, table, linear, opts, page_count),
-        Some(_) => LimbShade::new_for(lit, table, linear, opts, page_count, used),
-    }
+    LimbShade::new_for(lit, table, linear, opts, page_count, used)
 }
 
 /// What a draw projects with: a camera's matrices, or the draw cache's affine linearisation of

@@ -65,19 +65,10 @@ pub struct LimbShade {
 impl LimbShade {
     /// The shading of a limb whose normals `table` turns into world space by `linear` (its
     /// grid-to-world linear part without the grid scale), lit through `page_count` VPL pages.
-    pub(crate) fn new(
-        lit: bool,
-        table: Option<VxlNormalTable>,
-        linear: Mat3,
-        opts: &RenderOptions,
-        page_count: usize,
-    ) -> LimbShade {
-        Self::new_for(lit, table, linear, opts, page_count, None)
-    }
-
-    /// [`LimbShade::new`] with only the normal indices marked in `used` computed (the others keep
-    /// the unlit defaults): the draw cache's sprites read a few dozen of the 256, and their limbs'
-    /// tables are rebuilt whenever the light moves. `None` computes them all.
+    /// With `used`, only the normal indices marked there are computed (the others keep the unlit
+    /// defaults): a splat or a cached sprite reads a fraction of the 256, and their tables are
+    /// rebuilt whenever the light moves. `None` computes them all (a marched limb may hit any
+    /// voxel).
     pub(crate) fn new_for(
         lit: bool,
         table: Option<VxlNormalTable>,

@@ -41,9 +41,10 @@ pub trait Paint: Sync {
     /// `dst`. Returns `false` when the texel is transparent: nothing was written and the depth buffer
     /// must stay untouched.
     fn paint(&self, index: usize, light: i32, dst: &mut Self::Px) -> bool;
-    /// Fill a leading part of a depth-tested, depth-written run with a vector kernel, if this painter has one for this CPU: returns how many pixels were done
-    /// (the run and `z` advanced past them, `z` one pixel after the other as [`Run::paint`]
-    /// does), the same pixels and depths the scalar loop gives. The default has none.
+    /// Fill a leading part of a depth-tested, depth-written run with a vector kernel, if this
+    /// painter has one for this CPU: returns how many pixels were done (the run and `z` advanced
+    /// past them, `z` one pixel after the other as [`Run::paint`] does), the same pixels and
+    /// depths the scalar loop gives. The default has none.
     #[inline(always)]
     fn paint_vector(
         &self,

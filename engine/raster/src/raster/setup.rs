@@ -35,7 +35,8 @@ pub enum Cull {
 }
 
 impl Cull {
-    /// Whether a triangle of [`TriSetup::twice_area`] `area` is drawn (a degenerate one never is).
+    /// Whether a triangle of twice the signed area `area` (`TriSetup::twice_area`) is drawn (a
+    /// degenerate one never is).
     #[inline(always)]
     pub fn draws(self, area: i64) -> bool {
         match self {

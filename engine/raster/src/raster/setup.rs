@@ -34,6 +34,19 @@ pub enum Cull {
     None,
 }
 
+impl Cull {
+    /// Whether a triangle of twice the signed area `area` (`TriSetup::twice_area`) is drawn (a
+    /// degenerate one never is).
+    #[inline(always)]
+    pub fn draws(self, area: i64) -> bool {
+        match self {
+            Cull::Back => area < 0,
+            Cull::Front => area > 0,
+            Cull::None => area != 0,
+        }
+    }
+}
+
 /// Values interpolated across a triangle, each divided by clip-space w so that screen-space linear
 /// interpolation is perspective-correct.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -284,6 +297,13 @@ impl TriSetup {
         Self::from_projected(tri, [xs, ys], inv_ws, width, height, cull)
     }
 
+    /// Twice the signed area of snapped corners `xs`, `ys` in fixed point; negative =
+    /// counter-clockwise on screen (y down) = front face.
+    #[inline(always)]
+    pub fn twice_area(xs: [i64; 3], ys: [i64; 3]) -> i64 {
+        (xs[1] - xs[0]) * (ys[2] - ys[0]) - (xs[2] - xs[0]) * (ys[1] - ys[0])
+    }
+
     /// [`TriSetup::new`] for a triangle whose corners are already projected (`Projected::of` of
     /// each of `tri`, in the same order): the vertex stage projects each model vertex once, where
     /// the triangle stage projected it once per triangle using it (about six in a closed mesh).
@@ -297,15 +317,8 @@ impl TriSetup {
         height: usize,
         cull: Cull,
     ) -> Option<TriSetup> {
-        // Twice the signed area in fixed point; negative = counter-clockwise on screen (y down) =
-        // front face.
-        let area = (xs[1] - xs[0]) * (ys[2] - ys[0]) - (xs[2] - xs[0]) * (ys[1] - ys[0]);
-        let draw = match cull {
-            Cull::Back => area < 0,
-            Cull::Front => area > 0,
-            Cull::None => area != 0,
-        };
-        if !draw {
+        let area = TriSetup::twice_area(xs, ys);
+        if !cull.draws(area) {
             return None;
         }
         // Order the vertices so that the area is positive and every edge function is positive
@@ -637,6 +650,55 @@ mod tests {
             tested += 1;
         }
         assert!(tested > 1000, "only {tested} triangles set up");
+    }
+
+    /// The triangle stage drops a projected triangle that `Cull::draws` refuses before working
+    /// out its texture coordinates (`entity::setup_into`): that is exact only if the set-up would
+    /// have refused every such triangle itself.
+    #[test]
+    fn a_culled_area_is_never_set_up() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = |range: f32| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 40) as f32 / (1u64 << 24) as f32 * range - range * 0.25
+        };
+        let s = 64.0;
+        let (mut culled, mut drawn) = (0, 0);
+        for i in 0..6000 {
+            // Some degenerate ones (a repeated corner), the rest random, small and large.
+            let r = if i % 2 == 0 { 12.0 } else { 200.0 };
+            let a = px(rnd(r), rnd(r), s);
+            let b = if i % 50 == 0 {
+                a
+            } else {
+                px(rnd(r), rnd(r), s)
+            };
+            let v = [a, b, px(rnd(r), rnd(r), s)];
+            let p = v.map(|c| Projected::of(&c, 64, 64).expect("inside the fixed point"));
+            let (xs, ys) = (p.map(|c| c.x as i64), p.map(|c| c.y as i64));
+            let area = TriSetup::twice_area(xs, ys);
+            for cull in [Cull::Back, Cull::Front, Cull::None] {
+                let corners = [&v[0], &v[1], &v[2]];
+                let set_up =
+                    TriSetup::from_projected(corners, [xs, ys], p.map(|c| c.inv_w), 64, 64, cull);
+                if cull.draws(area) {
+                    drawn += 1;
+                } else {
+                    culled += 1;
+                    assert!(
+                        set_up.is_none(),
+                        "{cull:?} set up a triangle of area {area}"
+                    );
+                    assert!(TriSetup::new(corners, 64, 64, cull).is_none());
+                }
+            }
+        }
+        assert!(
+            culled > 5000 && drawn > 5000,
+            "culled {culled}, drawn {drawn}"
+        );
     }
 
     #[test]

@@ -165,7 +165,7 @@ impl FaceRaster {
             }
         });
         // Pixel centres within reach of the centre: at most floor(2 reach) + 1 per axis.
-        let [sw, sh] = reach.map(|r| (2.0 * r).min(1e6) as usize + 1);
+        let [sw, sh] = reach.map(stamp_extent);
         let stamp = (sw <= STAMP_WIDTH && sw * sh <= STAMP_PIXELS).then_some((sw, sh));
         FaceRaster {
             inv_det,
@@ -232,6 +232,17 @@ impl FaceRaster {
             row(py, xa, xb, z + self.gy * qy + z_x);
         }
     }
+}
+
+/// How many pixel centres per axis lie within `reach` of a face's centre: at most
+/// `floor(2 reach) + 1` (clamped far above any stamp).
+///
+/// A reach is non-negative or NaN and `min` clamps it (NaN to 1e6), so the conversion goes
+/// through `i32`, the same value as `as usize`, without baseline x86-64's saturating `usize`
+/// conversion (a compare and branch per value: 2.4 % of the 1000-unit frame's instructions).
+#[inline(always)]
+fn stamp_extent(reach: f32) -> usize {
+    (2.0 * reach).min(1e6) as i32 as usize + 1
 }
 
 /// `a <= b`, false when either is NaN.
@@ -712,5 +723,27 @@ impl Multi {
             && multi.max_reach.is_finite()
             && multi.reach.iter().all(|v| v.is_finite());
         finite.then_some(multi)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stamp_extent;
+
+    /// The `i32` conversion gives what the plain `usize` one gives for every reach a face can
+    /// have, NaN and infinity included.
+    #[test]
+    fn stamp_extent_matches_the_usize_conversion() {
+        let mut reaches = vec![
+            0.0, 1e-9, 0.25, 0.4999, 0.5, 1.0, 1.5, 1.99, 2.0, 5e5, 6e5, 1e7,
+        ];
+        reaches.extend([f32::INFINITY, f32::NAN, f32::MAX, f32::MIN_POSITIVE]);
+        reaches.extend((0..4000).map(|i| i as f32 * 0.00137));
+        for r in reaches {
+            let plain = (2.0 * r).min(1e6) as usize + 1;
+            assert_eq!(stamp_extent(r), plain, "reach {r}");
+        }
+        assert_eq!(stamp_extent(f32::NAN), 1_000_001);
+        assert_eq!(stamp_extent(1.5), 4);
     }
 }

@@ -693,7 +693,7 @@ mod tests {
         }
 
         let mut rng = Rng::new(0x5eed_0565);
-        let (mut drawn, mut kept) = (0usize, 0usize);
+        let (mut drawn, mut kept, mut ties) = (0usize, 0usize, 0usize);
         // Power-of-two (wrapped by masking) and not (the kernels run only on runs inside the
         // texture; 37 x 23 texels is no multiple of 4, so the 8-bit kernel never runs on it).
         for (tw, th) in [(64u32, 64u32), (48, 40), (37, 23)] {
@@ -748,14 +748,31 @@ mod tests {
                             dl: fixed(&mut rng, -40.0, 40.0),
                         };
                         let (z, dz) = (rng.range(0.2, 0.8), rng.range(-0.05, 0.05));
-                        // Depths around the span's, so some pixels pass and some do not; NaN once.
+                        // The span's own depths, accumulated as the loops do: a buffer holding
+                        // one of them exactly is a tie (the old depth stays).
+                        let own: Vec<f32> = (0..32)
+                            .scan(z, |acc, i| {
+                                let at = *acc;
+                                if i >= offset {
+                                    *acc += dz;
+                                }
+                                Some(at)
+                            })
+                            .collect();
+                        // Depths around the span's, so some pixels pass and some do not; NaN,
+                        // infinity, ties and zeros of both signs among them.
                         let zrow: Vec<f32> = (0..32)
-                            .map(|i| match rng.below(16) {
+                            .map(|i| match rng.below(20) {
                                 0 => f32::NAN,
                                 1 => f32::INFINITY,
+                                2 | 3 => own[i],
+                                4 => [0.0, -0.0][rng.below(2) as usize],
                                 _ => z + dz * (i as f32 - offset as f32) + rng.range(-0.1, 0.1),
                             })
                             .collect();
+                        ties += (offset..offset + len)
+                            .filter(|&i| zrow[i] == own[i])
+                            .count();
                         let span = (offset, len);
                         let row: Vec<Argb8888> =
                             (0..32).map(|_| Argb8888(rng.next_u32())).collect();
@@ -795,6 +812,7 @@ mod tests {
         }
         // Both kinds of pixel occur often: the masks were exercised both ways.
         assert!(drawn > 1000 && kept > 1000, "{drawn} drawn, {kept} kept");
+        assert!(ties > 500, "only {ties} ties");
     }
 
     #[test]

@@ -621,15 +621,20 @@ mod tests {
         assert_eq!(count, [[1; 4]; 4]);
     }
 
-    #[test]
-    fn walked_spans_equal_divided_spans() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = |range: f32| {
+    /// Pseudo-random floats from `-range / 4` to `3 range / 4` (xorshift64 from `seed`).
+    fn xorshift(seed: u64) -> impl FnMut(f32) -> f32 {
+        let mut x = seed;
+        move |range: f32| {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
             (x >> 40) as f32 / (1u64 << 24) as f32 * range - range * 0.25
-        };
+        }
+    }
+
+    #[test]
+    fn walked_spans_equal_divided_spans() {
+        let mut rnd = xorshift(0x9e37_79b9_7f4a_7c15);
         let s = 64.0;
         let mut tested = 0;
         for _ in 0..3000 {
@@ -657,13 +662,7 @@ mod tests {
     /// have refused every such triangle itself.
     #[test]
     fn a_culled_area_is_never_set_up() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut rnd = |range: f32| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 40) as f32 / (1u64 << 24) as f32 * range - range * 0.25
-        };
+        let mut rnd = xorshift(0x2545_f491_4f6c_dd1d);
         let s = 64.0;
         let (mut culled, mut drawn) = (0, 0);
         for i in 0..6000 {

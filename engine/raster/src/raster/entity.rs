@@ -276,10 +276,7 @@ impl Renderer {
             light.intensity(d, amb, alb)
         };
         let interpolate = t > 0.0 && i0 != i1 && f1.positions.len() == n;
-        // Projecting here pays when triangles share vertices (a closed mesh uses each about six
-        // times); for a soup of separate triangles it only moves the same work earlier (+1.5 %
-        // instructions on 100k separate triangles), so there the triangle stage projects.
-        let shared = 2 * n < 3 * model.triangles.len();
+        let shared = vertex_stage_projects(n, model.triangles.len());
         let lit = |i: usize| -> Lit {
             let (p, l) = if interpolate {
                 (
@@ -328,25 +325,19 @@ impl Renderer {
         height: usize,
         out: SetupOut<'_>,
     ) {
-        let planes = ClipPlanes::new(width, height);
-        let size = Vec2::new(tex.width as f32, tex.height as f32);
-        let cull = self.cull;
-        // Whether the vertex stage projected the vertices: its own rule (`vertices`).
-        let projected = 2 * lit.len() < 3 * model.triangles.len();
+        let stage = TriangleStage {
+            model,
+            lit,
+            size: Vec2::new(tex.width as f32, tex.height as f32),
+            planes: ClipPlanes::new(width, height),
+            wh: (width, height),
+            cull: self.cull,
+            projected: vertex_stage_projects(lit.len(), model.triangles.len()),
+        };
         match out {
             SetupOut::InOrder(out) => {
                 out.clear();
-                setup_into_any(
-                    projected,
-                    model,
-                    lit,
-                    size,
-                    &planes,
-                    (width, height),
-                    cull,
-                    triangles,
-                    out,
-                );
+                stage.run(triangles, out);
             }
             SetupOut::Binned(bins) => {
                 // One task per chunk, each binning its records by band as it sets them up.
@@ -354,19 +345,7 @@ impl Renderer {
                 bins.chunks_mut()
                     .par_iter_mut()
                     .zip(triangles.par_chunks(CHUNK))
-                    .for_each(|(bins, tris)| {
-                        setup_into_any(
-                            projected,
-                            model,
-                            lit,
-                            size,
-                            &planes,
-                            (width, height),
-                            cull,
-                            tris,
-                            bins,
-                        )
-                    });
+                    .for_each(|(bins, tris)| stage.run(tris, bins));
             }
         }
     }
@@ -564,132 +543,150 @@ impl SetupSink for ChunkBins {
     }
 }
 
-/// [`setup_into`] with the early cull of projected triangles compiled in when `projected`: the
-/// soup of separate triangles the vertex stage does not project pays nothing for it (callgrind:
-/// the test compiled in for every model cost small100k 1.2 % instructions).
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn setup_into_any<S: SetupSink>(
-    projected: bool,
-    model: &Model,
-    lit: &[Lit],
-    size: Vec2,
-    planes: &ClipPlanes,
-    wh: (usize, usize),
-    cull: Cull,
-    tris: &[crate::model::Triangle],
-    out: &mut S,
-) {
-    if projected {
-        setup_into::<S, true>(model, lit, size, planes, wh, cull, tris, out)
-    } else {
-        setup_into::<S, false>(model, lit, size, planes, wh, cull, tris, out)
-    }
+/// Whether the vertex stage projects the vertices (`Lit::at`) of a model of `vertices` vertices
+/// and `triangles` triangles. Projecting there pays when triangles share vertices (a closed mesh
+/// uses each about six times); for a soup of separate triangles it only moves the same work
+/// earlier (+1.5 % instructions on 100k separate triangles), so there the triangle stage
+/// projects.
+fn vertex_stage_projects(vertices: usize, triangles: usize) -> bool {
+    2 * vertices < 3 * triangles
 }
 
-/// The triangle stage for `tris`: texture coordinates, clipping, set-up, in file order. With
-/// `PROJECTED` (the vertex stage projected the vertices), a triangle inside every plane whose
-/// projected area the cull refuses is dropped before its texture coordinates are worked out.
-#[allow(clippy::too_many_arguments)]
-fn setup_into<S: SetupSink, const PROJECTED: bool>(
-    model: &Model,
-    lit: &[Lit],
+/// What the triangle stage of one draw shares across its chunks of triangles.
+struct TriangleStage<'a> {
+    model: &'a Model,
+    lit: &'a [Lit],
+    /// The texture's size in texels (texture coordinates are scaled by it).
     size: Vec2,
-    planes: &ClipPlanes,
-    (width, height): (usize, usize),
+    planes: ClipPlanes,
+    wh: (usize, usize),
     cull: Cull,
-    tris: &[crate::model::Triangle],
-    out: &mut S,
-) {
-    for tri in tris {
-        let (Some(l0), Some(l1), Some(l2)) = (
-            lit.get(tri.vertices[0] as usize),
-            lit.get(tri.vertices[1] as usize),
-            lit.get(tri.vertices[2] as usize),
-        ) else {
-            continue;
-        };
-        let codes = [l0.code, l1.code, l2.code];
-        if let Some(None) = by_codes(codes, true) {
-            // All three outside one plane: what `clip_triangle` answers, without its work.
-            continue;
+    /// [`vertex_stage_projects`] for this model.
+    projected: bool,
+}
+
+impl TriangleStage<'_> {
+    /// Set up `tris` into `out`, with the early cull of projected triangles compiled in only
+    /// when the vertex stage projected: the soup of separate triangles it does not project pays
+    /// nothing for it (callgrind: the test compiled in for every model cost small100k 1.2 %
+    /// instructions).
+    #[inline(always)]
+    fn run<S: SetupSink>(&self, tris: &[crate::model::Triangle], out: &mut S) {
+        if self.projected {
+            self.run_with::<S, true>(tris, out)
+        } else {
+            self.run_with::<S, false>(tris, out)
         }
-        if let (true, 0, Some(p0), Some(p1), Some(p2)) = (
-            PROJECTED,
-            codes[0] | codes[1] | codes[2],
-            l0.at,
-            l1.at,
-            l2.at,
-        ) {
-            // Inside every plane and projected: the triangle is `Whole` (or, with texture
-            // coordinates that are not finite, nothing), and `from_projected` culls it by the
-            // sign of this area before anything else, so a culled one is dropped before its
-            // texture coordinates are computed.
-            let area = TriSetup::twice_area(
-                [p0.x as i64, p1.x as i64, p2.x as i64],
-                [p0.y as i64, p1.y as i64, p2.y as i64],
-            );
-            if !cull.draws(area) {
+    }
+
+    /// The triangle stage for `tris`: texture coordinates, clipping, set-up, in file order.
+    /// With `PROJECTED` (the vertex stage projected the vertices), a triangle inside every
+    /// plane whose projected area the cull refuses is dropped before its texture coordinates are
+    /// worked out.
+    fn run_with<S: SetupSink, const PROJECTED: bool>(
+        &self,
+        tris: &[crate::model::Triangle],
+        out: &mut S,
+    ) {
+        let TriangleStage {
+            model,
+            lit,
+            size,
+            ref planes,
+            wh: (width, height),
+            cull,
+            ..
+        } = *self;
+        for tri in tris {
+            let (Some(l0), Some(l1), Some(l2)) = (
+                lit.get(tri.vertices[0] as usize),
+                lit.get(tri.vertices[1] as usize),
+                lit.get(tri.vertices[2] as usize),
+            ) else {
+                continue;
+            };
+            let codes = [l0.code, l1.code, l2.code];
+            if let Some(None) = by_codes(codes, true) {
+                // All three outside one plane: what `clip_triangle` answers, without its work.
                 continue;
             }
-        }
-        let mut cv = [ClipVertex::default(); 3];
-        for (c, (v, &uv)) in cv.iter_mut().zip([l0, l1, l2].into_iter().zip(&tri.uvs)) {
-            let uv = model.uvs.get(uv as usize).copied().unwrap_or(Vec2::ZERO) * size;
-            *c = ClipVertex {
-                clip: v.clip,
-                depth: v.depth,
-                u: uv.x,
-                v: uv.y,
-                light: v.light,
-            };
-        }
-        // Move the texture coordinates by whole texture sizes so the smallest is in 0..size:
-        // invisible (they wrap) and it keeps the span loop on its fast in-range path.
-        let umin = cv[0].u.min(cv[1].u).min(cv[2].u);
-        let vmin = cv[0].v.min(cv[1].v).min(cv[2].v);
-        let du = floor_f32(umin / size.x) * size.x;
-        let dv = floor_f32(vmin / size.y) * size.y;
-        if du.is_finite() && dv.is_finite() {
-            for c in &mut cv {
-                c.u -= du;
-                c.v -= dv;
-            }
-        }
-        let uv_finite = cv.iter().all(|c| c.u.is_finite() && c.v.is_finite());
-        let clipped = match by_codes(codes, uv_finite) {
-            Some(answer) => answer,
-            None => clip_triangle(&cv, planes),
-        };
-        match clipped {
-            None => {}
-            Some(Clipped::Whole) => {
-                let corners = [&cv[0], &cv[1], &cv[2]];
-                let s = match (l0.at, l1.at, l2.at) {
-                    // Projected in the vertex stage: the same numbers `new` would compute.
-                    (Some(p0), Some(p1), Some(p2)) => TriSetup::from_projected(
-                        corners,
-                        [
-                            [p0.x as i64, p1.x as i64, p2.x as i64],
-                            [p0.y as i64, p1.y as i64, p2.y as i64],
-                        ],
-                        [p0.inv_w, p1.inv_w, p2.inv_w],
-                        width,
-                        height,
-                        cull,
-                    ),
-                    _ => TriSetup::new(corners, width, height, cull),
-                };
-                if let Some(s) = s {
-                    out.put(s);
+            if let (true, 0, Some(p0), Some(p1), Some(p2)) = (
+                PROJECTED,
+                codes[0] | codes[1] | codes[2],
+                l0.at,
+                l1.at,
+                l2.at,
+            ) {
+                // Inside every plane and projected: the triangle is `Whole` (or, with texture
+                // coordinates that are not finite, nothing), and `from_projected` culls it by the
+                // sign of this area before anything else, so a culled one is dropped before its
+                // texture coordinates are computed.
+                let area = TriSetup::twice_area(
+                    [p0.x as i64, p1.x as i64, p2.x as i64],
+                    [p0.y as i64, p1.y as i64, p2.y as i64],
+                );
+                if !cull.draws(area) {
+                    continue;
                 }
             }
-            Some(Clipped::Cut(poly)) => {
-                let p = poly.as_slice();
-                for i in 1..p.len() - 1 {
-                    let fan = [&p[0], &p[i], &p[i + 1]];
-                    if let Some(s) = TriSetup::new(fan, width, height, cull) {
+            let mut cv = [ClipVertex::default(); 3];
+            for (c, (v, &uv)) in cv.iter_mut().zip([l0, l1, l2].into_iter().zip(&tri.uvs)) {
+                let uv = model.uvs.get(uv as usize).copied().unwrap_or(Vec2::ZERO) * size;
+                *c = ClipVertex {
+                    clip: v.clip,
+                    depth: v.depth,
+                    u: uv.x,
+                    v: uv.y,
+                    light: v.light,
+                };
+            }
+            // Move the texture coordinates by whole texture sizes so the smallest is in 0..size:
+            // invisible (they wrap) and it keeps the span loop on its fast in-range path.
+            let umin = cv[0].u.min(cv[1].u).min(cv[2].u);
+            let vmin = cv[0].v.min(cv[1].v).min(cv[2].v);
+            let du = floor_f32(umin / size.x) * size.x;
+            let dv = floor_f32(vmin / size.y) * size.y;
+            if du.is_finite() && dv.is_finite() {
+                for c in &mut cv {
+                    c.u -= du;
+                    c.v -= dv;
+                }
+            }
+            let uv_finite = cv.iter().all(|c| c.u.is_finite() && c.v.is_finite());
+            let clipped = match by_codes(codes, uv_finite) {
+                Some(answer) => answer,
+                None => clip_triangle(&cv, planes),
+            };
+            match clipped {
+                None => {}
+                Some(Clipped::Whole) => {
+                    let corners = [&cv[0], &cv[1], &cv[2]];
+                    let s = match (l0.at, l1.at, l2.at) {
+                        // Projected in the vertex stage: the same numbers `new` would compute.
+                        (Some(p0), Some(p1), Some(p2)) => TriSetup::from_projected(
+                            corners,
+                            [
+                                [p0.x as i64, p1.x as i64, p2.x as i64],
+                                [p0.y as i64, p1.y as i64, p2.y as i64],
+                            ],
+                            [p0.inv_w, p1.inv_w, p2.inv_w],
+                            width,
+                            height,
+                            cull,
+                        ),
+                        _ => TriSetup::new(corners, width, height, cull),
+                    };
+                    if let Some(s) = s {
                         out.put(s);
+                    }
+                }
+                Some(Clipped::Cut(poly)) => {
+                    let p = poly.as_slice();
+                    for i in 1..p.len() - 1 {
+                        let fan = [&p[0], &p[i], &p[i + 1]];
+                        if let Some(s) = TriSetup::new(fan, width, height, cull) {
+                            out.put(s);
+                        }
                     }
                 }
             }

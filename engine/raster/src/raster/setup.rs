@@ -658,8 +658,8 @@ mod tests {
     }
 
     /// The triangle stage drops a projected triangle that `Cull::draws` refuses before working
-    /// out its texture coordinates (`entity::setup_into`): that is exact only if the set-up would
-    /// have refused every such triangle itself.
+    /// out its texture coordinates (`entity::TriangleStage::run_with`): that is exact only if
+    /// the set-up would have refused every such triangle itself.
     #[test]
     fn a_culled_area_is_never_set_up() {
         let mut rnd = xorshift(0x2545_f491_4f6c_dd1d);

@@ -134,6 +134,18 @@ fn pool(threads: usize) -> rayon::ThreadPool {
         .unwrap()
 }
 
+/// Run `frame` for a draw on `threads` threads: one thread draws with `parallel: false`, which
+/// touches no pool, so on the calling thread, as the reference does and as a one-thread caller
+/// would (handing each frame to a one-thread pool's worker cost 10-20 us per draw here, 5-10 %
+/// of hmec128; round 8); more threads inside `pool`, the hand-over a parallel caller pays.
+fn on_threads(pool: &rayon::ThreadPool, threads: usize, frame: impl FnOnce() + Send) {
+    if threads == 1 {
+        frame();
+    } else {
+        pool.install(frame);
+    }
+}
+
 fn scene_of(model: &VoxelModel, n: usize) -> Vec<(&VoxelModel, Pose)> {
     (0..n)
         .map(|i| {
@@ -198,17 +210,11 @@ fn bench_group(
             let mut f = IndexedFrame::new(w, h);
             let mut d = DepthBuffer::new(w, h);
             b.iter(|| {
-                let mut frame = || {
+                on_threads(&p, threads, || {
                     f.clear(0);
                     d.clear();
                     draw(black_box(&instances), &camera, vpl, &opts, &mut f, &mut d).unwrap();
-                };
-                // One thread: on the calling thread, as in `ratio_case`.
-                if threads == 1 {
-                    frame();
-                } else {
-                    p.install(frame);
-                }
+                })
             });
             black_box(&f);
         });
@@ -281,19 +287,11 @@ fn ratio_case(
     let start = Instant::now();
     while start.elapsed() < budget || modex.len() < 5 {
         let t = Instant::now();
-        let mut frame = || {
+        on_threads(&p, threads, || {
             f.clear(0);
             d.clear();
             draw(black_box(&instances), &camera, vpl, &opts, &mut f, &mut d).unwrap();
-        };
-        // One thread draws with `parallel: false`, which touches no pool: on the calling thread,
-        // as the reference does and as a one-thread caller would. Handing each frame to a
-        // one-thread pool's worker cost 10-20 us per draw here (5-10 % of hmec128; round 8).
-        if threads == 1 {
-            frame();
-        } else {
-            p.install(frame);
-        }
+        });
         modex.push(t.elapsed().as_secs_f64() * 1e3);
         let t = Instant::now();
         f.clear(0);

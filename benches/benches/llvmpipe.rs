@@ -349,7 +349,6 @@ struct Case<'a> {
     scene: &'a Scene,
     size: (usize, usize),
     threads: usize,
-    pool: &'a rayon::ThreadPool,
     budget: Duration,
     save_images: bool,
     /// `MODEX_BENCH_FRAMES`: draw this many modex frames and nothing else.
@@ -372,7 +371,7 @@ fn run_case<P: Format>(case: &Case, mesa: Option<&OsMesa>) {
     let mut depth = DepthBuffer::new(w, h);
     let modex_frame = |t: &mut Surface<P>, d: &mut DepthBuffer| -> Duration {
         let start = Instant::now();
-        case.pool.install(|| frame(&r, t, d, &cam, &m));
+        frame(&r, t, d, &cam, &m);
         start.elapsed()
     };
     let label = format!("{name} {} {w}x{h} {}", P::LABEL, case.threads);
@@ -537,15 +536,20 @@ fn child(threads: usize, filters: &[String]) {
                     scene: &scene,
                     size,
                     threads,
-                    pool: &pool,
                     budget,
                     save_images: threads == 1 && size == (640, 480),
                     fixed_frames,
                 };
-                match format {
+                // The whole case runs inside the pool, as the demo's frame loop does
+                // (`modex::with_threads`): modex's frame starts on a pool thread and shares its
+                // bands from there, as llvmpipe's calling thread hands its tiles to its own
+                // threads. Installing each frame instead handed it to a worker and back, two
+                // wake-ups in a row where llvmpipe pays one (round 9). The OSMesa context is
+                // made current on that same thread, inside the case.
+                pool.install(|| match format {
                     "8888" => run_case::<Argb8888>(&case, mesa.as_ref()),
                     _ => run_case::<Rgb565>(&case, mesa.as_ref()),
-                }
+                });
             }
         }
     }

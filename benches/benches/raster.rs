@@ -83,19 +83,19 @@ fn bench_modex(c: &mut Criterion) {
                     "8" => {
                         let mut t = IndexedFrame::new(w, h);
                         g.bench_function(id, |b| {
-                            b.iter(|| p.install(|| frame(&r, &mut t, &mut d, &cam, &m)))
+                            p.install(|| b.iter(|| frame(&r, &mut t, &mut d, &cam, &m)))
                         });
                     }
                     "565" => {
                         let mut t = Surface::<Rgb565>::new(w, h);
                         g.bench_function(id, |b| {
-                            b.iter(|| p.install(|| frame(&r, &mut t, &mut d, &cam, &m)))
+                            p.install(|| b.iter(|| frame(&r, &mut t, &mut d, &cam, &m)))
                         });
                     }
                     _ => {
                         let mut t = Surface::<Argb8888>::new(w, h);
                         g.bench_function(id, |b| {
-                            b.iter(|| p.install(|| frame(&r, &mut t, &mut d, &cam, &m)))
+                            p.install(|| b.iter(|| frame(&r, &mut t, &mut d, &cam, &m)))
                         });
                     }
                 }
@@ -387,11 +387,11 @@ fn bench_peers(c: &mut Criterion) {
         let mut t = Surface::<Argb8888>::new(w, h);
         let mut d = DepthBuffer::new(w, h);
         g.bench_function(BenchmarkId::new("modex-8888", &size), |b| {
-            b.iter(|| p1.install(|| frame(&r, &mut t, &mut d, &cam, &m)))
+            p1.install(|| b.iter(|| frame(&r, &mut t, &mut d, &cam, &m)))
         });
         let mut f = IndexedFrame::new(w, h);
         g.bench_function(BenchmarkId::new("modex-8", &size), |b| {
-            b.iter(|| p1.install(|| frame(&r, &mut f, &mut d, &cam, &m)))
+            p1.install(|| b.iter(|| frame(&r, &mut f, &mut d, &cam, &m)))
         });
         g.bench_function(BenchmarkId::new("euc-8888", &size), |b| {
             b.iter(|| peer_euc::draw(&s, &mut eb, euc_cull))
@@ -505,11 +505,11 @@ fn bench_cpu(c: &mut Criterion<cpu_time::ProcessCpu>) {
             let mut d = DepthBuffer::new(w, h);
             let mut f = IndexedFrame::new(w, h);
             g.bench_function(BenchmarkId::new("modex-8", &size), |b| {
-                b.iter(|| p1.install(|| frame(&r, &mut f, &mut d, &cam, &m)))
+                p1.install(|| b.iter(|| frame(&r, &mut f, &mut d, &cam, &m)))
             });
             let mut t = Surface::<Argb8888>::new(w, h);
             g.bench_function(BenchmarkId::new("modex-8888", &size), |b| {
-                b.iter(|| p1.install(|| frame(&r, &mut t, &mut d, &cam, &m)))
+                p1.install(|| b.iter(|| frame(&r, &mut t, &mut d, &cam, &m)))
             });
         }
         let cam = (scene.camera)(&scene.model, w, h);

@@ -109,6 +109,33 @@ pub(crate) fn march_bands<P: Shade>(
     depth: &mut [f32],
     parallel: bool,
 ) -> usize {
+    march_bands_sharing(
+        screen,
+        jobs,
+        vpl,
+        tables,
+        pixels,
+        depth,
+        parallel,
+        SHARE_ABOVE_NS,
+    )
+}
+
+/// [`march_bands`], sharing a parallel draw among the pool's threads only when its estimated
+/// work is at least `share_above_ns` (tests force the bands on small scenes with 0).
+#[allow(clippy::too_many_arguments)]
+fn march_bands_sharing<P: Shade>(
+    screen: &Screen,
+    jobs: &[Job<'_>],
+    vpl: &Vpl,
+    tables: &BlendTables,
+    pixels: &mut [P],
+    depth: &mut [f32],
+    parallel: bool,
+    share_above_ns: f32,
+) -> usize {
+    // A draw too small to share runs as one band on the calling thread, never touching the pool.
+    let parallel = parallel && estimated_work_ns(jobs) >= share_above_ns;
     let rows = if parallel {
         band_rows(jobs, screen.height, rayon::current_num_threads())
     } else {
@@ -130,6 +157,29 @@ const BAND_NS_PER_SPLAT_COLUMN: f32 = 18.0;
 const SPLAT_NS_PER_VOXEL: f32 = 37.0;
 const MARCH_NS_PER_RAY: f32 = 150.0;
 
+/// The estimated one-thread cost of drawing `jobs`, in nanoseconds: [`SPLAT_NS_PER_VOXEL`] per
+/// surface voxel of a splatted job, [`MARCH_NS_PER_RAY`] per pixel of a marched job's rectangle.
+fn estimated_work_ns(jobs: &[Job<'_>]) -> f32 {
+    jobs.iter()
+        .map(|job| {
+            let rows = job.rect[3].saturating_sub(job.rect[1]);
+            if job.splat.is_some() {
+                job.volume.surface_size().1 as f32 * SPLAT_NS_PER_VOXEL
+            } else {
+                (rows * job.rect[2].saturating_sub(job.rect[0])) as f32 * MARCH_NS_PER_RAY
+            }
+        })
+        .sum()
+}
+
+/// Least estimated work ([`estimated_work_ns`]) a parallel draw shares among the pool's threads;
+/// below it the draw is one band on the calling thread. Why: waking a sleeping worker and
+/// joining it costs more than half of a small draw (a single hmec at 128x128, estimated 0.24 ms:
+/// 0.29-0.30 ms on two threads against 0.19 ms on one, futex wake-ups 20 % of the samples;
+/// docs/benchmarks.md, "Round 9: hmec128"), while the 100-unit scene (estimated 12 ms) gains
+/// from the second core.
+const SHARE_ABOVE_NS: f32 = 500_000.0;
+
 /// At most this share of a draw's work may go to the bands' own cost: more bands than threads
 /// only balance the load, so they must come cheap.
 const BAND_COST_SHARE: f32 = 0.125;
@@ -147,20 +197,16 @@ fn band_rows(jobs: &[Job<'_>], height: usize, threads: usize) -> usize {
         // Bands on one thread run one after another: they could only add their cost.
         return height;
     }
-    let mut work = 0.0f32;
+    let work = estimated_work_ns(jobs);
     // (rows, surface columns) of each splatted job.
-    let mut splats = Vec::new();
-    for job in jobs {
-        let rows = job.rect[3].saturating_sub(job.rect[1]);
-        if job.splat.is_some() {
-            let (columns, voxels) = job.volume.surface_size();
-            work += voxels as f32 * SPLAT_NS_PER_VOXEL;
-            splats.push((rows, columns as f32));
-        } else {
-            let area = rows * job.rect[2].saturating_sub(job.rect[0]);
-            work += area as f32 * MARCH_NS_PER_RAY;
-        }
-    }
+    let splats: Vec<(usize, f32)> = jobs
+        .iter()
+        .filter(|job| job.splat.is_some())
+        .map(|job| {
+            let rows = job.rect[3].saturating_sub(job.rect[1]);
+            (rows, job.volume.surface_size().0 as f32)
+        })
+        .collect();
     // A job `h` rows tall meets at most `h / rows + 1` bands of `rows` rows (and no more than
     // there are): the walks beyond its first are the cost of banding.
     let extra_cost = |bands: usize| -> f32 {
@@ -368,5 +414,32 @@ mod tests {
         assert!(jobs.iter().all(|j| j.splat.is_some()), "the box splats");
         assert_eq!(band_rows(&jobs, 128, 2), 64);
         assert_eq!(band_rows(&jobs, 128, 1), 128);
+        // Too small to share: a parallel draw of it stays on the calling thread.
+        assert!(estimated_work_ns(&jobs) < SHARE_ABOVE_NS);
+        // Drawn in bands anyway (the threshold forced to 0), on a two-thread pool, it gives the
+        // frame and depth of the one-band draw.
+        let vpl = Vpl::from_palette(&modex::Palette::grey_ramp(), 32);
+        let tables = modex::BlendTables::new(&vpl.palette);
+        let screen = Screen::new(&camera);
+        let draw = |share_above_ns: f32| {
+            let (mut p, mut d) = (vec![0u8; 128 * 128], vec![f32::INFINITY; 128 * 128]);
+            let rays = modex::with_threads(2, || {
+                march_bands_sharing(
+                    &screen,
+                    &jobs,
+                    &vpl,
+                    &tables,
+                    &mut p,
+                    &mut d,
+                    true,
+                    share_above_ns,
+                )
+            })
+            .unwrap();
+            (p, d, rays)
+        };
+        let (alone, banded) = (draw(SHARE_ABOVE_NS), draw(0.0));
+        assert!(alone.0.iter().filter(|&&p| p != 0).count() > 500);
+        assert!(alone.0 == banded.0 && alone.1 == banded.1 && alone.2 == banded.2);
     }
 }

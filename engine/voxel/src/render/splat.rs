@@ -20,10 +20,11 @@
 //! order, at the limb's place in the job order, so every pixel sees the same writes in the same
 //! order whatever the banding and the thread count (the crate's 1-and-N-threads rule).
 
+mod band;
 mod pairs;
 
+use band::FaceBand;
 use glam::{Mat4, Vec3, Vec4};
-use pairs::PairStamp;
 
 use super::pixel::Shade;
 use crate::volume::{LimbVolume, SurfaceVoxel};
@@ -502,100 +503,16 @@ impl Splat {
         let screen_y = |p: Vec4| if AFFINE { p.y } else { p.y / p.w };
         let mut projected = 0;
         let (last_xi, last_yi) = ((width - 1) as i32, (y0 + rows - 1) as i32);
-        let mut draw_face = |sx: f32, sy: f32, fz: f32, face: &FaceRaster, lit: P| {
-            let gx = face.gx;
-            if let Some((sw, sh)) = face.stamp {
-                let px0 = ceil_i32(sx - face.reach[0] - 0.5);
-                let py0 = ceil_i32(sy - face.reach[1] - 0.5);
-                // Whether a face is stamped depends on the face and the screen's width only,
-                // never on the band, so every banding draws each pixel the same way.
-                if px0 >= 0 && px0 + sw as i32 - 1 <= last_xi {
-                    if sw == 2 && py0 >= 0 {
-                        let pair = PairStamp {
-                            px0: px0 as usize,
-                            py0: py0 as usize,
-                            rows: sh,
-                            sx,
-                            sy,
-                            fz,
-                        };
-                        if pair.fits(y0, last_yi as usize, last_xi as usize) {
-                            pair.draw(face, width, y0, pixels, depth, lit);
-                            return;
-                        }
-                    }
-                    // Every pixel of the box tested, the same number for every face across this
-                    // axis: no branch per row or pixel to mispredict on faces 1-3 pixels big.
-                    let ([a_s, a_t], [b_s, b_t], gy) = (face.a, face.b, face.gy);
-                    let qx0 = px0 as f32 + 0.5 - sx;
-                    // Four pixels of a row at once (SSE2, baseline x86-64): a stamp is at most
-                    // STAMP_WIDTH wide. The same operations as one pixel at a time, so the same
-                    // results.
-                    let qx = Vec4::splat(qx0) + LANES;
-                    let (s_x, t_x, z_x) = (qx * a_s, qx * a_t, qx * gx);
-                    let lane_ok = LANES.cmplt(Vec4::splat(sw as f32));
-                    let limit = Vec4::splat(FACE_LIMIT);
-                    for j in 0..sh as i32 {
-                        let py = py0.saturating_add(j);
-                        if py < y0 as i32 || py > last_yi {
-                            continue;
-                        }
-                        let py = py as usize;
-                        let qy = py as f32 + 0.5 - sy;
-                        let (s_row, t_row, z_row) = (b_s * qy, b_t * qy, fz + gy * qy);
-                        let start = (py - y0) * width + px0 as usize;
-                        let (s, t) = (s_x + Vec4::splat(s_row), t_x + Vec4::splat(t_row));
-                        let z = z_x + Vec4::splat(z_row);
-                        let inside = s.abs().cmple(limit) & t.abs().cmple(limit) & lane_ok;
-                        // Lanes past the stamp's width read and write back what is there (the
-                        // next pixels of the row, or of the next row): all four lanes go through
-                        // the same selects, no loop of the stamp's width. Past the band's end the
-                        // row goes one pixel at a time.
-                        let (Some(d4), Some(out4)) = (
-                            depth.get_mut(start..start + 4),
-                            pixels.get_mut(start..start + 4),
-                        ) else {
-                            let (Some(d), Some(out)) = (
-                                depth.get_mut(start..start + sw),
-                                pixels.get_mut(start..start + sw),
-                            ) else {
-                                continue;
-                            };
-                            let (z, inside) = (z.to_array(), inside.bitmask());
-                            for (i, (d, out)) in d.iter_mut().zip(out).enumerate() {
-                                let front = (inside >> i) & 1 != 0 && z[i] < *d;
-                                *d = if front { z[i] } else { *d };
-                                *out = if front { lit } else { *out };
-                            }
-                            continue;
-                        };
-                        let old = Vec4::from_slice(d4);
-                        let front = inside & z.cmplt(old);
-                        if front.bitmask() == 0 {
-                            continue;
-                        }
-                        Vec4::select(front, z, old).write_to_slice(d4);
-                        let front = front.bitmask();
-                        for (i, out) in out4.iter_mut().enumerate() {
-                            *out = if (front >> i) & 1 != 0 { lit } else { *out };
-                        }
-                    }
-                    return;
-                }
-            }
-            face.scan([sx, sy], fz, (top, last_y), last_x, |py, xa, xb, z0| {
-                let row = (py - y0) * width;
-                let (a, b) = (row + xa, row + xb + 1);
-                let (Some(d), Some(out)) = (depth.get_mut(a..b), pixels.get_mut(a..b)) else {
-                    return;
-                };
-                for (k, (d, out)) in d.iter_mut().zip(out).enumerate() {
-                    let z = z0 + gx * (xa + k) as u32 as f32;
-                    let front = z < *d;
-                    *d = if front { z } else { *d };
-                    *out = if front { lit } else { *out };
-                }
-            });
+        let mut band = FaceBand {
+            width,
+            y0,
+            top,
+            last_x,
+            last_y,
+            last_xi,
+            last_yi,
+            pixels,
+            depth,
         };
         for (x, y, column) in volume.surface_columns() {
             let base = self.to_screen * Vec4::new(x as f32 + 0.5, y as f32 + 0.5, 0.5, 1.0);
@@ -642,6 +559,26 @@ impl Splat {
                 let centre = base + dz * f32::from(v.z);
                 let cell = [x as f32, y as f32, f32::from(v.z)];
                 let lit = P::shade(vpl, shade, v.colour, v.normal);
+                if AFFINE {
+                    // Each axis's faces at a call site of their own, in the bit order of the loop
+                    // below: all faces across an axis have the same stamp, so each site's
+                    // branches on the stamp's kind and rows go the same way every time.
+                    macro_rules! axis {
+                        ($a:expr) => {
+                            let mut bits = faces & (3 << (2 * $a));
+                            while bits != 0 {
+                                let bit = bits.trailing_zeros() as usize;
+                                bits &= bits - 1;
+                                let f = centre + offset[bit];
+                                band.face(f.x, f.y, f.z, &m.faces[$a], lit);
+                            }
+                        };
+                    }
+                    axis!(0);
+                    axis!(1);
+                    axis!(2);
+                    continue;
+                }
                 let mut bits = faces;
                 while bits != 0 {
                     let bit = bits.trailing_zeros() as usize;
@@ -649,7 +586,7 @@ impl Splat {
                     let (a, high) = (bit / 2, bit % 2 == 1);
                     let f = centre + offset[bit];
                     if AFFINE {
-                        draw_face(f.x, f.y, f.z, &m.faces[a], lit);
+                        band.face(f.x, f.y, f.z, &m.faces[a], lit);
                         continue;
                     }
                     // The face's plane, and whether the eye is on its outer side.
@@ -664,7 +601,7 @@ impl Splat {
                     let face =
                         FaceRaster::new(edge(axes[b1]), edge(axes[b2]), [axes[b1].z, axes[b2].z]);
                     if face.inv_det != 0.0 {
-                        draw_face(sx, sy, f.z, &face, lit);
+                        band.face(sx, sy, f.z, &face, lit);
                     }
                 }
             }

@@ -8,9 +8,13 @@
 //! At its end the bench times both renderers again, alternating frame by frame in the same run,
 //! and prints one line per case (`hmec128`, `units100`) and thread count (1, 2):
 //! `VOXRATIO <case> <threads> modex_ms=<t> splat_ms=<t> ratio=<splat/modex>` (ratio > 1: modex is
-//! faster; the reference always runs on one thread). `MODEX_BENCH_QUICK=1` skips the criterion
-//! groups and gives each ratio case about one second; `MODEX_BENCH_CASE=<case>` and
-//! `MODEX_BENCH_THREADS=<t>` keep only that case or thread count.
+//! faster; the reference always runs on one thread), after a `COVERED <case> <threads>
+//! modex_pixels=<n> splat_pixels=<n>` line per case with the pixels each drew in its last frame
+//! (the reference's point per voxel leaves holes where voxels are larger than a pixel, and
+//! widens the outline by up to half a pixel where they are smaller; modex covers the pixel
+//! centres its faces cover). `MODEX_BENCH_QUICK=1` skips the criterion groups and gives each
+//! ratio case about one second; `MODEX_BENCH_CASE=<case>` and `MODEX_BENCH_THREADS=<t>` keep only
+//! that case or thread count.
 //!
 //! `cargo bench -p modex-benches --bench voxel -- --warm-up-time 1 --measurement-time 3`
 
@@ -265,6 +269,17 @@ fn voxel_benches(c: &mut Criterion) {
     );
 }
 
+/// One VOXRATIO case's result.
+struct Ratio {
+    /// Median milliseconds per frame of modex and of the reference splat.
+    modex_ms: f64,
+    splat_ms: f64,
+    /// Pixels each drew (finite depth) in its last frame: the reference's point per voxel leaves
+    /// holes where a voxel covers more than one pixel, modex's faces do not.
+    modex_covered: usize,
+    splat_covered: usize,
+}
+
 /// Median milliseconds per frame of `modex` (on `threads`) and of the reference splat, drawn
 /// alternately so both see the same machine load, for about `budget` together.
 fn ratio_case(
@@ -274,7 +289,7 @@ fn ratio_case(
     size: (usize, usize),
     threads: usize,
     budget: Duration,
-) -> (f64, f64) {
+) -> Ratio {
     let scene = scene_of(model, units);
     let instances: Vec<Instance> = scene
         .iter()
@@ -293,6 +308,8 @@ fn ratio_case(
     let (mut f, mut d) = (IndexedFrame::new(w, h), DepthBuffer::new(w, h));
     on_threads(&p, threads, || {
         let (mut modex, mut reference) = (Vec::new(), Vec::new());
+        let covered = |d: &DepthBuffer| d.values().iter().filter(|z| z.is_finite()).count();
+        let (mut modex_covered, mut splat_covered) = (0, 0);
         let start = Instant::now();
         while start.elapsed() < budget || modex.len() < 5 {
             let t = Instant::now();
@@ -300,14 +317,21 @@ fn ratio_case(
             d.clear();
             draw(black_box(&instances), &camera, vpl, &opts, &mut f, &mut d).unwrap();
             modex.push(t.elapsed().as_secs_f64() * 1e3);
+            modex_covered = covered(&d);
             let t = Instant::now();
             f.clear(0);
             d.clear();
             reference_draw(black_box(&scene), &camera, vpl, &mut f, &mut d);
             reference.push(t.elapsed().as_secs_f64() * 1e3);
+            splat_covered = covered(&d);
         }
         black_box(&f);
-        (median(&mut modex), median(&mut reference))
+        Ratio {
+            modex_ms: median(&mut modex),
+            splat_ms: median(&mut reference),
+            modex_covered,
+            splat_covered,
+        }
     })
 }
 
@@ -336,7 +360,12 @@ fn voxel_ratios() {
             {
                 continue;
             }
-            let (m, s) = ratio_case(&model, &vpl, units, size, threads, budget);
+            let r = ratio_case(&model, &vpl, units, size, threads, budget);
+            let (m, s) = (r.modex_ms, r.splat_ms);
+            println!(
+                "COVERED {case} {threads} modex_pixels={} splat_pixels={}",
+                r.modex_covered, r.splat_covered
+            );
             lines.push(format!(
                 "VOXRATIO {case} {threads} modex_ms={m:.3} splat_ms={s:.3} ratio={:.2}",
                 s / m

@@ -20,11 +20,9 @@
 //! order, at the limb's place in the job order, so every pixel sees the same writes in the same
 //! order whatever the banding and the thread count (the crate's 1-and-N-threads rule).
 
-mod lanes;
 mod pairs;
 
 use glam::{Mat4, Vec3, Vec4};
-use lanes::FaceQueue;
 use pairs::PairStamp;
 
 use super::pixel::Shade;
@@ -504,9 +502,6 @@ impl Splat {
         let screen_y = |p: Vec4| if AFFINE { p.y } else { p.y / p.w };
         let mut projected = 0;
         let (last_xi, last_yi) = ((width - 1) as i32, (y0 + rows - 1) as i32);
-        // Perspective faces are set up four at a time ([`lanes`]), the same bits as one by one.
-        let mut queue =
-            (!AFFINE && !lanes::face_by_face()).then(|| FaceQueue::new(axes, pixels[0]));
         let mut draw_face = |sx: f32, sy: f32, fz: f32, face: &FaceRaster, lit: P| {
             let gx = face.gx;
             if let Some((sw, sh)) = face.stamp {
@@ -662,19 +657,17 @@ impl Splat {
                     if (m.eye[a] > plane) != high {
                         continue;
                     }
-                    if let Some(q) = &mut queue {
-                        q.push(a, f, lit, &mut draw_face);
-                        continue;
-                    }
-                    let (sx, sy, face) = lanes::perspective_face(f, &axes, a);
+                    let r = 1.0 / f.w;
+                    let (sx, sy) = (f.x * r, f.y * r);
+                    let edge = |v: Vec4| [(v.x - sx * v.w) * r, (v.y - sy * v.w) * r];
+                    let (b1, b2) = ((a + 1) % 3, (a + 2) % 3);
+                    let face =
+                        FaceRaster::new(edge(axes[b1]), edge(axes[b2]), [axes[b1].z, axes[b2].z]);
                     if face.inv_det != 0.0 {
                         draw_face(sx, sy, f.z, &face, lit);
                     }
                 }
             }
-        }
-        if let Some(q) = &mut queue {
-            q.flush(&mut draw_face);
         }
         projected
     }

@@ -494,6 +494,10 @@ impl Splat {
             self.to_screen.y_axis,
             self.to_screen.z_axis,
         ];
+        // The screen columns of the two grid axes spanning a face across each axis (looked up,
+        // not worked out per face: the `% 3` cost a multiply and shifts per face).
+        let face_axes: [(Vec4, Vec4); 3] =
+            std::array::from_fn(|a| (axes[(a + 1) % 3], axes[(a + 2) % 3]));
         // Face centre from cell centre, per face bit.
         let offset: [Vec4; 6] =
             std::array::from_fn(|bit| axes[bit / 2] * if bit % 2 == 1 { 0.5 } else { -0.5 });
@@ -597,9 +601,8 @@ impl Splat {
                     let r = 1.0 / f.w;
                     let (sx, sy) = (f.x * r, f.y * r);
                     let edge = |v: Vec4| [(v.x - sx * v.w) * r, (v.y - sy * v.w) * r];
-                    let (b1, b2) = ((a + 1) % 3, (a + 2) % 3);
-                    let face =
-                        FaceRaster::new(edge(axes[b1]), edge(axes[b2]), [axes[b1].z, axes[b2].z]);
+                    let (v1, v2) = face_axes[a];
+                    let face = FaceRaster::new(edge(v1), edge(v2), [v1.z, v2.z]);
                     if face.inv_det != 0.0 {
                         band.face(sx, sy, f.z, &face, lit);
                     }

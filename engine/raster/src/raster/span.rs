@@ -139,6 +139,19 @@ fn texel<const POW2: bool>(u: i32, v: i32, tw: u32, th: u32) -> usize {
     }
 }
 
+/// `1 / steps` for a perspective segment of `steps` steps (0 for none), the same divisions done
+/// once: a segment's steps are at most [`SEGMENT`], and the table saves the segment its third
+/// division (the other two, [`Sample::of`], depend on the pixel).
+static RECIPROCAL: [f32; SEGMENT + 1] = {
+    let mut t = [0.0f32; SEGMENT + 1];
+    let mut n = 1;
+    while n <= SEGMENT {
+        t[n] = 1.0 / n as f32;
+        n += 1;
+    }
+    t
+};
+
 /// Whether texture coordinates fit the fixed-point stepping.
 #[inline(always)]
 fn fit(a: f32, b: f32, c: f32, d: f32) -> bool {
@@ -317,7 +330,7 @@ fn fill_span<
             fits = fit(u0, u1, v0, v1);
         }
         if fits && s0.light.is_finite() && s1.light.is_finite() {
-            let k = if steps == 0 { 0.0 } else { 1.0 / steps as f32 };
+            let k = RECIPROCAL[steps];
             let u = (u0 * FIX_ONE) as i32;
             let v = (v0 * FIX_ONE) as i32;
             // Rounded, so an exactly-unlit 1.0 stays the identity row.
@@ -1003,6 +1016,16 @@ mod tests {
             );
         }
         assert!(affine > 2000, "{affine} affine triangles");
+    }
+
+    #[test]
+    fn reciprocal_table_equals_the_division_it_replaces() {
+        // The perspective segment took `1.0 / steps as f32` (0 for no step) at run time.
+        assert_eq!(RECIPROCAL[0].to_bits(), 0f32.to_bits());
+        for n in 1..=SEGMENT {
+            let divided = 1.0 / std::hint::black_box(n) as f32;
+            assert_eq!(RECIPROCAL[n].to_bits(), divided.to_bits(), "{n}");
+        }
     }
 
     #[test]

@@ -16,7 +16,7 @@
 //! The span loop is one generic function, monomorphised per [`Paint`] (per target format and overlay
 //! mode): the per-format work is one inlined call, so no format pays for another's branches.
 
-use super::setup::{Attrs, TriSetup};
+use super::setup::{Attrs, SpanWalk, TriSetup};
 
 /// Rows per band. Small enough to balance 2..16 threads on a 200-row frame, large enough that the
 /// per-band bookkeeping vanishes next to the filling.
@@ -139,6 +139,19 @@ fn texel<const POW2: bool>(u: i32, v: i32, tw: u32, th: u32) -> usize {
     }
 }
 
+/// `1 / steps` for a perspective segment of `steps` steps (0 for none), the same divisions done
+/// once: a segment's steps are at most [`SEGMENT`], and the table saves the segment its third
+/// division (the other two, [`Sample::of`], depend on the pixel).
+static RECIPROCAL: [f32; SEGMENT + 1] = {
+    let mut t = [0.0f32; SEGMENT + 1];
+    let mut n = 1;
+    while n <= SEGMENT {
+        t[n] = 1.0 / n as f32;
+        n += 1;
+    }
+    t
+};
+
 /// Whether texture coordinates fit the fixed-point stepping.
 #[inline(always)]
 fn fit(a: f32, b: f32, c: f32, d: f32) -> bool {
@@ -221,20 +234,35 @@ fn fill_affine<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
     tw: u32,
     th: u32,
 ) {
+    fill_affine_stepped::<P, TEST, WRITE, POW2>(painter, px, depth, a, &AffineSteps::of(d), tw, th);
+}
+
+/// [`fill_affine`] with the gradient's steps already converted (once per triangle).
+#[inline(always)]
+fn fill_affine_stepped<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
+    painter: &P,
+    px: &mut [P::Px],
+    depth: &mut [f32],
+    a: &Attrs,
+    steps: &AffineSteps,
+    tw: u32,
+    th: u32,
+) {
+    let &AffineSteps { dz, du, dv, dl } = steps;
     let mut run = Run {
         u: (a.u_w * FIX_ONE) as i32,
         v: (a.v_w * FIX_ONE) as i32,
         // Rounded, so an exactly-unlit 1.0 stays the identity row.
         l: ((a.light_w + 0.5) * FIX_ONE) as i32,
-        du: (d.u_w * FIX_ONE) as i32,
-        dv: (d.v_w * FIX_ONE) as i32,
-        dl: (d.light_w * FIX_ONE) as i32,
+        du,
+        dv,
+        dl,
     };
     if px.len() <= SEGMENT {
         // One segment (most spans of small triangles): no chunking. The same depth expression
         // as the loop's first segment, so the same bits.
-        let z = a.depth_w + d.depth_w * 0.0;
-        run.paint::<P, TEST, WRITE, POW2>(painter, px, depth, z, d.depth_w, tw, th);
+        let z = a.depth_w + dz * 0.0;
+        run.paint::<P, TEST, WRITE, POW2>(painter, px, depth, z, dz, tw, th);
         return;
     }
     for (k, (px, depth)) in px
@@ -242,8 +270,8 @@ fn fill_affine<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
         .zip(depth.chunks_mut(SEGMENT))
         .enumerate()
     {
-        let z = a.depth_w + d.depth_w * (k * SEGMENT) as f32;
-        run.paint::<P, TEST, WRITE, POW2>(painter, px, depth, z, d.depth_w, tw, th);
+        let z = a.depth_w + dz * (k * SEGMENT) as f32;
+        run.paint::<P, TEST, WRITE, POW2>(painter, px, depth, z, dz, tw, th);
     }
 }
 
@@ -302,7 +330,7 @@ fn fill_span<
             fits = fit(u0, u1, v0, v1);
         }
         if fits && s0.light.is_finite() && s1.light.is_finite() {
-            let k = if steps == 0 { 0.0 } else { 1.0 / steps as f32 };
+            let k = RECIPROCAL[steps];
             let u = (u0 * FIX_ONE) as i32;
             let v = (v0 * FIX_ONE) as i32;
             // Rounded, so an exactly-unlit 1.0 stays the identity row.
@@ -392,7 +420,7 @@ const SHORT_SPAN: usize = 8;
 /// constant), with its texture coordinates scaled from level 0 to that level's size. The level
 /// depends only on the triangle, the row and the span's columns, so banding changes no pixel.
 #[allow(clippy::too_many_arguments)]
-#[inline]
+#[inline(always)]
 fn fill_band_tri<P: Paint, const TEST: bool, const WRITE: bool>(
     painter: &P,
     tri: &TriSetup,
@@ -414,8 +442,56 @@ fn fill_band_tri<P: Paint, const TEST: bool, const WRITE: bool>(
     } else {
         0
     };
-    let mut walk = tri.walk(first as i32, width);
-    for y in first..=last {
+    let walk = tri.walk(first as i32, width);
+    if tri.affine {
+        let rows_of = (first, last, band_y0, width);
+        // One level, one gradient and one set of fixed-point steps for the whole triangle.
+        if tri_level == 0 {
+            affine_rows_of::<P, TEST, WRITE, false>(
+                painter,
+                (tw, th),
+                tri,
+                walk,
+                rows_of,
+                px,
+                depth,
+            );
+        } else {
+            let p = painter.at_level(tri_level);
+            affine_rows_of::<P, TEST, WRITE, true>(&p, (tw, th), tri, walk, rows_of, px, depth);
+        }
+        return;
+    }
+    span_rows::<P, TEST, WRITE>(
+        painter,
+        tri,
+        walk,
+        (first, last, band_y0, width),
+        tri_level,
+        false,
+        px,
+        depth,
+    );
+}
+
+/// Rows `first..=last` of `tri` in a band starting at row `band_y0`, each span choosing its own
+/// mip level and kind ([`fill_span_of`]): the perspective triangles' loop (`affine` false); with
+/// `affine` the tests' reference for [`affine_rows_of`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn span_rows<P: Paint, const TEST: bool, const WRITE: bool>(
+    painter: &P,
+    tri: &TriSetup,
+    mut walk: SpanWalk,
+    (first, last, band_y0, width): (usize, usize, usize, usize),
+    tri_level: usize,
+    affine: bool,
+    px: &mut [P::Px],
+    depth: &mut [f32],
+) {
+    let max_level = painter.levels() - 1;
+    let (tw, th) = painter.texture_size();
+    for y in first..last + 1 {
         let Some((x0, x1)) = walk.next_row() else {
             continue;
         };
@@ -428,7 +504,7 @@ fn fill_band_tri<P: Paint, const TEST: bool, const WRITE: bool>(
         );
         let level = if max_level == 0 {
             0
-        } else if tri.affine || x1 - x0 + 1 < SHORT_SPAN {
+        } else if affine || x1 - x0 + 1 < SHORT_SPAN {
             tri_level
         } else {
             mip_level(
@@ -437,15 +513,103 @@ fn fill_band_tri<P: Paint, const TEST: bool, const WRITE: bool>(
             )
         };
         if level == 0 {
-            fill_span_of::<P, TEST, WRITE>(painter, px, depth, a, &tri.dadx, tri.affine);
+            fill_span_of::<P, TEST, WRITE>(painter, px, depth, a, &tri.dadx, affine);
         } else {
             let p = painter.at_level(level);
             let (lw, lh) = p.texture_size();
             let (su, sv) = (lw as f32 / tw as f32, lh as f32 / th as f32);
             let mut d = tri.dadx;
             (a.u_w, a.v_w, d.u_w, d.v_w) = (a.u_w * su, a.v_w * sv, d.u_w * su, d.v_w * sv);
-            fill_span_of::<P, TEST, WRITE>(&p, px, depth, a, &d, tri.affine);
+            fill_span_of::<P, TEST, WRITE>(&p, px, depth, a, &d, affine);
         }
+    }
+}
+
+/// Rows `first..=last` of an affine triangle in a band starting at row `band_y0`, all read from
+/// `painter`'s texture (one mip level for the whole triangle, whose footprint is constant;
+/// `SCALED`: not level 0, whose size is `level0`, so texture coordinates are scaled to it).
+///
+/// The same pixels as [`fill_span_of`] per row, with what does not change along the triangle
+/// worked out once: the scaled gradient, its fixed-point steps (the same saturating conversions
+/// of the same products, so the same bits), and the texture's kind. Per span that was a third of
+/// the start-up of the small spans of mesh10k and small100k (docs/benchmarks.md, round 9).
+#[inline(always)]
+fn affine_rows_of<P: Paint, const TEST: bool, const WRITE: bool, const SCALED: bool>(
+    painter: &P,
+    level0: (u32, u32),
+    tri: &TriSetup,
+    walk: SpanWalk,
+    rows: (usize, usize, usize, usize),
+    px: &mut [P::Px],
+    depth: &mut [f32],
+) {
+    let (tw, th) = painter.texture_size();
+    let (su, sv) = (tw as f32 / level0.0 as f32, th as f32 / level0.1 as f32);
+    let mut d = tri.dadx;
+    if SCALED {
+        (d.u_w, d.v_w) = (d.u_w * su, d.v_w * sv);
+    }
+    let steps = AffineSteps::of(&d);
+    let pow2 = tw.is_power_of_two() && th.is_power_of_two();
+    let scale = SCALED.then_some((su, sv));
+    if pow2 {
+        affine_rows::<P, TEST, WRITE, true>(painter, tri, walk, rows, scale, &steps, px, depth);
+    } else {
+        affine_rows::<P, TEST, WRITE, false>(painter, tri, walk, rows, scale, &steps, px, depth);
+    }
+}
+
+/// An affine triangle's per-pixel steps: the depth's in float, the rest in 16.16 fixed point.
+#[derive(Debug, Clone, Copy)]
+struct AffineSteps {
+    dz: f32,
+    du: i32,
+    dv: i32,
+    dl: i32,
+}
+
+impl AffineSteps {
+    /// The steps of gradient `d`, converted as [`fill_affine`] converts them.
+    #[inline(always)]
+    fn of(d: &Attrs) -> AffineSteps {
+        AffineSteps {
+            dz: d.depth_w,
+            du: (d.u_w * FIX_ONE) as i32,
+            dv: (d.v_w * FIX_ONE) as i32,
+            dl: (d.light_w * FIX_ONE) as i32,
+        }
+    }
+}
+
+/// The row loop of [`affine_rows_of`] for one kind of texture.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn affine_rows<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
+    painter: &P,
+    tri: &TriSetup,
+    mut walk: SpanWalk,
+    (first, last, band_y0, width): (usize, usize, usize, usize),
+    scale: Option<(f32, f32)>,
+    steps: &AffineSteps,
+    px: &mut [P::Px],
+    depth: &mut [f32],
+) {
+    let (tw, th) = painter.texture_size();
+    for y in first..last + 1 {
+        let Some((x0, x1)) = walk.next_row() else {
+            continue;
+        };
+        let row = (y - band_y0) * width;
+        let mut a = tri.attrs_at(x0, y as i32);
+        if let Some((su, sv)) = scale {
+            (a.u_w, a.v_w) = (a.u_w * su, a.v_w * sv);
+        }
+        let (x0, x1) = (x0 as usize, x1 as usize);
+        let (px, depth) = (
+            &mut px[row + x0..=row + x1],
+            &mut depth[row + x0..=row + x1],
+        );
+        fill_affine_stepped::<P, TEST, WRITE, POW2>(painter, px, depth, &a, steps, tw, th);
     }
 }
 
@@ -744,6 +908,125 @@ mod tests {
             *dst = dst.saturating_add(1);
             true
         }
+    }
+
+    /// A texture of `size` texels with `levels` mip levels (each half the one before, at least
+    /// one texel) that paints the texel index, the light and its level into the pixel, so two
+    /// fills agree only where they read the same texel of the same level with the same light.
+    #[derive(Clone, Copy)]
+    struct Probe {
+        size: (u32, u32),
+        level: usize,
+        levels: usize,
+    }
+    impl Paint for Probe {
+        type Px = u64;
+        fn texture_size(&self) -> (u32, u32) {
+            self.size
+        }
+        fn levels(&self) -> usize {
+            self.levels
+        }
+        fn at_level(&self, level: usize) -> Probe {
+            let (w, h) = self.size;
+            let k = level - self.level;
+            Probe {
+                size: ((w >> k).max(1), (h >> k).max(1)),
+                level,
+                levels: self.levels,
+            }
+        }
+        fn paint(&self, index: usize, light: i32, dst: &mut u64) -> bool {
+            *dst = (index as u64) << 32 ^ (light as u32 as u64) << 4 ^ self.level as u64;
+            // Some texels transparent, so the depth write is tested too.
+            index % 7 != 3
+        }
+    }
+
+    #[test]
+    fn affine_rows_equal_the_per_span_loop() {
+        // Random orthographic (w = 1, so affine) triangles of every size, with texture
+        // coordinates near and far from zero, steep and flat, lights around 1.0 and beyond,
+        // on power-of-two and other textures with and without mip levels: the affine rows
+        // (gradient and steps converted once per triangle) give the same pixels and depths as
+        // the per-span loop with its conversions per span.
+        let (w, h) = (48usize, 40usize);
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = move |lo: f32, hi: f32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            lo + (hi - lo) * ((seed >> 40) as f32 / (1u64 << 24) as f32)
+        };
+        let mut affine = 0;
+        for case in 0..3000 {
+            let size = [(64, 64), (48, 40), (37, 23), (1024, 8)][case % 4];
+            let probe = Probe {
+                size,
+                level: 0,
+                levels: [1, 4][case / 4 % 2],
+            };
+            let span = [0.05f32, 0.3, 1.2][case % 3];
+            let (cx, cy) = (rnd(-0.8, 0.8), rnd(-0.8, 0.8));
+            let uv_scale = [1.0f32, 40.0, 4000.0][case / 2 % 3];
+            let v = |rnd: &mut dyn FnMut(f32, f32) -> f32| ClipVertex {
+                clip: Vec4::new(cx + rnd(-span, span), cy + rnd(-span, span), 0.5, 1.0),
+                depth: rnd(0.5, 9.0),
+                u: rnd(-1.0, 1.0) * uv_scale,
+                v: rnd(-1.0, 1.0) * uv_scale,
+                light: rnd(0.0, 600.0),
+            };
+            let (a, b, c) = (v(&mut rnd), v(&mut rnd), v(&mut rnd));
+            let Some(t) = TriSetup::new([&a, &b, &c], w, h, Cull::None) else {
+                continue;
+            };
+            if !t.affine {
+                continue;
+            }
+            affine += 1;
+            let start = || {
+                let depth: Vec<f32> = (0..w * h).map(|i| (i % 11) as f32).collect();
+                (vec![0u64; w * h], depth)
+            };
+            let (mut px, mut depth) = start();
+            fill_band_tri::<Probe, true, true>(&probe, &t, &mut px, &mut depth, w, 0, h);
+            let (mut px_ref, mut depth_ref) = start();
+            let level = if probe.levels > 1 {
+                mip_level(t.corner_footprint_sq(), probe.levels - 1)
+            } else {
+                0
+            };
+            span_rows::<Probe, true, true>(
+                &probe,
+                &t,
+                t.walk(t.y_first, w),
+                (t.y_first as usize, (t.y_last as usize).min(h - 1), 0, w),
+                level,
+                true,
+                &mut px_ref,
+                &mut depth_ref,
+            );
+            assert_eq!(px, px_ref, "case {case}");
+            assert!(
+                depth
+                    .iter()
+                    .zip(&depth_ref)
+                    .all(|(a, b)| a.to_bits() == b.to_bits()),
+                "case {case}"
+            );
+        }
+        assert!(affine > 2000, "{affine} affine triangles");
+    }
+
+    #[test]
+    fn reciprocal_table_equals_the_division_it_replaces() {
+        // The perspective segment took `1.0 / steps as f32` (0 for no step) at run time.
+        assert_eq!(RECIPROCAL[0].to_bits(), 0f32.to_bits());
+        for (n, r) in RECIPROCAL.iter().enumerate().skip(1) {
+            let divided = 1.0 / std::hint::black_box(n) as f32;
+            assert_eq!(r.to_bits(), divided.to_bits(), "{n}");
+        }
+        assert_eq!(RECIPROCAL.len(), SEGMENT + 1);
     }
 
     #[test]

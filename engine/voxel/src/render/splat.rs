@@ -561,12 +561,12 @@ impl Splat {
                 }
                 projected += 1;
                 let centre = base + dz * f32::from(v.z);
-                let cell = [x as f32, y as f32, f32::from(v.z)];
                 let lit = P::shade(vpl, shade, v.colour, v.normal);
                 if AFFINE {
-                    // Each axis's faces at a call site of their own, in the bit order of the loop
-                    // below: all faces across an axis have the same stamp, so each site's
-                    // branches on the stamp's kind and rows go the same way every time.
+                    // Each axis's faces at a call site of their own, in face-bit order (the
+                    // perspective loop's order): all faces across an axis have the same stamp, so
+                    // each site's branches on the stamp's kind and rows go the same way every
+                    // time.
                     macro_rules! axis {
                         ($a:expr) => {
                             let mut bits = faces & (3 << (2 * $a));
@@ -583,16 +583,14 @@ impl Splat {
                     axis!(2);
                     continue;
                 }
+                // Perspective: each face set up at its own centre.
+                let cell = [x as f32, y as f32, f32::from(v.z)];
                 let mut bits = faces;
                 while bits != 0 {
                     let bit = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
                     let (a, high) = (bit / 2, bit % 2 == 1);
                     let f = centre + offset[bit];
-                    if AFFINE {
-                        band.face(f.x, f.y, f.z, &m.faces[a], lit);
-                        continue;
-                    }
                     // The face's plane, and whether the eye is on its outer side.
                     let plane = cell[a] + f32::from(u8::from(high));
                     if (m.eye[a] > plane) != high {

@@ -553,6 +553,19 @@ impl TriSetup {
     }
 }
 
+/// Pseudo-random floats in `[0, 1)`, 24 bits each (xorshift64 from `seed`): the random
+/// triangles of this module's and span.rs's tests.
+#[cfg(test)]
+pub(crate) fn xorshift_unit(seed: u64) -> impl FnMut() -> f32 {
+    let mut x = seed;
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -623,13 +636,8 @@ mod tests {
 
     /// Pseudo-random floats from `-range / 4` to `3 range / 4` (xorshift64 from `seed`).
     fn xorshift(seed: u64) -> impl FnMut(f32) -> f32 {
-        let mut x = seed;
-        move |range: f32| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 40) as f32 / (1u64 << 24) as f32 * range - range * 0.25
-        }
+        let mut unit = xorshift_unit(seed);
+        move |range: f32| unit() * range - range * 0.25
     }
 
     #[test]

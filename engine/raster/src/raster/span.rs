@@ -891,7 +891,7 @@ fn fill_bins<P: Paint>(
 mod tests {
     use super::*;
     use crate::raster::clip::ClipVertex;
-    use crate::raster::setup::Cull;
+    use crate::raster::setup::{xorshift_unit, Cull};
     use glam::Vec4;
 
     /// Counts how often each pixel is painted.
@@ -951,13 +951,8 @@ mod tests {
         // (gradient and steps converted once per triangle) give the same pixels and depths as
         // the per-span loop with its conversions per span.
         let (w, h) = (48usize, 40usize);
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut rnd = move |lo: f32, hi: f32| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            lo + (hi - lo) * ((seed >> 40) as f32 / (1u64 << 24) as f32)
-        };
+        let mut unit = xorshift_unit(0x2545_f491_4f6c_dd1d);
+        let mut rnd = move |lo: f32, hi: f32| lo + (hi - lo) * unit();
         let mut affine = 0;
         for case in 0..3000 {
             let size = [(64, 64), (48, 40), (37, 23), (1024, 8)][case % 4];

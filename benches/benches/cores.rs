@@ -79,27 +79,21 @@ fn report(probe: &str, one: f64, two: f64) {
     );
 }
 
+/// Report `work` for `steps` steps on one thread against `steps / 2` on each of two.
+fn report_steps<T>(probe: &str, steps: u64, work: fn(u64) -> T) {
+    let run = |&mut n: &mut u64| {
+        black_box(work(black_box(n)));
+    };
+    report(
+        probe,
+        fastest(&mut [steps], run),
+        fastest(&mut [steps / 2; 2], run),
+    );
+}
+
 fn main() {
-    let steps = 40_000_000;
-    report(
-        "integer",
-        fastest(&mut [steps], |&mut n| {
-            black_box(integer(black_box(n)));
-        }),
-        fastest(&mut [steps / 2; 2], |&mut n| {
-            black_box(integer(black_box(n)));
-        }),
-    );
-    let steps = 20_000_000;
-    report(
-        "vector",
-        fastest(&mut [steps], |&mut n| {
-            black_box(vector(black_box(n)));
-        }),
-        fastest(&mut [steps / 2; 2], |&mut n| {
-            black_box(vector(black_box(n)));
-        }),
-    );
+    report_steps("integer", 40_000_000, integer);
+    report_steps("vector", 20_000_000, vector);
     for kb in [600usize, 2_400, 16_200] {
         let words = kb * 1024 / 4;
         let passes = (800_000_000 / words).max(1);

@@ -191,6 +191,9 @@ impl HmpFile {
         read_frames(&mut r, &mut file)?;
         file.model.uvs = grid_uvs(columns, rows);
         file.model.triangles = grid_triangles(columns, rows);
+        // HMP7 normals point up by construction; HMP4/5 store table indices, which are turned
+        // like a model's if they point down (`crate::facing`; no HMP4/5 sample says which).
+        crate::facing::orient_normals(&mut file.model);
         if file.clamped_normals > 0 {
             log::warn!(
                 "HMP: {} normal indices above {} were clamped",

@@ -37,6 +37,7 @@
 
 pub mod dds;
 pub mod external;
+pub mod facing;
 pub mod hmp;
 pub mod hmp_encode;
 pub mod mdl;

@@ -28,9 +28,13 @@
 //!   `position = scale * raw + offset`; the normal byte indexes the 162-entry table
 //!   ([`modex::normals::mdl_normal`]), values above 161 are clamped with a warning.
 //!
-//! Triangles keep the file's order and winding. Front faces are counter-clockwise: measured on every
-//! sample (the face normal `(v1-v0)x(v2-v0)` agrees with the stored vertex normals on 99% or more of
-//! the triangles of every MDL2..MDL5 sample that has real normals).
+//! Triangles keep the file's order. Seen from the camera, a file's front faces are **clockwise**
+//! and its vertex normals point into the mesh: every closed sample has a negative signed volume in
+//! file order, so `(v1-v0)x(v2-v0)` points inwards, and the stored normals agree with that face
+//! normal on 94..100 % of the triangles of every sample with real normals (an earlier reading of
+//! that agreement as "counter-clockwise fronts" drew every model inside out). The decoder turns
+//! both into the [`Model`] convention in one place, [`crate::facing`]: corners 1 and 2 swap, and
+//! normals that point to the triangles' backs are turned round (table indices to their opposites).
 //!
 //! # The UV rule
 //!
@@ -52,6 +56,7 @@ use glam::{IVec2, Vec2, Vec3};
 use modex::normals::{mdl_normal, MDL_NORMAL_COUNT};
 use modex::{ByteReader, ErrorKind, FormatError, FormatResult, Palette};
 
+use crate::facing;
 use crate::model::{Frame, Model, Skin, Triangle};
 use crate::skin::{self, MIPMAP_FLAG};
 
@@ -277,6 +282,7 @@ impl MdlFile {
             read_gs_mesh(&mut r, &mut file)?;
         }
         read_frames(&mut r, &mut file)?;
+        facing::orient_normals(&mut file.model);
         if file.clamped_normals > 0 {
             log::warn!(
                 "MDL: {} vertex normal indices above {} were clamped",
@@ -575,7 +581,7 @@ fn read_gs_mesh(r: &mut ByteReader<'_>, file: &mut MdlFile) -> FormatResult<()> 
                 t.uvs[k] = uv as u32;
             }
         }
-        tris.push(t);
+        tris.push(Triangle::from_file(t.vertices, t.uvs));
     }
     file.model.triangles = tris;
     Ok(())
@@ -636,7 +642,7 @@ fn read_quake_mesh(r: &mut ByteReader<'_>, file: &mut MdlFile) -> FormatResult<(
                 v as u32
             };
         }
-        tris.push(t);
+        tris.push(Triangle::from_file(t.vertices, t.uvs));
     }
     if uvs.is_empty() {
         uvs.push(Vec2::ZERO);

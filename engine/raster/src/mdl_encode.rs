@@ -9,6 +9,8 @@
 use glam::Vec3;
 use modex::normals::{mdl_normals, nearest_index};
 
+use crate::model::Triangle;
+
 /// A skin to write.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SkinData {
@@ -47,7 +49,9 @@ pub struct MdlSpec {
     pub skins: Vec<SkinSpec>,
     /// Skin vertices in pixels.
     pub skin_vertices: Vec<[i16; 2]>,
-    /// Triangles: three vertex indices and three skin-vertex indices, counter-clockwise front face.
+    /// Triangles: three vertex indices and three skin-vertex indices in the [`crate::Model`]
+    /// convention (counter-clockwise seen from the front, normals pointing out); the file gets
+    /// GameStudio's (clockwise, normals pointing in), as [`crate::facing`] says.
     pub triangles: Vec<([u16; 3], [u16; 3])>,
     /// The animation frames, all with the same vertex count.
     pub frames: Vec<FrameSpec>,
@@ -163,9 +167,11 @@ impl MdlSpec {
             out.extend_from_slice(&uv[0].to_le_bytes());
             out.extend_from_slice(&uv[1].to_le_bytes());
         }
-        for (v, t) in &self.triangles {
-            for i in v.iter().chain(t) {
-                out.extend_from_slice(&i.to_le_bytes());
+        for &(v, t) in &self.triangles {
+            // The spec is in the `Model` convention; the file in GameStudio's (`crate::facing`).
+            let (v, t) = Triangle::from_u16(v, t).to_file();
+            for i in v.iter().chain(&t) {
+                out.extend_from_slice(&(*i as u16).to_le_bytes());
             }
         }
         for f in &self.frames {
@@ -187,8 +193,9 @@ impl MdlSpec {
             name[..n].copy_from_slice(&bytes[..n]);
             out.extend_from_slice(&name);
             for (i, p) in f.positions.iter().enumerate() {
+                // GameStudio stores normals pointing into the mesh (`crate::facing`).
                 let n = f.normals.get(i).copied().unwrap_or(Vec3::Z);
-                put_vertex(&mut out, packing.pack(*p), nearest_normal_index(n));
+                put_vertex(&mut out, packing.pack(*p), nearest_normal_index(-n));
             }
         }
         out

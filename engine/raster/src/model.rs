@@ -3,7 +3,8 @@
 //! Decoders fill a [`Model`]; they never render. The rasterizer reads a [`Model`]; it never parses.
 //! Positions are final (scale and offset applied), normals are unit vectors (MDL normal indices are
 //! kept too, because lighting through the 162-entry table is done per index), UVs are normalised by
-//! the skin size, and triangles keep the file's order and winding (front faces counter-clockwise).
+//! the skin size, and triangles keep the file's order, counter-clockwise seen from the front, with
+//! normals pointing out: the decoders turn each file's convention into this one ([`crate::facing`]).
 
 use glam::{Vec2, Vec3};
 
@@ -37,7 +38,8 @@ impl Frame {
     }
 }
 
-/// A triangle: three model vertices and three UV (skin vertex) indices, counter-clockwise front face.
+/// A triangle: three model vertices and three UV (skin vertex) indices, counter-clockwise seen from
+/// its front ([`crate::facing`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Triangle {
     /// Indices into each frame's vertices.

@@ -373,7 +373,8 @@ fn bent_bar() -> Vec<u8> {
         }
         v
     };
-    // The 6 faces of a box with corners 0..3 at x0 and 4..7 at x1, counter-clockwise outside.
+    // The 6 faces of a box with corners 0..3 at x0 and 4..7 at x1, counter-clockwise outside;
+    // each triangle is written clockwise, as GameStudio stores front faces.
     let faces: [[u16; 4]; 6] = [
         [0, 3, 2, 1],
         [4, 5, 6, 7],
@@ -386,8 +387,8 @@ fn bent_bar() -> Vec<u8> {
         .iter()
         .flat_map(|f| {
             [
-                ([f[0], f[1], f[2]], [0, 1, 2], 0),
-                ([f[0], f[2], f[3]], [0, 2, 3], 0),
+                ([f[0], f[2], f[1]], [0, 2, 1], 0),
+                ([f[0], f[3], f[2]], [0, 3, 2], 0),
             ]
         })
         .collect();
@@ -478,4 +479,40 @@ fn bent_bar_golden_renders() {
     let (sin, cos) = 60f32.to_radians().sin_cos();
     let want = Vec3::new(40.0 + 40.0 * cos + 5.0 * sin, 40.0 * sin - 5.0 * cos, -5.0);
     assert!(far.distance(want) < 1e-3, "{far} vs {want}");
+}
+
+#[test]
+fn a_corner_without_a_skin_vertex_is_drawn_at_texel_0_0() {
+    // 2 of 800 published MDL7 files hold st_index 0xFFFF in a triangle; the engine loads them.
+    let mut spec_file = bent_bar();
+    let plain = Mdl7File::parse(&spec_file).unwrap();
+    // The first triangle of group 0 starts after the header, the bones, the group header, its
+    // one 2x2 565 skin and its UVs: patch its st_index[0].
+    let g = &plain.groups[0];
+    let first_tri = g.offset + 44 + (12 + 16 + 8) + g.uvs.len() * 8;
+    assert_eq!(
+        u16::from_le_bytes([spec_file[first_tri + 6], spec_file[first_tri + 7]]),
+        plain.groups[0].triangles[0].uvs[0]
+    );
+    spec_file[first_tri + 6..first_tri + 8].copy_from_slice(&0xFFFFu16.to_le_bytes());
+    let f = Mdl7File::parse(&spec_file).expect("0xFFFF skin-vertex indices load");
+    assert_eq!(
+        f.groups[0].triangles[0].uvs[0],
+        modex_raster::mdl7::NO_SKIN_VERTEX
+    );
+    let part = &f.parts()[0].model;
+    assert!(part.check().is_ok());
+    // Corner 0 keeps its place when the winding turns (corners 1 and 2 swap).
+    let uv = part.uvs[part.triangles[0].uvs[0] as usize];
+    assert_eq!(uv, glam::Vec2::ZERO);
+    assert_eq!(
+        part.uvs.len(),
+        g.uvs.len() + 1,
+        "one extra UV at texel (0, 0)"
+    );
+    // The other corners keep their own UVs.
+    assert_eq!(
+        part.uvs[part.triangles[0].uvs[1] as usize],
+        g.uvs[g.triangles[0].uvs[2] as usize]
+    );
 }

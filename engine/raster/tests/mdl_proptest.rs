@@ -5,6 +5,8 @@ mod mdl_writer;
 
 use glam::Vec3;
 use mdl_writer::{hmp_skin, TestFrame, TestModel, TestTerrain};
+use modex::normals::mdl_normal;
+use modex_raster::facing::{opposite_normal_indices, Orientation};
 use modex_raster::hmp::HmpFile;
 use modex_raster::mdl::MdlFile;
 use modex_raster::Model;
@@ -97,12 +99,27 @@ proptest! {
             .collect();
         let f = MdlFile::parse(&t.write()).unwrap();
         prop_assert_eq!(f.model.frames.len(), frames);
+        // The triangles come back reversed; the normals come back as stored, or all turned round
+        // when most of them point to the backs of those triangles in frame 0 (`facing`).
+        for (read, (v, st)) in f.model.triangles.iter().zip(&t.tris) {
+            prop_assert_eq!(read.to_file(), (v.map(|i| i as u32), st.map(|i| i as u32)));
+        }
+        let stored: Vec<Vec3> = verts.iter().map(|&(_, n)| Vec3::from(mdl_normal(n as usize))).collect();
+        let turned = Orientation::count(
+            &f.model.frames[0].positions,
+            &stored,
+            f.model.triangles.iter().map(|t| t.vertices.map(|i| i as usize)),
+        )
+        .points_back();
+        let opposite = opposite_normal_indices();
         for (i, fr) in f.model.frames.iter().enumerate() {
             prop_assert_eq!(&fr.name, &format!("{name}{i}"));
             for (k, (raw, n)) in verts.iter().enumerate() {
                 let raw = Vec3::new(raw[0] as f32, raw[1] as f32, raw[2] as f32);
                 prop_assert_eq!(fr.positions[k], Vec3::from(scale) * raw + Vec3::from(offset));
-                prop_assert_eq!(fr.normal_indices.as_ref().unwrap()[k], *n);
+                let expect = if turned { opposite[*n as usize] } else { *n };
+                prop_assert_eq!(fr.normal_indices.as_ref().unwrap()[k], expect);
+                prop_assert_eq!(fr.normals[k], Vec3::from(mdl_normal(expect as usize)));
             }
         }
     }

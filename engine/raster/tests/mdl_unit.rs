@@ -40,14 +40,18 @@ fn positions_are_scale_times_raw_plus_offset_for_every_version() {
 }
 
 #[test]
-fn normals_come_from_the_162_table_and_large_indices_are_clamped() {
+fn normals_come_from_the_162_table_turned_to_point_out_and_large_indices_are_clamped() {
     let mut t = TestModel::tetrahedron(b"MDL4", 1);
     t.frames[0].verts[3].1 = 200;
     let f = parse(&t);
     let fr = &f.model.frames[0];
-    assert_eq!(fr.normal_indices.as_deref(), Some(&[5u8, 52, 32, 161][..]));
+    // The file's normals point in (+Z, -X, -Y at the corners at the origin, +X and +Y); read,
+    // they point out: the opposite table entries (-Z, +X, +Y). Index 200 clamps to 161 first,
+    // whose opposite is entry 47.
+    assert_eq!(fr.normal_indices.as_deref(), Some(&[84u8, 52, 32, 47][..]));
     assert_eq!(fr.normals[1], Vec3::from(mdl_normal(52)));
-    assert_eq!(fr.normals[3], Vec3::from(mdl_normal(161)));
+    assert_eq!(fr.normals[3], Vec3::from(mdl_normal(47)));
+    assert_eq!(mdl_normal(47).map(|c| -c), mdl_normal(161));
     assert_eq!(f.clamped_normals, 1);
 }
 

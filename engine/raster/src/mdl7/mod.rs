@@ -19,7 +19,9 @@
 //!
 //! The decoder keeps everything as stored ([`Mdl7File`]); the `pose` module turns a group and a
 //! frame into positions and normals, and [`Mdl7File::parts`] into renderer [`Model`]s (one per
-//! group and skin).
+//! group and skin). Like every GameStudio file, MDL7 stores its front faces clockwise and its
+//! normals pointing into the mesh; `parts` turns both into the [`Model`] convention through
+//! [`crate::facing`] (one decision about the normals for the whole file).
 
 mod pose;
 mod skins;
@@ -31,6 +33,7 @@ use glam::{Mat4, Vec2, Vec3};
 use modex::normals::{mdl_normal, MDL_NORMAL_COUNT};
 use modex::{ByteReader, ErrorKind, FormatError, FormatResult, Palette};
 
+use crate::facing::Orientation;
 use crate::model::{Frame, Model, Skin, Triangle};
 
 /// Format name used in errors.
@@ -50,6 +53,10 @@ pub const MAX_BONES: usize = 4096;
 /// vertices, and [`Mdl7File::parts`] poses every one; the largest real model poses 162,000
 /// (lottifant: 90 frames of 1,802 vertices).
 pub const MAX_POSED_VERTICES: usize = 1 << 23;
+/// A skin-vertex index that names no skin vertex. Real files hold it in a few triangles (2 of
+/// 800 published MDL7 files); the engine loads them, and so does modex: those corners are drawn at
+/// texel (0, 0), with one log line per file.
+pub const NO_SKIN_VERTEX: u16 = 0xFFFF;
 
 /// Whether `data` is an MDL7 file (format detection).
 pub fn sniff(data: &[u8]) -> bool {
@@ -323,6 +330,16 @@ impl Mdl7File {
         for d in 0..count {
             deformers.push(read_deformer(&mut r, d, &groups)?);
         }
+        let unmapped: usize = groups
+            .iter()
+            .flat_map(|g| &g.triangles)
+            .map(|t| t.uvs.iter().filter(|&&s| s == NO_SKIN_VERTEX).count())
+            .sum();
+        if unmapped > 0 {
+            log::warn!(
+                "MDL7: {unmapped} triangle corners have no skin vertex (st_index 0xFFFF); drawn at texel (0, 0)"
+            );
+        }
         Ok(Mdl7File {
             header,
             bones,
@@ -432,14 +449,38 @@ impl Mdl7File {
                 Some(base)
             })
             .collect();
-        for (gi, g) in self.groups.iter().enumerate() {
-            let poses: Vec<(String, GroupPose)> = if g.frames.is_empty() {
-                vec![(String::new(), pose_group(self, gi, None))]
-            } else {
-                (0..g.frames.len())
-                    .map(|f| (g.frames[f].name(), pose_group(self, gi, Some(f))))
-                    .collect()
-            };
+        let posed: Vec<Vec<(String, GroupPose)>> = (0..self.groups.len())
+            .map(|gi| {
+                let g = &self.groups[gi];
+                if g.frames.is_empty() {
+                    vec![(String::new(), pose_group(self, gi, None))]
+                } else {
+                    (0..g.frames.len())
+                        .map(|f| (g.frames[f].name(), pose_group(self, gi, Some(f))))
+                        .collect()
+                }
+            })
+            .collect();
+        // One decision for the whole file (see `crate::facing`), from each group's first pose.
+        let turn_normals = self
+            .groups
+            .iter()
+            .zip(&posed)
+            .map(|(g, poses)| {
+                let pose = &poses[0].1;
+                Orientation::count(
+                    &pose.positions,
+                    &pose.normals,
+                    g.triangles.iter().map(|t| {
+                        Triangle::from_file(t.vertices.map(u32::from), [0; 3])
+                            .vertices
+                            .map(|v| v as usize)
+                    }),
+                )
+            })
+            .fold(Orientation::default(), Orientation::plus)
+            .points_back();
+        for ((gi, g), poses) in self.groups.iter().enumerate().zip(posed) {
             // Group skin list offsets into the model-wide list the materials index.
             let own = skin_base[gi]..skin_base[gi] + g.skins.len();
             let skin_of = |t: &Mdl7Triangle| -> Option<usize> {
@@ -457,28 +498,36 @@ impl Mdl7File {
                 let mut remap = vec![u32::MAX; g.vertices.len()];
                 let mut used = Vec::new();
                 let mut triangles = Vec::new();
+                // Corners without a skin vertex (0xFFFF) read an extra UV at texel (0, 0).
+                let at_origin = g.uvs.len().max(1) as u32;
+                let mut needs_origin = false;
                 for t in g.triangles.iter().filter(|t| skin_of(t) == key) {
-                    let mut tri = Triangle {
-                        vertices: [0; 3],
-                        uvs: [0; 3],
-                    };
+                    let (mut vertices, mut uvs) = ([0u32; 3], [0u32; 3]);
                     for k in 0..3 {
                         let v = t.vertices[k] as usize;
                         if remap[v] == u32::MAX {
                             remap[v] = used.len() as u32;
                             used.push(v);
                         }
-                        tri.vertices[k] = remap[v];
-                        tri.uvs[k] = if g.uvs.is_empty() { 0 } else { t.uvs[k] as u32 };
+                        vertices[k] = remap[v];
+                        uvs[k] = if t.uvs[k] == NO_SKIN_VERTEX {
+                            needs_origin = true;
+                            at_origin
+                        } else if g.uvs.is_empty() {
+                            0
+                        } else {
+                            t.uvs[k] as u32
+                        };
                     }
-                    triangles.push(tri);
+                    triangles.push(Triangle::from_file(vertices, uvs));
                 }
+                let sign = if turn_normals { -1.0 } else { 1.0 };
                 let frames = poses
                     .iter()
                     .map(|(name, pose)| {
                         let positions: Vec<Vec3> =
                             used.iter().map(|&v| pose.positions[v]).collect();
-                        let normals = used.iter().map(|&v| pose.normals[v]).collect();
+                        let normals = used.iter().map(|&v| pose.normals[v] * sign).collect();
                         let (bbox_min, bbox_max) = Frame::compute_bbox(&positions);
                         Frame {
                             name: name.clone(),
@@ -490,11 +539,14 @@ impl Mdl7File {
                         }
                     })
                     .collect();
-                let uvs = if g.uvs.is_empty() {
+                let mut uvs = if g.uvs.is_empty() {
                     vec![Vec2::ZERO]
                 } else {
                     g.uvs.clone()
                 };
+                if needs_origin {
+                    uvs.push(Vec2::ZERO);
+                }
                 let skins = key
                     .and_then(|s| all_skins.get(s))
                     .map(|&s| vec![s.clone()])
@@ -676,7 +728,7 @@ fn read_group(
         };
         let check_uvs = |st: [u16; 3], set: usize| -> FormatResult<()> {
             for (k, &s) in st.iter().enumerate() {
-                if num_uvs > 0 && s as usize >= num_uvs {
+                if num_uvs > 0 && s as usize >= num_uvs && s != NO_SKIN_VERTEX {
                     return Err(FormatError::out_of_range(
                         FORMAT,
                         format!("{tf}.skinsets[{set}].st_index[{k}]"),

@@ -90,10 +90,12 @@ impl TestModel {
                 TestFrame::new(
                     &format!("stand{}", f + 1),
                     kind,
+                    // As GameStudio writes them: normals pointing into the mesh (+Z at the
+                    // corner at the origin, -X, -Y and -Z at the others).
                     vec![
                         ([s(0), s(0), s(d)], 5),
-                        ([s(10), s(0), s(0)], 52),
-                        ([s(0), s(10), s(0)], 32),
+                        ([s(10), s(0), s(0)], 143),
+                        ([s(0), s(10), s(0)], 104),
                         ([s(0), s(0), s(10)], 84),
                     ],
                 )
@@ -108,11 +110,12 @@ impl TestModel {
             skins: vec![TestSkin::image(2, 8, 8)],
             skin_verts: vec![(0, 0), (8, 0), (0, 8), (-2, 9)],
             onseam: vec![false, true, false, false],
+            // Clockwise seen from outside, as GameStudio writes them.
             tris: vec![
-                ([0, 2, 1], [0, 2, 1]),
-                ([0, 1, 3], [0, 1, 3]),
-                ([1, 2, 3], [1, 2, 3]),
-                ([0, 3, 2], [0, 3, 2]),
+                ([0, 1, 2], [0, 1, 2]),
+                ([0, 3, 1], [0, 3, 1]),
+                ([1, 3, 2], [1, 3, 2]),
+                ([0, 2, 3], [0, 2, 3]),
             ],
             faces_front: vec![true, false, true, true],
             num_verts: 4,

@@ -152,7 +152,8 @@ pub struct Mesh {
     pub batches: usize,
     /// The strip's vertices, the 2 repeated at each batch start dropped.
     pub vertices: Vec<Vertex>,
-    /// Triangles of the strip as vertex indices into [`Mesh::vertices`], one winding (see `strip`).
+    /// Triangles of the strip as vertex indices into [`Mesh::vertices`], counter-clockwise seen
+    /// from the front (one winding per strip, turned by its normals: see `strip`).
     pub triangles: Vec<[u32; 3]>,
 }
 

@@ -10,7 +10,7 @@ use anyhow::{bail, Context, Result};
 use modex_assets::{Asset, Format};
 use modex_raster::obj::{write_mtl, write_obj};
 use modex_raster::stories_mdl::{self, Atomic, StoriesModel};
-use modex_raster::{Cull, Light, Model, Renderer};
+use modex_raster::{Light, Model, Renderer};
 use serde_json::{json, Value};
 
 use super::Description;
@@ -31,8 +31,8 @@ pub fn load_model(asset: &Asset) -> Result<Model> {
 }
 
 /// Renderer settings for a Stories model, applied after the frontend's own: the pre-light is the
-/// model's light, so the baked colours are shown as they are (ambient 1, no sun), and both faces
-/// are drawn because the strips' front winding is not established without a real file.
+/// model's light, so the baked colours are shown as they are (ambient 1, no sun). Back faces are
+/// culled as for every model: the decoder turns each strip to face out by its normals.
 pub fn adjust_renderer(asset: &Asset, renderer: &mut Renderer) {
     if asset.format() == Format::StoriesMdl {
         renderer.light = Light {
@@ -40,7 +40,6 @@ pub fn adjust_renderer(asset: &Asset, renderer: &mut Renderer) {
             diffuse: 0.0,
             ..renderer.light
         };
-        renderer.cull = Cull::None;
     }
 }
 

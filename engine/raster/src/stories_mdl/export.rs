@@ -6,7 +6,8 @@
 //! * `vt` is `(u, 1 − v)`: the PS2 texture's V runs down the image, OBJ's up, so the flip keeps a
 //!   texture applied in Blender the right way up.
 //! * `vn` for vertices whose geometry has normals (normalised).
-//! * One `f` per triangle of [`super::Mesh::triangles`], so every face has the strips' winding.
+//! * One `f` per triangle of [`super::Mesh::triangles`], counter-clockwise seen from its front (the
+//!   strips are turned to face out by their normals, `strip::face_out`).
 //! * One material per atomic's material, named `a{atomic}_m{material}` plus `_` and the texture name
 //!   when it has one (names must be unique: atomics may use one texture with different colours);
 //!   `Kd` is the material colour. No `map_Kd`: the textures live in separate archives.

@@ -7,6 +7,31 @@
 //! merges vertices whose every attribute is equal (`findVertexSkin`) and then drops triangles with
 //! two equal indices, so two corners are equal here when their stored attributes are.
 
+/// Which way a strip's triangles face. A strip has one winding (triangle 0's), but no real file
+/// is public to say whether RenderWare's PS2 strips start counter-clockwise seen from outside,
+/// so the strip is judged by the property every model format here is held to: the side its
+/// surface faces. The stored normals say it (they light the model in the game, so they point
+/// out): when most of them point to the backs of the strip's triangles, the strip is turned round
+/// ([`crate::facing::Orientation`]). A strip without normals keeps triangle 0's winding as the
+/// front, RenderWare's convention.
+pub fn face_out(vertices: &[super::Vertex], triangles: &mut [[u32; 3]]) {
+    if vertices.iter().any(|v| v.normal.is_none()) {
+        return;
+    }
+    let positions: Vec<glam::Vec3> = vertices.iter().map(|v| v.position).collect();
+    let normals: Vec<glam::Vec3> = vertices.iter().filter_map(|v| v.normal).collect();
+    let side = crate::facing::Orientation::count(
+        &positions,
+        &normals,
+        triangles.iter().map(|t| t.map(|i| i as usize)),
+    );
+    if side.points_back() {
+        for t in triangles {
+            t.swap(1, 2);
+        }
+    }
+}
+
 /// A vertex's stored attributes, compared to find stitching degenerates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub struct VertexKey {

@@ -269,7 +269,8 @@ fn read_mesh(
     };
     let (vertices, keys, batches) =
         read_batches(&words, layout, [uv_scale[0], uv_scale[1]], field)?;
-    let triangles = strip::triangles(&keys);
+    let mut triangles = strip::triangles(&keys);
+    strip::face_out(&vertices, &mut triangles);
     if vertices.len() != declared_triangles as usize + 2 {
         log::warn!(
             "{FORMAT}: {field}: {} strip vertices where triangle_count {declared_triangles} implies {}",

@@ -241,9 +241,10 @@ pub struct RenderArgs {
     /// Camera yaw around the model, degrees.
     #[arg(long, default_value_t = 30.0, allow_hyphen_values = true)]
     pub yaw: f32,
-    /// Camera pitch above the horizon, degrees.
-    #[arg(long, default_value_t = 10.0, allow_hyphen_values = true)]
-    pub pitch: f32,
+    /// Camera pitch above the horizon, degrees [default: 10; flat models 45, so they are seen
+    /// from above, not edge-on].
+    #[arg(long, allow_hyphen_values = true)]
+    pub pitch: Option<f32>,
     /// Unit facing for voxels, 0..255 (0 = north, 64 = east, as in the game).
     #[arg(long, default_value_t = 0)]
     pub facing: u32,

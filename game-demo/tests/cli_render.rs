@@ -154,3 +154,82 @@ fn bad_requests_fail_with_a_message() {
     }
     assert!(!out.exists());
 }
+
+/// An MDL7 whose one group holds no triangle: it decodes, but nothing can be framed or drawn.
+fn mdl7_without_triangles() -> Vec<u8> {
+    let mut b = b"MDL7".to_vec();
+    // version, bones, groups, data size, entity lump, MED lump.
+    for v in [7u32, 0, 1, 44, 0, 0] {
+        b.extend(v.to_le_bytes());
+    }
+    // Record sizes: bone, skin, colour value, material, skin point, triangle, main vertex,
+    // frame vertex, bone transform, frame.
+    for v in [16u16, 28, 16, 68, 8, 16, 16, 16, 66, 24] {
+        b.extend(v.to_le_bytes());
+    }
+    // The group: type 1, no deformers, name, and every count 0.
+    b.extend([1u8, 0, 0, 0]);
+    b.extend(0i32.to_le_bytes());
+    b.extend([0u8; 16]);
+    b.extend([0u8; 20]);
+    b
+}
+
+#[test]
+fn a_model_with_nothing_to_draw_is_refused_naming_the_file() {
+    let dir = out_dir();
+    let file = dir.join("empty-group.mdl");
+    std::fs::write(&file, mdl7_without_triangles()).unwrap();
+    let out = dir.join("empty-group.png");
+    let o = render(&file, &out, &[]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stderr.contains("empty-group.mdl") && stderr.contains("no triangle"),
+        "{stderr}"
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn a_flat_model_is_seen_from_above_by_default() {
+    use glam::Vec3;
+    use modex_raster::mdl_encode::{FrameSpec, MdlSpec, SkinData, SkinSpec};
+    // A 100 x 100 water plane at z = 0, one grey 2x2 skin.
+    let corners = [(-50.0, -50.0), (50.0, -50.0), (50.0, 50.0), (-50.0, 50.0)];
+    let spec = MdlSpec {
+        skins: vec![SkinSpec {
+            width: 2,
+            height: 2,
+            data: SkinData::Rgb565(vec![0x8410; 4]),
+        }],
+        skin_vertices: vec![[0, 0], [2, 0], [2, 2], [0, 2]],
+        triangles: vec![([0, 1, 2], [0, 1, 2]), ([0, 2, 3], [0, 2, 3])],
+        frames: vec![FrameSpec {
+            name: "plane".into(),
+            positions: corners.iter().map(|&(x, y)| Vec3::new(x, y, 0.0)).collect(),
+            normals: vec![Vec3::Z; 4],
+        }],
+    };
+    let dir = out_dir();
+    let file = dir.join("water.mdl");
+    std::fs::write(&file, spec.encode()).unwrap();
+    let (plain, steep) = (dir.join("water.png"), dir.join("water-10.png"));
+    for (out, extra) in [(&plain, vec![]), (&steep, vec!["--pitch", "10"])] {
+        let o = render(
+            &file,
+            out,
+            &[&["--size", "160x120", "--format", "8888"], &extra[..]].concat(),
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    // From 45 degrees the plane fills a good part of the picture; from the old 10 degrees it is
+    // a sliver (the explicit --pitch still wins).
+    let (seen, sliver) = (
+        drawn_pixels(&plain, 160, 120),
+        drawn_pixels(&steep, 160, 120),
+    );
+    assert!(seen > 160 * 120 / 5, "{seen} pixels");
+    assert!(seen > 2 * sliver, "{seen} against {sliver}");
+}

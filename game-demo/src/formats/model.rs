@@ -61,10 +61,19 @@ pub fn load_models(
     palette: &Palette,
     skins_dir: Option<&Path>,
 ) -> Result<Vec<Model>> {
-    if matches!(asset.format(), Format::Mdl) && mdl7::sniff(asset.bytes()) {
-        return super::mdl7::load_parts(asset, palette, skins_dir);
+    let models = if matches!(asset.format(), Format::Mdl) && mdl7::sniff(asset.bytes()) {
+        super::mdl7::load_parts(asset, palette, skins_dir)?
+    } else {
+        vec![load_model(asset, palette)?]
+    };
+    // A corrupt MDL7 can decode to groups without one triangle: nothing to frame or draw.
+    if models.is_empty() {
+        bail!(
+            "{}: the model holds no triangle to draw",
+            asset.path().display()
+        );
     }
-    Ok(vec![load_model(asset, palette)?])
+    Ok(models)
 }
 
 /// Box of frame 0 as `[[min], [max]]`, computed from the decoded vertices.

@@ -18,6 +18,14 @@ use modex_raster::{Frame, Model};
 /// Light used by the viewer and renders: the sun over the camera's left shoulder.
 const AMBIENT: f32 = 0.35;
 const DIFFUSE: f32 = 1.3;
+/// `render`'s pitch when none is given, degrees (the viewer opens at [`VIEW_PITCH`]).
+pub const DEFAULT_PITCH: f32 = 10.0;
+/// The viewer's opening pitch, degrees.
+const VIEW_PITCH: f32 = 15.0;
+/// Height over width at or below which a model counts as flat for the default view.
+const FLAT_SHARE: f32 = 0.05;
+/// The default pitch of a flat model, degrees.
+const FLAT_PITCH: f32 = 45.0;
 /// Animation speed of the viewer's playback, frames per second.
 const PLAY_FPS: f32 = 10.0;
 
@@ -77,6 +85,22 @@ fn bounds_model(models: &[Model], frame: usize) -> Model {
     }
 }
 
+/// The pitch of `render` and `view` when none is given. A flat model (a water plane, a decal:
+/// its box at most [`FLAT_SHARE`] as high as it is wide) is seen from [`FLAT_PITCH`] instead:
+/// from [`DEFAULT_PITCH`] it would be a sliver seen nearly edge-on.
+pub fn default_pitch(bounds: &Model, pitch: f32) -> f32 {
+    let Some(f) = bounds.frames.first() else {
+        return pitch;
+    };
+    let size = f.bbox_max - f.bbox_min;
+    let wide = size.x.max(size.y);
+    if wide > 0.0 && size.z <= wide * FLAT_SHARE {
+        pitch.max(FLAT_PITCH)
+    } else {
+        pitch
+    }
+}
+
 /// `modex render model.mdl -o out.png ...`: auto-framed from the frame's bounding box.
 pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
     let palette = palette_or_quake(args.palette.as_deref())?;
@@ -107,7 +131,11 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
         );
     }
     let mut renderer = Renderer::new(&palette);
-    let camera = framing_camera(&bounds_model(&models, frame), 0, args.yaw, args.pitch, w, h);
+    let bounds = bounds_model(&models, frame);
+    let pitch = args
+        .pitch
+        .unwrap_or_else(|| default_pitch(&bounds, DEFAULT_PITCH));
+    let camera = framing_camera(&bounds, 0, args.yaw, pitch, w, h);
     renderer.light = Light::over_shoulder(&camera, AMBIENT, DIFFUSE);
     super::stories::adjust_renderer(asset, &mut renderer);
     let prepared: Vec<PreparedModel> = models.iter().map(|m| renderer.prepare(m)).collect();
@@ -187,7 +215,7 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
         WindowPresenter::open(&name, w, h, args.scale, false).context("cannot open a window")?;
     let mut st = ViewState {
         yaw: 120.0,
-        pitch: 15.0,
+        pitch: default_pitch(&bounds_model(&models, 0), VIEW_PITCH),
         zoom: 1.0,
         frame: 0.0,
         // Skeletal MDL7 models open playing their animation (Space stops it).

@@ -233,7 +233,15 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
             ..Pose::default()
         },
     }];
-    let camera = frame_scene(&scene, &base_camera(args.yaw, args.pitch, w, h))?;
+    let camera = frame_scene(
+        &scene,
+        &base_camera(
+            args.yaw,
+            args.pitch.unwrap_or(super::model_render::DEFAULT_PITCH),
+            w,
+            h,
+        ),
+    )?;
     let out = &args.output;
     let mut shot = Shot {
         scene: &scene,

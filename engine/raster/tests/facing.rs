@@ -548,3 +548,80 @@ fn stories_samples_are_seen_from_outside() {
         );
     }
 }
+
+/// Lit sides face the light: the round samples (a sphere, a ball, the Earth, a blob), lit by a
+/// sun from the camera's right, are brighter on their right half than on their left. Normals
+/// pointing into the mesh would light the far side instead.
+#[test]
+fn lit_sides_face_the_light() {
+    let Some(dir) = modex_testkit::samples_dir("mdl") else {
+        return;
+    };
+    let round = [
+        "assimp/Sphere_DiffPinkBlueSpec_Alpha90.mdl",
+        "libgamestudio/mdl7-ball.mdl",
+        "libgamestudio/mdl5-earth.mdl",
+        "libgamestudio/mdl7-earth.mdl",
+        "libgamestudio/mdl7-blob.mdl",
+    ];
+    for name in round {
+        let parts = load(&dir.join(name)).unwrap();
+        let all: Vec<Vec3> = positions(&parts, 0)
+            .iter()
+            .flat_map(|f| f.positions.iter().copied())
+            .collect();
+        let (lo, hi) = Frame::compute_bbox(&all);
+        let camera = camera_for(View::Outside(30.0, 20.0), lo, hi);
+        let right = camera.forward().cross(Vec3::Z).normalize();
+        let (w, h) = SIZE;
+        let mut renderer = Renderer::new(&modex::Palette::quake());
+        renderer.mipmaps = false;
+        // The sun shines from the right of the picture towards the left.
+        renderer.light = Light {
+            direction: -right,
+            ambient: 0.1,
+            diffuse: 1.0,
+        };
+        let mut target = Surface::<Argb8888>::new(w, h);
+        target.clear(Argb8888(0));
+        let mut depth = DepthBuffer::new(w, h);
+        for (i, m) in parts.iter().enumerate() {
+            // A plain white skin, so only the light varies.
+            let mut white = m.clone();
+            white.skins = vec![coded_skin(i)];
+            if let SkinPixels::Argb8888(px) = &mut white.skins[0].pixels {
+                px.iter_mut().for_each(|p| *p = [255; 4]);
+            }
+            white.skins[0].rgba.iter_mut().for_each(|c| *c = 255);
+            let prepared = renderer.prepare(&white);
+            renderer
+                .draw(
+                    &mut target,
+                    &mut depth,
+                    &camera,
+                    &prepared,
+                    &Entity::default(),
+                )
+                .unwrap();
+        }
+        let px = target.pixels();
+        let covered: Vec<(usize, u32)> = (0..w * h)
+            .filter(|&i| px[i].0 != 0)
+            .map(|i| (i % w, px[i].0 & 0xFF))
+            .collect();
+        let (xmin, xmax) = covered
+            .iter()
+            .fold((w, 0), |(a, b), &(x, _)| (a.min(x), b.max(x)));
+        let mid = (xmin + xmax) / 2;
+        let mean = |f: &dyn Fn(usize) -> bool| {
+            let v: Vec<u32> = covered.iter().filter(|(x, _)| f(*x)).map(|c| c.1).collect();
+            v.iter().sum::<u32>() as f64 / v.len().max(1) as f64
+        };
+        let (left, right) = (mean(&|x| x < mid), mean(&|x| x > mid));
+        println!("{name}: left half {left:.0}, right half {right:.0}");
+        assert!(
+            right > left * 1.5,
+            "{name}: lit from the right, but left {left:.0} / right {right:.0}"
+        );
+    }
+}

@@ -9,6 +9,10 @@ use modex::{FormatError, FormatResult};
 const FORMAT: &str = "ASCR";
 /// Longest script accepted (shipped scripts are a few kilobytes).
 pub const MAX_SCRIPT: usize = 1 << 20;
+/// The script's clock: every tick argument (BGN, DUR, `End`, fade begin and end) counts 1/25 s
+/// (40 ms) from the start of the scene. It belongs to the script, not to whoever plays it: scene
+/// lengths, the sequencer, the sound and the player's transport all count in it.
+pub const TICKS_PER_SECOND: u32 = 25;
 
 /// Arguments of `play`, named as in the authors' own `rem` lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

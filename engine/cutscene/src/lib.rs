@@ -41,12 +41,12 @@ pub mod tpwm;
 pub mod transport;
 pub mod voc;
 
-pub use ascr::{Command, Script};
+pub use ascr::{Command, Script, TICKS_PER_SECOND};
 pub use bbhd::{BbhdClip, BbhdHeader, ClipDecoder, FrameType};
 pub use change_stream::ChangeStream;
 pub use detect::{clip_data, ClipError, EntryKind, Input};
 pub use lib_archive::{LibArchive, LibEntry};
 pub use playback::{mix_sound, Playback};
 pub use scene::{ClipPictures, Folder, GameDir, Scene, SceneAssets, SceneError, SceneWarning};
-pub use sequencer::{Sequencer, SoundEvent, Timeline, TICKS_PER_SECOND};
+pub use sequencer::{Sequencer, SoundEvent, Timeline};
 pub use transport::{Action, Transport};

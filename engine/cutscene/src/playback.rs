@@ -12,8 +12,9 @@ use std::collections::BTreeMap;
 
 use modex::{IndexedFrame, Mixer, Palette, Sound};
 
+use crate::ascr::TICKS_PER_SECOND;
 use crate::scene::Scene;
-use crate::sequencer::{Sequencer, SoundEvent, Timeline, TICKS_PER_SECOND};
+use crate::sequencer::{Sequencer, SoundEvent, Timeline};
 
 /// A scene being played: its sequencer and the mixer its sounds play on.
 #[derive(Debug)]

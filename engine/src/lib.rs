@@ -21,6 +21,7 @@
 pub mod audio;
 pub mod blend;
 pub mod camera;
+pub mod cp437;
 pub mod depth;
 pub mod error;
 pub mod fixed;

@@ -245,7 +245,7 @@ pub fn parse_script(data: &[u8]) -> FormatResult<Script> {
     for (n, raw) in data[..end].split(|&b| b == b'\n').enumerate() {
         let line_offset = offset;
         offset += raw.len() + 1;
-        let text: String = raw.iter().map(|&b| crate::cp437::to_char(b)).collect();
+        let text: String = modex::cp437::decode(raw);
         if let Some(command) = parse_line(&text, n + 1, line_offset)? {
             lines.push(Line {
                 line: n + 1,

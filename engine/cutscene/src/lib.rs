@@ -28,7 +28,6 @@ pub mod atxt;
 pub mod bbhd;
 pub mod bbhd_encode;
 mod change_stream;
-mod cp437;
 pub mod detect;
 pub mod font;
 pub mod lib_archive;

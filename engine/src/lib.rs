@@ -4,7 +4,7 @@
 //! fades ([`Palette`]), the true-colour pixel formats of the era ([`Rgb565`], [`Argb4444`],
 //! [`Argb8888`]) with typed [`Surface`]s, a shared [`DepthBuffer`], 22.10 fixed point ([`Fixed`]),
 //! normal tables, the bounds-checked [`ByteReader`] and [`FormatError`] every loader uses, PNG in and
-//! out, the presenter (window or headless) and the audio mixer.
+//! out, the [`Present`] contract with the headless presenter, and the audio [`Mixer`].
 //!
 //! It also holds what the renderers and frontends share instead of each keeping a copy: the
 //! render-target contract ([`Target`]), camera framing ([`Camera::framing`]), the one line routine
@@ -12,11 +12,12 @@
 //! sources that find a file's siblings ([`FileSource`], [`OpenedFile`]).
 //!
 //! Format decoders live in the crates beside this one (`modex-raster`, `modex-voxel`,
-//! `modex-cutscene`); they depend on this crate with default features off, so they build without a
-//! window system or audio device.
+//! `modex-cutscene`). The window and the audio device are desktop backends in `modex-desktop`,
+//! which only frontends use: this crate names no window system or sound library, so nothing that
+//! depends on it builds one, and it has no `unsafe` code.
 
 #![warn(missing_docs)]
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
 pub mod audio;
 pub mod blend;
@@ -41,7 +42,7 @@ pub mod stats;
 pub mod target;
 pub mod threads;
 
-pub use audio::{AudioOutput, Mixer, Repeat, Sound};
+pub use audio::{Mixer, Repeat, Sound};
 pub use blend::{BlendTable, BlendTables, Opacity};
 pub use camera::{Camera, Projection};
 pub use depth::DepthBuffer;
@@ -58,7 +59,3 @@ pub use source::{DirSource, FileSource, MemorySource, OpenedFile, ReadError};
 pub use stats::DrawStats;
 pub use target::{SizeMismatch, SurfacePixel, Target, TargetFormat};
 pub use threads::{with_threads, ThreadPoolError};
-
-/// The window library, re-exported so binaries read keys with the same types the presenter uses.
-#[cfg(feature = "window")]
-pub use minifb;

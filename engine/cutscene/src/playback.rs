@@ -27,8 +27,8 @@ pub struct Playback<'s> {
 }
 
 impl<'s> Playback<'s> {
-    /// Play `scene` with its sounds on `mixer` (a handle: the caller may also give it to an
-    /// [`modex::AudioOutput`]).
+    /// Play `scene` with its sounds on `mixer` (a handle: the caller may also give it to an audio
+    /// device, as the binary does with `modex_desktop::AudioOutput`).
     pub fn new(scene: &'s Scene, mixer: Mixer) -> Self {
         Playback {
             sounds: &scene.assets.sounds,

@@ -37,7 +37,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use glam::{Mat4, Vec3};
-use modex::target::SurfacePixel;
+use modex::SurfacePixel;
 use modex::{Argb8888, Camera, DepthBuffer, Pixel, Rgb565, Surface};
 use modex_raster::{PreparedModel, RasterPixel, Renderer, LIGHT_ONE};
 use osmesa::*;

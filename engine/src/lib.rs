@@ -15,32 +15,37 @@
 //! `modex-cutscene`). The window and the audio device are desktop backends in `modex-desktop`,
 //! which only frontends use: this crate names no window system or sound library, so nothing that
 //! depends on it builds one, and it has no `unsafe` code.
+//!
+//! Types are used from the crate root. The modules that are public hold free functions and
+//! constants, named through their module: [`pngio`], [`normals`], [`palette`] (VGA and PCX rules),
+//! [`blend`] (mixing), [`frame`] (the mode-X size), [`audio`] (the output rate), [`present`] (the
+//! window sizing rule), [`cp437`], [`fixed`] and [`float`].
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod audio;
 pub mod blend;
-pub mod camera;
+mod camera;
 pub mod cp437;
-pub mod depth;
-pub mod error;
+mod depth;
+mod error;
 pub mod fixed;
 pub mod float;
 pub mod frame;
-pub mod line;
+mod line;
 pub mod normals;
 pub mod palette;
-pub mod pixel;
+mod pixel;
 pub mod pngio;
 pub mod present;
 mod quake_palette;
-pub mod reader;
-pub mod rng;
-pub mod source;
-pub mod stats;
-pub mod target;
-pub mod threads;
+mod reader;
+mod rng;
+mod source;
+mod stats;
+mod target;
+mod threads;
 
 pub use audio::{Mixer, Repeat, Sound};
 pub use blend::{BlendTable, BlendTables, Opacity};
@@ -52,7 +57,7 @@ pub use frame::IndexedFrame;
 pub use line::draw_line;
 pub use palette::Palette;
 pub use pixel::{Argb4444, Argb8888, Pixel, Rgb565, Surface};
-pub use present::{Present, PresentError};
+pub use present::{HeadlessPresenter, Present, PresentError};
 pub use reader::ByteReader;
 pub use rng::Rng;
 pub use source::{DirSource, FileSource, MemorySource, OpenedFile, ReadError};

@@ -25,7 +25,7 @@ pub struct Play {
     pub lnr: i32,
     /// ENR: the clip's entry in the archive, in name order.
     pub enr: i32,
-    /// PMO: play mode 0..7 (see [`crate::sequencer::picture_for_step`]).
+    /// PMO: play mode 0..7 (see [`crate::picture_for_step`]).
     pub pmo: i32,
     /// FRQ: pictures per second, independent of the 25 ticks per second.
     pub frq: i32,
@@ -135,7 +135,7 @@ pub struct Blend {
     pub high: i32,
     /// Tick the fade starts.
     pub begin: i32,
-    /// Tick it ends (fades last at most [`crate::sequencer::MAX_FADE_TICKS`]).
+    /// Tick it ends (fades last at most [`crate::MAX_FADE_TICKS`]).
     pub end: i32,
 }
 

@@ -2,7 +2,7 @@
 //! sounds started on a [`Mixer`] as the ticks pass.
 //!
 //! A [`Playback`] is what a player window, an intro or an exporter drives: the frontend only
-//! chooses *which* tick to show (from the wall clock, a [`crate::transport::Transport`], or every
+//! chooses *which* tick to show (from the wall clock, a [`crate::Transport`], or every
 //! tick in turn) and where the frame and the mixer's samples go. Sounds start when their tick is
 //! passed in forward play, including every tick skipped over between two frames; a jump
 //! ([`Playback::jump`]) silences the mixer instead of firing every sound skipped over. The mixer

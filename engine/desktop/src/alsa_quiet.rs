@@ -13,7 +13,10 @@
 use std::ffi::{c_char, c_int, CStr};
 use std::sync::Once;
 
-use crate::audio::LOG_TARGET;
+/// The `log` target of this module's lines: the name they had in the core
+/// (`modex::audio::alsa_quiet`) before the device moved to this crate, kept so `RUST_LOG` filters
+/// and the lines read as before.
+const LOG_TARGET: &str = "modex::audio::alsa_quiet";
 
 /// The handler ALSA calls. Its C type is variadic (`printf`-style arguments follow `fmt`);
 /// Rust cannot define a variadic function on stable, so this one takes the fixed arguments

@@ -8,10 +8,10 @@ use std::time::Duration;
 
 use modex::Mixer;
 
-/// The `log` target of this module's lines. They were written from the core's `modex::audio`
-/// before the device moved here, and users filter and read them under that name
-/// (`RUST_LOG=modex::audio=debug`, `[WARN  modex::audio] no audio device ...`), so they keep it.
-pub(crate) const LOG_TARGET: &str = "modex::audio";
+/// The `log` target of this module's line. It was written from the core's `modex::audio` before
+/// the device moved here, and users filter and read it under that name (`RUST_LOG=modex::audio`,
+/// `[WARN  modex::audio] no audio device ...`), so it keeps it.
+const LOG_TARGET: &str = "modex::audio";
 
 /// Block size pulled from the mixer per lock: ~12 ms at 22 kHz.
 const BLOCK: usize = 256;

@@ -37,7 +37,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use glam::{Mat4, Vec3};
-use modex::target::SurfacePixel;
+use modex::SurfacePixel;
 use modex::{Argb8888, Camera, DepthBuffer, Pixel, Rgb565, Surface};
 use modex_raster::{PreparedModel, RasterPixel, Renderer, LIGHT_ONE};
 use osmesa::*;
@@ -364,7 +364,8 @@ fn run_case<P: Format>(case: &Case, mesa: Option<&OsMesa>) {
     let name = case.scene.name;
     let cam = (case.scene.camera)(&case.scene.model, w, h);
     let mut r = renderer(&cam);
-    // `MODEX_BENCH_MIPMAPS=0`: both renderers sample level 0 only (the before of docs/benchmarks.md).
+    // `MODEX_BENCH_MIPMAPS=0`: both renderers sample level 0 only (the before of "Mip levels" in
+    // docs/benchmarks-history.md).
     r.mipmaps = std::env::var("MODEX_BENCH_MIPMAPS").map_or(true, |v| v != "0");
     let m: PreparedModel = r.prepare(&case.scene.model);
     let mut target = Surface::<P>::new(w, h);

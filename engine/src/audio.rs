@@ -2,11 +2,11 @@
 //!
 //! The [`Mixer`] owns numbered channels (Battle Isle 2 scripts address sounds by channel number), each
 //! playing one [`Sound`] at its own volume, optionally repeating. Mixing is pure integer-positioned
-//! resampling with linear interpolation, so the same calls always give the same samples. Two outputs
+//! resampling with linear interpolation, so the same calls always give the same samples. Outputs
 //! pull from it:
-//! - [`AudioOutput`]: the machine's audio device through rodio/cpal. When there is no device (a
-//!   headless server, CI) it logs one line and stays silent; it never fails the program.
 //! - [`Mixer::render`]: a capture sink that returns the mixed samples, used by tests and WAV export.
+//! - [`Mixer::mix_into`]: for a device that asks for blocks; `modex-desktop`'s `AudioOutput` plays
+//!   the machine's audio device that way (and, with no device, logs one line and stays silent).
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -204,190 +204,6 @@ fn mix_voice(v: &mut Voice, out: &mut [f32]) -> bool {
     (v.pos >> 32) < len || v.plays_left != Some(1)
 }
 
-/// A handle to the audio device, or silence when there is none. Keep it alive while sound should play.
-pub struct AudioOutput {
-    #[cfg(feature = "audio")]
-    _device: Option<device::Device>,
-}
-
-impl AudioOutput {
-    /// Play `mixer` on the default device. With no device (or without the `audio` feature) this logs
-    /// once and returns a silent output: the program goes on without sound.
-    pub fn open(mixer: &Mixer) -> AudioOutput {
-        #[cfg(feature = "audio")]
-        {
-            match device::Device::open(mixer.clone()) {
-                Ok(d) => AudioOutput { _device: Some(d) },
-                Err(e) => {
-                    log::warn!("no audio device ({e}); running silent");
-                    AudioOutput { _device: None }
-                }
-            }
-        }
-        #[cfg(not(feature = "audio"))]
-        {
-            let _ = mixer;
-            log::info!("built without audio output; running silent");
-            AudioOutput {}
-        }
-    }
-
-    /// An output that never touches a device (headless runs, tests).
-    pub fn silent() -> AudioOutput {
-        AudioOutput {
-            #[cfg(feature = "audio")]
-            _device: None,
-        }
-    }
-
-    /// Whether a real device plays the sound.
-    pub fn is_audible(&self) -> bool {
-        #[cfg(feature = "audio")]
-        {
-            self._device.is_some()
-        }
-        #[cfg(not(feature = "audio"))]
-        {
-            false
-        }
-    }
-}
-
-/// Keeps ALSA's own complaints off stderr.
-///
-/// Opening the default device on a machine without sound makes libasound print its errors
-/// (`ALSA lib confmisc.c:...`, eight lines on a headless machine) straight to stderr through its
-/// default error handler, before modex can say the one line it says ("no audio device; running
-/// silent"). The library lets a program install its own handler; this one forwards each message to
-/// the `log` crate at debug level, where `RUST_LOG=debug` still shows it.
-#[cfg(all(feature = "audio", target_os = "linux"))]
-#[allow(unsafe_code)]
-mod alsa_quiet {
-    use std::ffi::{c_char, c_int, CStr};
-    use std::sync::Once;
-
-    /// The handler ALSA calls. Its C type is variadic (`printf`-style arguments follow `fmt`);
-    /// Rust cannot define a variadic function on stable, so this one takes the fixed arguments
-    /// only and never reads the rest. On the C calling conventions of the targets modex builds for
-    /// (x86-64 System V, AArch64 Linux) variadic arguments travel after the fixed ones exactly as
-    /// in a non-variadic call, so a callee that ignores them is called correctly.
-    unsafe extern "C" fn quiet(
-        file: *const c_char,
-        line: c_int,
-        function: *const c_char,
-        err: c_int,
-        fmt: *const c_char,
-    ) {
-        let text = |p: *const c_char| {
-            if p.is_null() {
-                String::new()
-            } else {
-                // SAFETY: ALSA passes NUL-terminated static strings (source file, function name,
-                // format) or NULL, which is checked above.
-                unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
-            }
-        };
-        log::debug!(
-            "ALSA {}:{line} {} (error {err}): {}",
-            text(file),
-            text(function),
-            text(fmt)
-        );
-    }
-
-    /// Install [`quiet`] once per process.
-    pub(super) fn install() {
-        static ONCE: Once = Once::new();
-        ONCE.call_once(|| {
-            type Fixed =
-                unsafe extern "C" fn(*const c_char, c_int, *const c_char, c_int, *const c_char);
-            let handler: Fixed = quiet;
-            // SAFETY: the handler type differs from ALSA's only by the variadic tail, which
-            // `quiet` never reads (see its comment on the calling convention); the function
-            // lives for the whole process, as ALSA requires of a handler.
-            let handler =
-                unsafe { std::mem::transmute::<Fixed, alsa_sys::snd_lib_error_handler_t>(handler) };
-            // SAFETY: plain FFI call with a valid function pointer; called once, before any
-            // thread of ours opens a device.
-            let rc = unsafe { alsa_sys::snd_lib_error_set_handler(handler) };
-            if rc != 0 {
-                log::debug!("ALSA refused the error handler ({rc})");
-            }
-        });
-    }
-}
-
-#[cfg(feature = "audio")]
-mod device {
-    use super::Mixer;
-    use std::time::Duration;
-
-    /// Block size pulled from the mixer per lock: ~12 ms at 22 kHz.
-    const BLOCK: usize = 256;
-
-    pub(super) struct Device {
-        _stream: rodio::OutputStream,
-    }
-
-    impl Device {
-        pub(super) fn open(mixer: Mixer) -> Result<Device, DeviceError> {
-            #[cfg(target_os = "linux")]
-            super::alsa_quiet::install();
-            let (stream, handle) = rodio::OutputStream::try_default()?;
-            handle.play_raw(MixerSource {
-                mixer,
-                buf: vec![0.0; BLOCK],
-                at: BLOCK,
-            })?;
-            Ok(Device { _stream: stream })
-        }
-    }
-
-    /// Why no device plays the sound.
-    #[derive(Debug, thiserror::Error)]
-    pub(super) enum DeviceError {
-        #[error(transparent)]
-        Stream(#[from] rodio::StreamError),
-        #[error(transparent)]
-        Play(#[from] rodio::PlayError),
-    }
-
-    /// Streams the mixer to rodio in blocks.
-    struct MixerSource {
-        mixer: Mixer,
-        buf: Vec<f32>,
-        at: usize,
-    }
-
-    impl Iterator for MixerSource {
-        type Item = f32;
-        fn next(&mut self) -> Option<f32> {
-            if self.at == self.buf.len() {
-                self.mixer.mix_into(&mut self.buf);
-                self.at = 0;
-            }
-            let s = self.buf[self.at];
-            self.at += 1;
-            Some(s)
-        }
-    }
-
-    impl rodio::Source for MixerSource {
-        fn current_frame_len(&self) -> Option<usize> {
-            Some(self.buf.len() - self.at)
-        }
-        fn channels(&self) -> u16 {
-            1
-        }
-        fn sample_rate(&self) -> u32 {
-            self.mixer.rate()
-        }
-        fn total_duration(&self) -> Option<Duration> {
-            None
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -471,10 +287,5 @@ mod tests {
         m.play(0, &Sound::new(100, vec![]), 1.0, Repeat::Forever);
         assert_eq!(m.render(2), vec![0.0, 0.0]);
         assert!(!m.is_playing(0));
-    }
-
-    #[test]
-    fn silent_output_is_not_audible() {
-        assert!(!AudioOutput::silent().is_audible());
     }
 }

@@ -4,7 +4,7 @@
 //! fades ([`Palette`]), the true-colour pixel formats of the era ([`Rgb565`], [`Argb4444`],
 //! [`Argb8888`]) with typed [`Surface`]s, a shared [`DepthBuffer`], 22.10 fixed point ([`Fixed`]),
 //! normal tables, the bounds-checked [`ByteReader`] and [`FormatError`] every loader uses, PNG in and
-//! out, the presenter (window or headless) and the audio mixer.
+//! out, the [`Present`] contract with the headless presenter, and the audio [`Mixer`].
 //!
 //! It also holds what the renderers and frontends share instead of each keeping a copy: the
 //! render-target contract ([`Target`]), camera framing ([`Camera::framing`]), the one line routine
@@ -12,35 +12,42 @@
 //! sources that find a file's siblings ([`FileSource`], [`OpenedFile`]).
 //!
 //! Format decoders live in the crates beside this one (`modex-raster`, `modex-voxel`,
-//! `modex-cutscene`); they depend on this crate with default features off, so they build without a
-//! window system or audio device.
+//! `modex-cutscene`). The window and the audio device are desktop backends in `modex-desktop`,
+//! which only frontends use: this crate names no window system or sound library, so nothing that
+//! depends on it builds one, and it has no `unsafe` code.
+//!
+//! Types are used from the crate root. The modules that are public hold free functions and
+//! constants, named through their module: [`pngio`], [`normals`], [`palette`] (VGA and PCX rules),
+//! [`blend`] (mixing), [`frame`] (the mode-X size), [`audio`] (the output rate), [`present`] (the
+//! window sizing rule), [`cp437`], [`fixed`] and [`float`].
 
 #![warn(missing_docs)]
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
 pub mod audio;
 pub mod blend;
-pub mod camera;
-pub mod depth;
-pub mod error;
+mod camera;
+pub mod cp437;
+mod depth;
+mod error;
 pub mod fixed;
 pub mod float;
 pub mod frame;
-pub mod line;
+mod line;
 pub mod normals;
 pub mod palette;
-pub mod pixel;
+mod pixel;
 pub mod pngio;
 pub mod present;
 mod quake_palette;
-pub mod reader;
-pub mod rng;
-pub mod source;
-pub mod stats;
-pub mod target;
-pub mod threads;
+mod reader;
+mod rng;
+mod source;
+mod stats;
+mod target;
+mod threads;
 
-pub use audio::{AudioOutput, Mixer, Repeat, Sound};
+pub use audio::{Mixer, Repeat, Sound};
 pub use blend::{BlendTable, BlendTables, Opacity};
 pub use camera::{Camera, Projection};
 pub use depth::DepthBuffer;
@@ -50,14 +57,10 @@ pub use frame::IndexedFrame;
 pub use line::draw_line;
 pub use palette::Palette;
 pub use pixel::{Argb4444, Argb8888, Pixel, Rgb565, Surface};
-pub use present::{Present, PresentError};
+pub use present::{HeadlessPresenter, Present, PresentError};
 pub use reader::ByteReader;
 pub use rng::Rng;
 pub use source::{DirSource, FileSource, MemorySource, OpenedFile, ReadError};
 pub use stats::DrawStats;
 pub use target::{SizeMismatch, SurfacePixel, Target, TargetFormat};
 pub use threads::{with_threads, ThreadPoolError};
-
-/// The window library, re-exported so binaries read keys with the same types the presenter uses.
-#[cfg(feature = "window")]
-pub use minifb;

@@ -1,5 +1,7 @@
-//! Getting frames in front of a person: a minifb window with integer scaling and optional 4:3 aspect
-//! correction, or a headless path that writes every frame as PNG.
+//! Getting frames in front of a person: the [`Present`] contract every frontend draws through, the
+//! headless presenter that writes every frame as PNG, and the sizing rule a window follows (integer
+//! scaling and optional 4:3 aspect correction). The window itself is a desktop backend
+//! (`modex-desktop`'s `WindowPresenter`), so the core builds without a window system.
 //!
 //! Mode-X 360x240 was shown on 4:3 monitors, so its pixels were taller than wide: 240 lines filled the
 //! height of a 4:3 screen that 360 columns filled the width of. [`output_size`] with `aspect_4_3`
@@ -19,10 +21,10 @@ pub enum PresentError {
     /// The headless presenter could not write its PNG.
     #[error(transparent)]
     Png(#[from] PngError),
-    /// The window could not be opened or updated.
-    #[cfg(feature = "window")]
+    /// A window could not be updated. The backend's own error is the source: the core names no
+    /// window library.
     #[error("window")]
-    Window(#[from] minifb::Error),
+    Window(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
 
 /// Window or file size for a `width`x`height` frame at integer `scale`, with optional 4:3 correction.
@@ -142,106 +144,6 @@ impl Present for HeadlessPresenter {
         let p = self.next_path();
         pngio::save_rgba(&p, width, height, rgba)?;
         Ok(true)
-    }
-}
-
-#[cfg(feature = "window")]
-pub use window::WindowPresenter;
-
-#[cfg(feature = "window")]
-mod window {
-    use super::*;
-    use minifb::Key;
-    use minifb::{Window, WindowOptions};
-
-    /// A window showing frames scaled by an integer factor, optionally corrected to 4:3. ESC or
-    /// closing the window ends it.
-    pub struct WindowPresenter {
-        window: Window,
-        scale: usize,
-        aspect_4_3: bool,
-        src: Vec<u32>,
-        dst: Vec<u32>,
-    }
-
-    impl WindowPresenter {
-        /// Open a window for `width`x`height` frames.
-        pub fn open(
-            title: &str,
-            width: usize,
-            height: usize,
-            scale: usize,
-            aspect_4_3: bool,
-        ) -> Result<Self, minifb::Error> {
-            let (w, h) = output_size(width, height, scale, aspect_4_3);
-            let mut window = Window::new(title, w, h, WindowOptions::default())?;
-            // The engine paces itself; minifb's own limiter would only add latency.
-            window.set_target_fps(0);
-            Ok(WindowPresenter {
-                window,
-                scale: scale.max(1),
-                aspect_4_3,
-                src: Vec::new(),
-                dst: Vec::new(),
-            })
-        }
-
-        /// The underlying window, for keyboard and mouse input.
-        pub fn window(&self) -> &Window {
-            &self.window
-        }
-
-        /// The underlying window, for input handling that changes it.
-        pub fn window_mut(&mut self) -> &mut Window {
-            &mut self.window
-        }
-
-        /// Toggle 4:3 correction; the window keeps its size and the picture is rescaled to fit.
-        pub fn set_aspect_4_3(&mut self, on: bool) {
-            self.aspect_4_3 = on;
-        }
-
-        /// Whether 4:3 correction is on.
-        pub fn aspect_4_3(&self) -> bool {
-            self.aspect_4_3
-        }
-
-        /// Whether the window is still open and ESC is not held.
-        pub fn is_open(&self) -> bool {
-            self.window.is_open() && !self.window.is_key_down(Key::Escape)
-        }
-
-        fn show(&mut self, width: usize, height: usize) -> Result<bool, PresentError> {
-            let (dw, dh) = output_size(width, height, self.scale, self.aspect_4_3);
-            scale_nearest(&self.src, width, height, &mut self.dst, dw, dh);
-            self.window.update_with_buffer(&self.dst, dw, dh)?;
-            Ok(self.is_open())
-        }
-    }
-
-    impl Present for WindowPresenter {
-        fn present_indexed(
-            &mut self,
-            frame: &IndexedFrame,
-            palette: &Palette,
-        ) -> Result<bool, PresentError> {
-            frame.to_rgb_u32(palette, &mut self.src);
-            self.show(frame.width(), frame.height())
-        }
-
-        fn present_rgba(
-            &mut self,
-            width: usize,
-            height: usize,
-            rgba: &[u8],
-        ) -> Result<bool, PresentError> {
-            self.src.clear();
-            self.src.extend(
-                rgba.chunks_exact(4)
-                    .map(|c| (c[0] as u32) << 16 | (c[1] as u32) << 8 | c[2] as u32),
-            );
-            self.show(width, height)
-        }
     }
 }
 

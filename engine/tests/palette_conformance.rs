@@ -10,7 +10,8 @@ fn gamestudio_pcx_palette_loads() {
     };
     let bytes = std::fs::read(dir.join("libgamestudio/palette.pcx")).unwrap();
     let pal = Palette::from_pcx(&bytes).unwrap();
-    // The notes say the GameStudio palette differs from Quake's only in entries 254 and 255.
+    // The GameStudio palette is Quake 1's except entries 254 and 255, which is why Quake's is the
+    // default for 8-bit skins without a palette.
     let quake = Palette::quake();
     let differing: Vec<usize> = (0..256)
         .filter(|&i| pal.colors[i] != quake.colors[i])

@@ -8,15 +8,16 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use modex::minifb::{Key, KeyRepeat};
 use modex::pngio;
-use modex::present::{HeadlessPresenter, Present, WindowPresenter};
+use modex::present::{HeadlessPresenter, Present};
 use modex_demo::scene::assets::{data_dir, Assets};
 use modex_demo::scene::world::STEP;
 use modex_demo::scene::{overlay, DrawPath, FrameStats, SceneRenderer, World};
 
-use modex::{AudioOutput, Mixer};
+use modex::Mixer;
 use modex_cutscene::{GameDir, Playback, Scene, TICKS_PER_SECOND};
+use modex_desktop::minifb::{Key, KeyRepeat};
+use modex_desktop::{AudioOutput, WindowPresenter};
 
 use crate::cli::DemoArgs;
 use crate::plugins::Plugins;

@@ -10,8 +10,8 @@
 //!   TPWM/APAL, VPL, VGA 6/8-bit), documented with where it differs from the loaders it replaces
 //!   in [`mod@palette`].
 //!
-//! No window, audio device, terminal or CLI dependency of its own: this crate only reads files and
-//! answers. (`modex-cutscene` still brings `indicatif` along, for the progress bars of its export.)
+//! No window, audio device, terminal or CLI dependency, of its own or through the format crates it
+//! uses: this crate only reads files and answers (the exporters' progress bars are the binary's).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -1,6 +1,7 @@
 //! Palettes of `ANI/APAL###.LIB`: 768 bytes of VGA RGB, 6-bit when no byte exceeds 63, optionally
-//! TPWM-wrapped. The format is unconfirmed on real files (see NOTES-bi2), so the loader accepts
-//! both bit depths and both wrappings.
+//! TPWM-wrapped. The format is unconfirmed on real files (no public source describes APAL: 768 bytes
+//! of VGA RGB is an expectation, not a measurement), so the loader accepts both bit depths and both
+//! wrappings.
 
 use modex::{FormatError, FormatResult, Palette};
 

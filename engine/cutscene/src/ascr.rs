@@ -9,6 +9,10 @@ use modex::{FormatError, FormatResult};
 const FORMAT: &str = "ASCR";
 /// Longest script accepted (shipped scripts are a few kilobytes).
 pub const MAX_SCRIPT: usize = 1 << 20;
+/// The script's clock: every tick argument (BGN, DUR, `End`, fade begin and end) counts 1/25 s
+/// (40 ms) from the start of the scene. It belongs to the script, not to whoever plays it: scene
+/// lengths, the sequencer, the sound and the player's transport all count in it.
+pub const TICKS_PER_SECOND: u32 = 25;
 
 /// Arguments of `play`, named as in the authors' own `rem` lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -21,7 +25,7 @@ pub struct Play {
     pub lnr: i32,
     /// ENR: the clip's entry in the archive, in name order.
     pub enr: i32,
-    /// PMO: play mode 0..7 (see [`crate::sequencer::picture_for_step`]).
+    /// PMO: play mode 0..7 (see [`crate::picture_for_step`]).
     pub pmo: i32,
     /// FRQ: pictures per second, independent of the 25 ticks per second.
     pub frq: i32,
@@ -131,7 +135,7 @@ pub struct Blend {
     pub high: i32,
     /// Tick the fade starts.
     pub begin: i32,
-    /// Tick it ends (fades last at most [`crate::sequencer::MAX_FADE_TICKS`]).
+    /// Tick it ends (fades last at most [`crate::MAX_FADE_TICKS`]).
     pub end: i32,
 }
 
@@ -241,7 +245,7 @@ pub fn parse_script(data: &[u8]) -> FormatResult<Script> {
     for (n, raw) in data[..end].split(|&b| b == b'\n').enumerate() {
         let line_offset = offset;
         offset += raw.len() + 1;
-        let text: String = raw.iter().map(|&b| crate::cp437::to_char(b)).collect();
+        let text: String = modex::cp437::decode(raw);
         if let Some(command) = parse_line(&text, n + 1, line_offset)? {
             lines.push(Line {
                 line: n + 1,

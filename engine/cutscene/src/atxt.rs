@@ -6,9 +6,8 @@
 //! A blank line (CR CR, or CR LF CR LF) is a paragraph; a single line end is a space. Characters are
 //! DOS code page 437 bytes.
 
-use modex::{FormatError, FormatResult};
+use modex::{cp437, FormatError, FormatResult};
 
-use crate::cp437;
 use crate::tpwm;
 
 const FORMAT: &str = "ATXT";

@@ -368,8 +368,10 @@ fn parse_record(r: &mut ByteReader<'_>, at: usize, i: usize) -> FormatResult<Bbf
             u32::MAX as i64,
         ));
     }
-    // Cross-check the type against the payload (the field's position is this project's reading of
-    // the original's field list, see NOTES-bi2): an empty payload is a repeat whatever the code says.
+    // Cross-check the type against the payload: the one public reader of the real files uses only
+    // the record length (offset 6) and the payload (offset 28), so that the type code sits at 4 is
+    // this project's reading of the original's field list. An empty payload is a repeat whatever
+    // the code says.
     let frame_type = if record_length as usize == RECORD_HEADER_LEN {
         FrameType::Repeat
     } else {

@@ -1,6 +1,7 @@
 //! The project's own 8x8 bitmap font for code page 437, used by `write` boxes.
 //!
-//! The game's font is unknown (see NOTES-bi2), so the project draws its own: every glyph below was
+//! The game's font is unknown (no public source describes the font `write` draws with, and no game
+//! file ships with the project), so the project draws its own: every glyph below was
 //! designed for modex on a 5x8 grid inside an 8x8 cell (capitals and ascenders on rows 0..6, the
 //! baseline under row 6, descenders on row 7). It covers printable ASCII, the German umlauts and ß,
 //! a few accented letters, and the shade and block characters 176..178, 219..223 (the cursor is 219).

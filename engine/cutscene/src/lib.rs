@@ -12,7 +12,10 @@
 //!   a broken asset is a [`SceneWarning`] and its command is skipped).
 //! - Playing: [`Timeline`] compiles a scene, [`Sequencer`] draws its frames tick by tick,
 //!   [`Playback`] adds its sounds on a mixer as the ticks pass, [`mix_sound`] gives the whole
-//!   scene's sound as samples, [`Transport`] is a player's position and speed.
+//!   scene's sound as samples, [`Transport`] is a player's position and speed. The play rules a
+//!   tool may want on their own: [`picture_for_step`] (PMO), [`layer_view`] (where a layer is and
+//!   what it shows at a tick), and the limits and defaults ([`TICKS_PER_SECOND`],
+//!   [`MAX_FADE_TICKS`], [`MAX_SCENE_TICKS`], [`DEFAULT_TEXT_COLOUR`], [`VOICE_CHANNEL`]).
 //! - Detection for frontends: [`Input`] (what a path holds), [`clip_data`] (the clip in it).
 //! - The project's own data: no real game file ships with the project; the encoders
 //!   ([`tpwm::compress`], [`bbhd_encode::encode_clip`], [`lib_archive::write_lib`],
@@ -28,25 +31,30 @@ pub mod atxt;
 pub mod bbhd;
 pub mod bbhd_encode;
 mod change_stream;
-mod cp437;
-pub mod detect;
+mod detect;
 pub mod font;
 pub mod lib_archive;
-pub mod playback;
+mod playback;
 pub mod sample_scene;
-pub mod scene;
-pub mod sequencer;
+mod scene;
+mod sequencer;
 mod text_layout;
 pub mod tpwm;
-pub mod transport;
+mod transport;
 pub mod voc;
 
-pub use ascr::{Command, Script};
+pub use ascr::{Command, Script, TICKS_PER_SECOND};
 pub use bbhd::{BbhdClip, BbhdHeader, ClipDecoder, FrameType};
 pub use change_stream::ChangeStream;
 pub use detect::{clip_data, ClipError, EntryKind, Input};
 pub use lib_archive::{LibArchive, LibEntry};
 pub use playback::{mix_sound, Playback};
-pub use scene::{ClipPictures, Folder, GameDir, Scene, SceneAssets, SceneError, SceneWarning};
-pub use sequencer::{Sequencer, SoundEvent, Timeline, TICKS_PER_SECOND};
-pub use transport::{Action, Transport};
+pub use scene::{
+    ClipPictures, Folder, GameDir, Scene, SceneAssets, SceneError, SceneWarning, MAX_SCRIPTS,
+    REPLACED_PALETTE,
+};
+pub use sequencer::{
+    layer_view, picture_for_step, LayerView, Sequencer, SoundEvent, Timeline, DEFAULT_TEXT_COLOUR,
+    MAX_FADE_TICKS, MAX_SCENE_TICKS, VOICE_CHANNEL,
+};
+pub use transport::{Action, Transport, SPEED_RANGE};

@@ -2,7 +2,7 @@
 //! sounds started on a [`Mixer`] as the ticks pass.
 //!
 //! A [`Playback`] is what a player window, an intro or an exporter drives: the frontend only
-//! chooses *which* tick to show (from the wall clock, a [`crate::transport::Transport`], or every
+//! chooses *which* tick to show (from the wall clock, a [`crate::Transport`], or every
 //! tick in turn) and where the frame and the mixer's samples go. Sounds start when their tick is
 //! passed in forward play, including every tick skipped over between two frames; a jump
 //! ([`Playback::jump`]) silences the mixer instead of firing every sound skipped over. The mixer
@@ -12,8 +12,9 @@ use std::collections::BTreeMap;
 
 use modex::{IndexedFrame, Mixer, Palette, Sound};
 
+use crate::ascr::TICKS_PER_SECOND;
 use crate::scene::Scene;
-use crate::sequencer::{Sequencer, SoundEvent, Timeline, TICKS_PER_SECOND};
+use crate::sequencer::{Sequencer, SoundEvent, Timeline};
 
 /// A scene being played: its sequencer and the mixer its sounds play on.
 #[derive(Debug)]
@@ -26,8 +27,8 @@ pub struct Playback<'s> {
 }
 
 impl<'s> Playback<'s> {
-    /// Play `scene` with its sounds on `mixer` (a handle: the caller may also give it to an
-    /// [`modex::AudioOutput`]).
+    /// Play `scene` with its sounds on `mixer` (a handle: the caller may also give it to an audio
+    /// device, as the binary does with `modex_desktop::AudioOutput`).
     pub fn new(scene: &'s Scene, mixer: Mixer) -> Self {
         Playback {
             sounds: &scene.assets.sounds,

@@ -618,7 +618,7 @@ impl Scene {
         let (w, h) = (clip.width, clip.height);
         let n = clip.pictures.len().max(1) as i64;
         let fps = fps.max(1);
-        let tps = crate::sequencer::TICKS_PER_SECOND as i64;
+        let tps = ascr::TICKS_PER_SECOND as i64;
         let ticks = ((n * laps.max(1) as i64 * tps + fps as i64 - 1) / fps as i64)
             .clamp(1, i32::MAX as i64) as i32;
         let width = w.max(modex::frame::DEFAULT_WIDTH);

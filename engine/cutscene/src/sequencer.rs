@@ -73,13 +73,11 @@ use std::sync::Arc;
 
 use modex::{IndexedFrame, Palette, Repeat};
 
-use crate::ascr::{Blend, Clear, Command, Fx, Play, Write};
+use crate::ascr::{Blend, Clear, Command, Fx, Play, Write, TICKS_PER_SECOND};
 use crate::font;
 use crate::scene::{ClipPictures, Scene};
 use crate::text_layout::{self, Align, TextLayout};
 
-/// The clock rate of scripts.
-pub const TICKS_PER_SECOND: u32 = 25;
 /// Longest palette fade.
 pub const MAX_FADE_TICKS: i32 = 127;
 /// Default text colour.
@@ -87,7 +85,7 @@ pub const DEFAULT_TEXT_COLOUR: u8 = 15;
 /// Ticks between stored framebuffer checkpoints (for seeking backwards).
 const CHECKPOINT_EVERY: u32 = 25;
 /// Scenes without `End` run until their last timed event, but never longer than this.
-pub const MAX_SCENE_TICKS: u32 = 25 * 60 * 30;
+pub const MAX_SCENE_TICKS: u32 = TICKS_PER_SECOND * 60 * 30;
 /// Mixer channel of `^VOC` voices in text (the script gives no channel for them).
 pub const VOICE_CHANNEL: u32 = 0;
 

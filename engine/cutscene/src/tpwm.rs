@@ -91,7 +91,7 @@ pub fn decompress_stream(
         ));
     }
     // The output is sized once and written through an index: measured faster than pushing byte
-    // by byte (see docs/benchmarks.md).
+    // by byte (see docs/benchmarks-history.md, "Battle Isle 2 cutscenes").
     out.resize(unpacked, 0);
     let dst = &mut out[..];
     let truncated = |pos: usize, needed: usize, done: usize| {

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::sequencer::TICKS_PER_SECOND;
+use crate::ascr::TICKS_PER_SECOND;
 
 /// Slowest and fastest playback speed.
 pub const SPEED_RANGE: (f32, f32) = (0.25, 4.0);

@@ -8,10 +8,9 @@ use std::sync::Arc;
 use modex::{IndexedFrame, Palette};
 use modex_cutscene::ascr::{self, Command, Line, Play, Script};
 use modex_cutscene::bbhd_encode::{encode_clip, ChangeCoding, EncodeOptions, Layout};
-use modex_cutscene::scene::SceneAssets;
-use modex_cutscene::sequencer::picture_for_step;
 use modex_cutscene::{
-    tpwm, BbhdClip, ChangeStream, ClipPictures, FrameType, Scene, Sequencer, Timeline,
+    layer_view, picture_for_step, tpwm, BbhdClip, ChangeStream, ClipPictures, FrameType, Scene,
+    SceneAssets, Sequencer, Timeline,
 };
 use proptest::prelude::*;
 
@@ -199,9 +198,7 @@ fn pmo_5_is_pmo_2_with_reversing_movement() {
         dtx: 1,
         ..Default::default()
     };
-    let xs: Vec<i32> = (0..9)
-        .map(|t| modex_cutscene::sequencer::layer_view(&p, 3, t).unwrap().x)
-        .collect();
+    let xs: Vec<i32> = (0..9).map(|t| layer_view(&p, 3, t).unwrap().x).collect();
     assert_eq!(xs, [0, 1, 2, 3, 2, 1, 0, 1, 2]);
 }
 

@@ -14,8 +14,9 @@ use modex::IndexedFrame;
 use modex_cutscene::ascr::parse_script;
 use modex_cutscene::atxt::{parse_message, write_message};
 use modex_cutscene::bbhd_encode::{encode_clip, EncodeOptions};
-use modex_cutscene::sequencer::DEFAULT_TEXT_COLOUR;
-use modex_cutscene::{font, BbhdClip, ClipPictures, Scene, SceneAssets, Sequencer, Timeline};
+use modex_cutscene::{
+    font, BbhdClip, ClipPictures, Scene, SceneAssets, Sequencer, Timeline, DEFAULT_TEXT_COLOUR,
+};
 
 /// Where scripts find the test clip: `play ( EFF, 31, 0, 9, ...)`.
 const CLIP_KEY: (i32, i32, i32) = (31, 0, 9);

@@ -21,6 +21,11 @@ pub const A4_INVISIBLE: i32 = 1 << 1;
 pub type DllFunc = unsafe extern "C" fn(c_long) -> RawFixed;
 /// `long a5dll_attach(A5_INTERFACE *)`.
 pub type AttachFunc = unsafe extern "C" fn(*mut A5Interface) -> c_long;
+/// `ENGINE_INTERFACE.SendPacket`: `void (*)(long to, void *data, long size, long guaranteed)`.
+pub type SendFunc = unsafe extern "C" fn(c_long, *mut c_void, c_long, c_long);
+/// `ENGINE_INTERFACE.ReceivePacket`: `void (*)(long from, void *data, long size)`, the plugin's
+/// own function.
+pub type ReceiveFunc = unsafe extern "C" fn(c_long, *mut c_void, c_long);
 
 /// `WDL_LINK`: header of every engine object.
 #[repr(C)]
@@ -217,8 +222,8 @@ pub struct EngineInterface {
     pub save_block: *mut u8,
     pub save_size: i32,
     pub exec: Option<unsafe extern "C" fn(c_long, c_long, c_long, c_long) -> c_long>,
-    pub send_packet: Option<unsafe extern "C" fn(c_long, *mut c_void, c_long, c_long)>,
-    pub receive_packet: Option<unsafe extern "C" fn(c_long, *mut c_void, c_long)>,
+    pub send_packet: Option<SendFunc>,
+    pub receive_packet: Option<ReceiveFunc>,
 }
 
 /// `A5_INTERFACE`: what `a5dll_attach` receives.

@@ -12,7 +12,18 @@ use std::os::raw::{c_char, c_long};
 use std::rc::Rc;
 
 use crate::abi::{A4Entity, RawFixed};
-use crate::shared::{ObjectKind, Shared};
+use crate::shared::{Callbacks, ObjectKind, Shared};
+
+/// The functions the engine's interface structs point to, for [`Shared::new`].
+pub(crate) const CALLBACKS: Callbacks = Callbacks {
+    get_obj,
+    get_func,
+    ent_next,
+    error_message,
+    lock,
+    unlock,
+    send_packet,
+};
 
 thread_local! {
     static CURRENT: RefCell<Option<Rc<Shared>>> = const { RefCell::new(None) };
@@ -62,7 +73,7 @@ unsafe fn text<'a>(name: *const c_char) -> Option<std::borrow::Cow<'a, str>> {
     Some(unsafe { CStr::from_ptr(name) }.to_string_lossy())
 }
 
-pub(crate) unsafe extern "C" fn get_obj(name: *const c_char) -> c_long {
+unsafe extern "C" fn get_obj(name: *const c_char) -> c_long {
     let Some(shared) = current() else { return 0 };
     // SAFETY: the plugin passes a C string (header contract).
     let name = unsafe { text(name) }.unwrap_or_default();
@@ -75,7 +86,7 @@ pub(crate) unsafe extern "C" fn get_obj(name: *const c_char) -> c_long {
     }
 }
 
-pub(crate) unsafe extern "C" fn get_func(name: *const c_char) -> c_long {
+unsafe extern "C" fn get_func(name: *const c_char) -> c_long {
     let Some(shared) = current() else { return 0 };
     // SAFETY: the plugin passes a C string (header contract).
     let name = unsafe { text(name) }.unwrap_or_default();
@@ -93,7 +104,7 @@ pub(crate) unsafe extern "C" fn get_func(name: *const c_char) -> c_long {
     f as c_long
 }
 
-pub(crate) unsafe extern "C" fn ent_next(ent: *mut A4Entity) -> *mut A4Entity {
+unsafe extern "C" fn ent_next(ent: *mut A4Entity) -> *mut A4Entity {
     let Some(shared) = current() else {
         return std::ptr::null_mut();
     };
@@ -106,7 +117,7 @@ pub(crate) unsafe extern "C" fn ent_next(ent: *mut A4Entity) -> *mut A4Entity {
     }
 }
 
-pub(crate) unsafe extern "C" fn error_message(text_ptr: *const c_char) {
+unsafe extern "C" fn error_message(text_ptr: *const c_char) {
     if let Some(shared) = current() {
         // SAFETY: the plugin passes a C string (header contract).
         let text = unsafe { text(text_ptr) }.unwrap_or_default();
@@ -114,11 +125,11 @@ pub(crate) unsafe extern "C" fn error_message(text_ptr: *const c_char) {
     }
 }
 
-pub(crate) unsafe extern "C" fn lock() -> i32 {
+unsafe extern "C" fn lock() -> i32 {
     current().is_some_and(|s| s.lock()) as i32
 }
 
-pub(crate) unsafe extern "C" fn unlock() {
+unsafe extern "C" fn unlock() {
     if let Some(s) = current() {
         s.unlock();
     }
@@ -126,7 +137,7 @@ pub(crate) unsafe extern "C" fn unlock() {
 
 /// `SendPacket(long to, void *data, long size, long guaranteed)`: queued for the engine's network
 /// session (the pointer is NULL in `ENGINE_INTERFACE` when there is none).
-pub(crate) unsafe extern "C" fn send_packet(
+unsafe extern "C" fn send_packet(
     to: c_long,
     data: *mut std::ffi::c_void,
     size: c_long,

@@ -8,6 +8,7 @@ use std::os::raw::c_long;
 use std::path::Path;
 use std::rc::Rc;
 
+use crate::callbacks::CALLBACKS;
 use crate::native::NativePlugin;
 use crate::plugin::{EntityHandle, Plugin, RustPlugin};
 use crate::shared::{FrameTarget, Packet, Shared};
@@ -67,7 +68,7 @@ impl PluginHost {
         PluginHost {
             plugins: Vec::new(),
             resolved: HashMap::new(),
-            shared: Rc::new(Shared::new()),
+            shared: Rc::new(Shared::new(CALLBACKS)),
             screen: [0, 0],
             receiver_owner: None,
         }

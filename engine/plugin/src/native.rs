@@ -13,13 +13,10 @@ use std::rc::Rc;
 
 use libloading::Library;
 
-use crate::abi::{AttachFunc, DllFunc, RawFixed};
+use crate::abi::{AttachFunc, DllFunc, RawFixed, ReceiveFunc};
 use crate::callbacks::CallScope;
 use crate::shared::Shared;
 use crate::{LoadError, A5DLL_VERSION};
-
-/// `ENGINE_INTERFACE.ReceivePacket`: `void (*)(long from, void *data, long size)`.
-pub(crate) type ReceiveFunc = unsafe extern "C" fn(c_long, *mut std::ffi::c_void, c_long);
 
 /// A loaded and attached plugin library.
 pub(crate) struct NativePlugin {

@@ -10,12 +10,13 @@
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::ffi::CString;
+use std::os::raw::{c_char, c_long};
 use std::ptr::{self, NonNull};
 
 use crate::abi::{
-    A4Entity, A4View, A5Interface, EngineInterface, FrameInterface, RawFixed, WdlInterface,
+    A4Entity, A4View, A5Interface, EngineInterface, FrameInterface, RawFixed, ReceiveFunc,
+    SendFunc, WdlInterface,
 };
-use crate::callbacks;
 use crate::state::{EntityKey, EntityState};
 use crate::A5DLL_VERSION;
 
@@ -107,14 +108,30 @@ impl ObjectKind {
     }
 }
 
+/// The engine functions the interface structs point to. `callbacks` defines them (they answer
+/// through the [`Shared`] of the call under way) and the host hands them in, so this module, which
+/// owns the memory they work on, needs only their types.
+#[derive(Clone, Copy)]
+pub(crate) struct Callbacks {
+    pub(crate) get_obj: unsafe extern "C" fn(*const c_char) -> c_long,
+    pub(crate) get_func: unsafe extern "C" fn(*const c_char) -> c_long,
+    pub(crate) ent_next: unsafe extern "C" fn(*mut A4Entity) -> *mut A4Entity,
+    pub(crate) error_message: unsafe extern "C" fn(*const c_char),
+    pub(crate) lock: unsafe extern "C" fn() -> i32,
+    pub(crate) unlock: unsafe extern "C" fn(),
+    /// Stored in `ENGINE_INTERFACE` only while a network session is open.
+    pub(crate) send_packet: SendFunc,
+}
+
 /// The engine side of every plugin: owner of the exposed memory and the entity table.
 pub(crate) struct Shared {
     exposed: NonNull<Exposed>,
     book: RefCell<Book>,
+    send_packet: SendFunc,
 }
 
 impl Shared {
-    pub(crate) fn new() -> Shared {
+    pub(crate) fn new(callbacks: Callbacks) -> Shared {
         let exposed = Box::new(Exposed {
             a5: A5Interface {
                 dll_version: A5DLL_VERSION,
@@ -123,12 +140,12 @@ impl Shared {
                 eng: ptr::null_mut(),
             },
             wdl: WdlInterface {
-                get_obj: Some(callbacks::get_obj),
-                get_func: Some(callbacks::get_func),
+                get_obj: Some(callbacks.get_obj),
+                get_func: Some(callbacks.get_func),
                 my: ptr::null_mut(),
                 you: ptr::null_mut(),
-                ent_next: Some(callbacks::ent_next),
-                error_message: Some(callbacks::error_message),
+                ent_next: Some(callbacks.ent_next),
+                error_message: Some(callbacks.error_message),
             },
             fb: FrameInterface {
                 bytes: ptr::null_mut(),
@@ -136,8 +153,8 @@ impl Shared {
                 width: 0,
                 height: 0,
                 bpp: 1,
-                lock: Some(callbacks::lock),
-                unlock: Some(callbacks::unlock),
+                lock: Some(callbacks.lock),
+                unlock: Some(callbacks.unlock),
                 pd3ddev: ptr::null_mut(),
             },
             eng: EngineInterface {
@@ -168,6 +185,7 @@ impl Shared {
             // SAFETY: Box::into_raw never returns null.
             exposed: unsafe { NonNull::new_unchecked(p) },
             book: RefCell::new(Book::default()),
+            send_packet: callbacks.send_packet,
         }
     }
 
@@ -223,15 +241,7 @@ impl Shared {
     pub(crate) fn set_network(&self, limit: Option<usize>) {
         self.book.borrow_mut().packet_limit = limit;
         self.with_exposed(|e| {
-            e.eng.send_packet = limit.map(|_| {
-                callbacks::send_packet
-                    as unsafe extern "C" fn(
-                        std::os::raw::c_long,
-                        *mut std::ffi::c_void,
-                        std::os::raw::c_long,
-                        std::os::raw::c_long,
-                    )
-            })
+            e.eng.send_packet = limit.map(|_| self.send_packet);
         });
     }
 
@@ -274,7 +284,7 @@ impl Shared {
     }
 
     /// The `ReceivePacket` function a native plugin stored in `ENGINE_INTERFACE`, if any.
-    pub(crate) fn receiver(&self) -> Option<crate::native::ReceiveFunc> {
+    pub(crate) fn receiver(&self) -> Option<ReceiveFunc> {
         self.with_exposed(|e| e.eng.receive_packet)
     }
 

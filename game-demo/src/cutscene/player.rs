@@ -12,10 +12,11 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use modex::minifb::{Key, KeyRepeat};
-use modex::present::{Present, WindowPresenter};
-use modex::{AudioOutput, Mixer};
+use modex::present::Present;
+use modex::Mixer;
 use modex_cutscene::{Action, Playback, Scene, Transport, TICKS_PER_SECOND};
+use modex_desktop::minifb::{Key, KeyRepeat};
+use modex_desktop::{AudioOutput, WindowPresenter};
 
 /// How to open the player.
 #[derive(Debug, Clone)]

@@ -15,9 +15,6 @@ use serde_json::{json, Value};
 
 use super::Description;
 
-/// The high half of code page 437 (the DOS code page), which `encoding_rs` (the WHATWG set) lacks.
-const CP437_HIGH: &str = "ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u{a0}";
-
 /// Decode a stored name: plain ASCII as is; else the `codepage` the user gave (gbk, 1252, 1251,
 /// 437); else UTF-8 if valid; else Windows-1252. Returns the text and the encoding used.
 ///
@@ -30,20 +27,7 @@ pub fn decode_name(bytes: &[u8], codepage: Option<&str>) -> (String, &'static st
         _ => {}
     }
     match codepage {
-        Some("437") => {
-            let high: Vec<char> = CP437_HIGH.chars().collect();
-            let s = bytes
-                .iter()
-                .map(|&b| {
-                    if b < 0x80 {
-                        b as char
-                    } else {
-                        high[b as usize - 0x80]
-                    }
-                })
-                .collect();
-            (s, "CP437")
-        }
+        Some("437") => (modex::cp437::decode(bytes), "CP437"),
         Some("gbk") => (
             encoding_rs::GBK
                 .decode_without_bom_handling(bytes)
@@ -244,7 +228,6 @@ mod tests {
             ("walk".into(), "UTF-8")
         );
         assert_eq!(decode_name(&[0x80, 0xFF], Some("437")).0, "Ç\u{a0}");
-        assert_eq!(CP437_HIGH.chars().count(), 128);
         assert_eq!(decode_name(&[0xC0], Some("1251")).0, "А");
     }
 }

@@ -194,8 +194,8 @@ impl ViewState {
 /// `modex view model.mdl`: a window with rotate, zoom, frame stepping, playback, format, skin and
 /// wireframe keys (listed in the title bar).
 pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
-    use modex::minifb::{Key, KeyRepeat};
-    use modex::present::WindowPresenter;
+    use modex_desktop::minifb::{Key, KeyRepeat};
+    use modex_desktop::WindowPresenter;
 
     let palette = palette_or_quake(args.palette.as_deref())?;
     let models = load_models(asset, &palette, args.skins.as_deref())?;

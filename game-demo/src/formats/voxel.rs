@@ -402,8 +402,9 @@ impl ViewState {
 
 /// `modex view unit.vxl`: the unit in a window, turning and animating.
 pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
-    use modex::minifb::{Key, KeyRepeat};
-    use modex::present::{Present, WindowPresenter};
+    use modex::present::Present;
+    use modex_desktop::minifb::{Key, KeyRepeat};
+    use modex_desktop::WindowPresenter;
 
     let set = load_set(asset)?;
     let vpl = load_vpl(asset.file(), args.palette.as_deref(), &set)?;

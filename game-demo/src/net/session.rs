@@ -18,9 +18,10 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use modex::present::{HeadlessPresenter, Present, WindowPresenter};
+use modex::present::{HeadlessPresenter, Present};
 use modex_demo::scene::world::STEP;
 use modex_demo::scene::{Assets, SceneRenderer, World};
+use modex_desktop::WindowPresenter;
 use modex_net::{
     decode_client, decode_server, encode_client, packetize, ClientMessage, ClientState,
     DecodeOptions, DeltaEncoder, NetString, ServerMessage, INFO_MAGIC, MAX_DATAGRAM,

@@ -7,7 +7,7 @@
 //! opt-in ([`SceneRenderer::set_cache`]): there a cached unit is only within the cache's stated
 //! bound of the direct draw (about a tenth of a unit's pixels move by a pixel), which is not the
 //! picture the goldens and a preservationist expect by default, and at 1000 units on 1920x1080 it
-//! gains nothing (docs/benchmarks.md, "Round 6b").
+//! gains nothing (docs/benchmarks-history.md, "Round 6b").
 
 use std::time::Instant;
 

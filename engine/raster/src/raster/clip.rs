@@ -156,7 +156,7 @@ pub fn clip_triangle(tri: &[ClipVertex; 3], planes: &ClipPlanes) -> Option<Clipp
         return None;
     }
     // Indexed by hand: `array::map` copied the three vertices and was not inlined (perf: 3 % of
-    // the small-triangle mesh, docs/benchmarks.md round 5).
+    // the small-triangle mesh, docs/benchmarks-history.md round 5).
     let codes = [
         planes.outcode(tri[0].clip),
         planes.outcode(tri[1].clip),

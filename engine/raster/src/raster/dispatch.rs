@@ -10,7 +10,7 @@
 //!
 //! Why by hand: written as a branch-free 8-pixel loop and compiled for AVX2, the compiler still
 //! did not vectorise the texel gather or the multiply (no `vpgatherdd` in the binary, no faster;
-//! docs/benchmarks.md). This module is the crate's only `unsafe`: the AVX2 function call and its
+//! docs/benchmarks-history.md, the llvmpipe levers). This module is the crate's only `unsafe`: the AVX2 function call and its
 //! gather, loads and stores, each with its reason.
 
 #![allow(unsafe_code)]

@@ -655,7 +655,7 @@ mod tests {
     /// a row, over a depth row where some pixels pass and some do not (NaN and infinity among
     /// them), gives the scalar loop's pixels, depths and run state, and touches nothing outside
     /// the span. 8888, 565 and 8-bit. (Also the test a masked last step had to pass: see
-    /// docs/benchmarks.md, round 7.)
+    /// docs/benchmarks-history.md, round 7.)
     #[test]
     fn vector_kernels_equal_the_scalar_loop_on_every_short_span() {
         use super::super::dispatch;

@@ -160,7 +160,7 @@ impl EdgeStep {
     /// The carry is arithmetic (a sign mask), not an `if`: the `if` compiled to a conditional
     /// move in the 8888 fill but to a branch in the 565 one (LLVM's cmov-to-branch choice
     /// differs per monomorphisation), which mispredicted ~37 000 times a frame and made 565
-    /// mesh10k slower than 8888 with fewer instructions (docs/benchmarks.md, round 7).
+    /// mesh10k slower than 8888 with fewer instructions (docs/benchmarks-history.md, round 7).
     /// `std::hint::select_unpredictable` did the same in fewer instructions but needs Rust 1.88,
     /// above the workspace's MSRV.
     #[inline(always)]
@@ -180,7 +180,7 @@ impl EdgeStep {
 /// span's first column and those bounding its last (two slots each; an empty slot bounds
 /// nothing), and its horizontal edge (at most one) is a row test: each row then steps all five
 /// with the same branch-free code. Matching each edge's kind on every row, as the walk did
-/// before, was a seventh of the small-triangle mesh's time (docs/benchmarks.md, round 5).
+/// before, was a seventh of the small-triangle mesh's time (docs/benchmarks-history.md, round 5).
 #[derive(Debug, Clone, Copy)]
 pub struct SpanWalk {
     left: [EdgeStep; 2],

@@ -295,7 +295,7 @@ fn fill_span<
     th: u32,
 ) {
     // Chosen here, inside the span call: moving the choice out to the row loop measured slower
-    // (per triangle: the fill 25 % slower, see docs/benchmarks.md; per row: a few percent, in noise).
+    // (per triangle: the fill 25 % slower, see docs/benchmarks-history.md, issue 4; per row: a few percent, in noise).
     if AFFINE {
         fill_affine::<P, TEST, WRITE, POW2>(painter, px, depth, &a, d, tw, th);
         return;
@@ -532,7 +532,7 @@ fn span_rows<P: Paint, const TEST: bool, const WRITE: bool>(
 /// The same pixels as [`fill_span_of`] per row, with what does not change along the triangle
 /// worked out once: the scaled gradient, its fixed-point steps (the same saturating conversions
 /// of the same products, so the same bits), and the texture's kind. Per span that was a third of
-/// the start-up of the small spans of mesh10k and small100k (docs/benchmarks.md, round 9).
+/// the start-up of the small spans of mesh10k and small100k (docs/benchmarks-history.md, round 9).
 #[inline(always)]
 fn affine_rows_of<P: Paint, const TEST: bool, const WRITE: bool, const SCALED: bool>(
     painter: &P,
@@ -646,7 +646,7 @@ fn fill_band<'t, P: Paint>(
 /// bands they touch, so nothing is copied or binned between set-up and fill, and a band reads its
 /// triangles sequentially, chunk after chunk: copying every record into bins on the calling thread
 /// after the set-up was the serial part that held two threads to 1.08x one on small triangles
-/// (docs/benchmarks.md, round 5). Kept from draw to draw: the vectors keep their capacity.
+/// (docs/benchmarks-history.md, round 5). Kept from draw to draw: the vectors keep their capacity.
 #[derive(Debug, Default)]
 pub struct BandBins {
     bands: usize,
@@ -753,7 +753,7 @@ pub fn fill<'t, P: Paint>(
 /// job: the rows are then still in the cache when the triangles are drawn into them (first touch),
 /// and the clear runs on every thread instead of before the parallel part. A serial clear of a
 /// 1920x1080 8888 frame writes 16 MB that the fill reads back from memory, and held two threads
-/// to 1.5x one on the full-screen scenes (docs/benchmarks.md, round 6).
+/// to 1.5x one on the full-screen scenes (docs/benchmarks-history.md, round 6).
 #[allow(clippy::too_many_arguments)]
 pub fn fill_cleared<'t, P: Paint>(
     painter: &P,
@@ -847,7 +847,7 @@ fn clear_rows<Px: Copy>(px: &mut [Px], depth: &mut [f32], c: Px) {
 /// none is left, so a thread that finds no free core on a loaded machine holds up at most the band
 /// it has, and a frame costs one spawned job per extra thread. Rayon's splitting of the bands
 /// (`par_chunks_mut`) cost a fifth of a sub-millisecond frame in job plumbing and wake-ups
-/// (docs/benchmarks.md, round 6).
+/// (docs/benchmarks-history.md, round 6).
 fn fill_bins<P: Paint>(
     painter: &P,
     mode: DepthMode,

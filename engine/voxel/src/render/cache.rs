@@ -22,7 +22,7 @@
 //! [`PERSPECTIVE_BOUND_PX`] (0.5) pixel from where the sprite puts it is drawn directly — units
 //! near the eye draw exactly as without the cache. Cells share nothing across units that stand
 //! apart, so under perspective each unit records its own sprites, again when it turns a facing
-//! step or moves to another cell (docs/benchmarks.md, "Round 6").
+//! step or moves to another cell (docs/benchmarks-history.md, "Round 6").
 //!
 //! **Why shade at the blit.** The sprite stores what the marcher or the splat found, not the lit
 //! pixel: the blit shades it with the limb's table for this draw's light ([`LimbShade`], the same
@@ -101,7 +101,7 @@ pub const DEFAULT_FACINGS: u32 = 256;
 pub const RECOIL_STEPS: f32 = 8.0;
 
 /// Default memory budget of a cache: 48 MiB, enough for the demo's 1000-unit battlefield at
-/// 1920x1080 (docs/benchmarks.md, "Round 6").
+/// 1920x1080 (docs/benchmarks-history.md, "Round 6").
 pub const DEFAULT_BUDGET_BYTES: usize = 48 << 20;
 
 /// The tested bound on the share of a unit's covered pixels that a cached draw may change against
@@ -540,7 +540,7 @@ fn on_pixel(camera: &Camera, p: Vec3) -> Vec3 {
 /// pixels as for orthographic cameras. 2 (half pixels) was measured: it halves the phase error
 /// (mean share of differing pixels 4.8 % instead of 10.5 %) but a moving unit then changes key
 /// every few frames, and the 1000-unit 1080p bench fell from 788 to 238 hits per frame
-/// (docs/benchmarks.md, "Round 6b").
+/// (docs/benchmarks-history.md, "Round 6b").
 pub const PERSPECTIVE_PHASES: f32 = 1.0;
 
 /// The pixel a sprite's anchor is blitted at for an origin at `s` with `phases` per pixel, and
@@ -1320,7 +1320,7 @@ fn blit<P: Shade>(
             );
             let (dst_p, dst_d) = (&mut pixels[at..at + n], &mut depth[at..at + n]);
             // Branch-free: in a crowd drawn nearest first the depth test is unpredictable, and a
-            // shade is two table reads (measured: see docs/benchmarks.md, Round 6).
+            // shade is two table reads (measured: see docs/benchmarks-history.md, Round 6).
             for k in 0..n {
                 let z = b.depth + offset[k];
                 let d = dst_d[k];

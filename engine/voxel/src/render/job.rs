@@ -22,12 +22,12 @@ use crate::volume::{LimbVolume, RayDir};
 /// in the 100-unit scene at 360x240, one thread, CPU time per draw with every limb splatted
 /// (23.7 ms for 900 800 voxels) against every limb marched (11.9 ms for 80 365 rays): about 26 ns
 /// per voxel of the limb (those facing away are skipped early) against 150 ns per ray, about 5.8.
-/// The rule counts 3, which leans towards the marcher; it is the rule docs/benchmarks.md records
-/// ("WhenCheaper") and has not been re-tuned since, as that moves pixels where limbs switch.
+/// The rule counts 3, which leans towards the marcher; it is the rule docs/benchmarks-history.md
+/// records ("Voxel splats", `WhenCheaper`) and has not been re-tuned since, as that moves pixels where limbs switch.
 const RAY_COST_IN_VOXELS: f32 = 3.0;
 
 /// What testing one pixel of a rasterised (multi-pixel) splat costs in splatted voxels: see
-/// docs/benchmarks.md, "Round 5".
+/// docs/benchmarks-history.md, "Round 5".
 const PIXEL_COST_IN_VOXELS: f32 = 0.2;
 
 /// Fewest limbs whose jobs a parallel draw builds on the rayon pool: below it they are built on

@@ -149,7 +149,7 @@ fn march_bands_sharing<P: Shade>(
 /// What one band costs beside its share of the work, per surface column of every splatted limb
 /// it touches (each band walks the columns again, and faces across its edges are set up twice),
 /// in nanoseconds: hmec at 128x128 on one thread, 13 splatted limbs with 1 714 surface columns,
-/// took 31 us more per extra band (1 to 16 bands, load 5.8; docs/benchmarks.md, "Round 7").
+/// took 31 us more per extra band (1 to 16 bands, load 5.8; docs/benchmarks-history.md, "Round 7").
 const BAND_NS_PER_SPLAT_COLUMN: f32 = 18.0;
 
 /// A splatted limb's work per surface voxel, and a marched ray's, in nanoseconds: hmec at 128x128
@@ -176,7 +176,7 @@ fn estimated_work_ns(jobs: &[Job<'_>]) -> f32 {
 /// below it the draw is one band on the calling thread. Why: waking a sleeping worker and
 /// joining it costs more than half of a small draw (a single hmec at 128x128, estimated 0.24 ms:
 /// 0.29-0.30 ms on two threads against 0.19 ms on one, futex wake-ups 20 % of the samples;
-/// docs/benchmarks.md, "Round 9: hmec128"), while the 100-unit scene (estimated 12 ms) gains
+/// docs/benchmarks-history.md, "Round 9: hmec128"), while the 100-unit scene (estimated 12 ms) gains
 /// from the second core.
 const SHARE_ABOVE_NS: f32 = 500_000.0;
 

@@ -3,7 +3,7 @@
 //!
 //! Why: in the 1000-unit 1080p battlefield (perspective, units drawn nearest first) the splats
 //! depth-test about 7.5 M face pixels per frame for 1.2 M pixels that end up showing a unit
-//! (docs/benchmarks.md, "Round 7"): most tested pixels lose to nearer units. [`Job::hidden`]
+//! (docs/benchmarks-history.md, "Round 7"): most tested pixels lose to nearer units. [`Job::hidden`]
 //! catches a limb only when every pixel of its outline is covered, pixel by pixel; a tile's
 //! largest depth answers for 64 pixels at once, and is cheap enough to ask per voxel column.
 //!

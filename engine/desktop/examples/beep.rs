@@ -1,9 +1,9 @@
 //! Plays a one-second 440 Hz beep through the mixer on the default audio device, or reports that it
-//! runs silent. `cargo run -p modex --example beep`
+//! runs silent. `cargo run -p modex-desktop --example beep`
 fn main() {
     init_stderr_log();
     let mixer = modex::Mixer::default();
-    let out = modex::AudioOutput::open(&mixer);
+    let out = modex_desktop::AudioOutput::open(&mixer);
     let rate = 22_050;
     let tone: Vec<f32> = (0..rate)
         .map(|i| (i as f32 * 440.0 * std::f32::consts::TAU / rate as f32).sin() * 0.3)
@@ -22,7 +22,7 @@ fn main() {
     }));
 }
 
-/// The core has no logger dependency; print warnings to stderr through a minimal logger.
+/// No logger crate is a dependency; print warnings to stderr through a minimal logger.
 fn init_stderr_log() {
     struct Stderr;
     impl log::Log for Stderr {

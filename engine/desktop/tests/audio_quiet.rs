@@ -8,7 +8,7 @@
 fn opening_audio_prints_no_alsa_lines() {
     if std::env::var_os("MODEX_AUDIO_CHILD").is_some() {
         let mixer = modex::Mixer::default();
-        let out = modex::AudioOutput::open(&mixer);
+        let out = modex_desktop::AudioOutput::open(&mixer);
         eprintln!("audible: {}", out.is_audible());
         return;
     }

@@ -1,4 +1,8 @@
-//! DOS code page 437, the character set of the game's texts and of the font.
+//! DOS code page 437, the IBM PC's character set: the one table for every format family that stores
+//! text in it (Battle Isle 2's scripts and texts, whose umlauts are its bytes 142 Ä, 132 ä, 153 Ö,
+//! 148 ö, 154 Ü, 129 ü; names in models saved on DOS-era machines, read with `--codepage 437`).
+//! It lives in the core because `encoding_rs` (the WHATWG encodings) lacks it and two format
+//! families need the same bytes to mean the same characters.
 
 /// Unicode for bytes 0x80..=0xff.
 const HIGH: &str = "ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u{a0}";
@@ -37,7 +41,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn table_is_complete_and_umlauts_sit_where_the_notes_say() {
+    fn table_is_complete_and_umlauts_sit_at_their_dos_bytes() {
         assert_eq!(HIGH.chars().count(), 128);
         assert_eq!(to_char(142), 'Ä');
         assert_eq!(to_char(132), 'ä');

@@ -24,11 +24,13 @@
 #![warn(missing_docs)]
 
 pub mod client;
+mod codec;
 pub mod decode;
 pub mod delta;
 pub mod encode;
 pub mod loopback;
 pub mod message;
+mod table;
 pub mod wire;
 
 pub use client::{ClientEntity, ClientState};

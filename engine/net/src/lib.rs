@@ -14,6 +14,9 @@
 //! - [`ClientState`]: what a client knows of the entities, with dead reckoning from the last two
 //!   updates.
 //! - [`LossyLink`]: a seeded link that drops, duplicates and reorders datagrams, for tests.
+//! - With the `serde` feature, `Serialize` and `Deserialize` for the messages (and `AnyMessage`,
+//!   either direction chosen by name) in the JSON shape of `modex net decode --json`: one object
+//!   per message, `message` first, then the fields in wire order.
 //!
 //! `docs/network.md` in the repository describes the wire format as implemented.
 //!
@@ -28,6 +31,9 @@ mod codec;
 pub mod decode;
 pub mod delta;
 pub mod encode;
+mod hex;
+#[cfg(feature = "serde")]
+mod json;
 pub mod loopback;
 pub mod message;
 mod table;
@@ -39,6 +45,9 @@ pub use delta::{diff, DeltaEncoder, EntityState};
 pub use encode::{
     encode_client, encode_server, packetize, EncodeError, EncodeProblem, MAX_DATAGRAM,
 };
+pub use hex::{parse_hex, to_hex, HexError};
+#[cfg(feature = "serde")]
+pub use json::AnyMessage;
 pub use loopback::{LinkQuality, LossyLink};
 pub use message::{
     ClientMessage, Direction, ServerMessage, Update1, Update2, Update3, INFO_MAGIC, USER_CODE,

@@ -2,10 +2,11 @@
 //! down once: its variant and fields, its code, its name, and each field's JSON key in wire order.
 //!
 //! [`messages!`] makes one direction's enum and, from the same lines, `name`, `code`, the decoder
-//! (`read`: a code byte → its variant, fields read in table order) and the encoder (`write`).
-//! [`updates!`] does the same for the entity-update structs, whose code bits say which of their
-//! (optional) fields follow. A field's type says how it travels ([`crate::codec::Field`]); the
-//! tables never spell out bytes.
+//! (`read`: a code byte → its variant, fields read in table order), the encoder (`write`) and, with
+//! the `serde` feature, the JSON entries and their reader. [`updates!`] does the same for the
+//! entity-update structs, whose code bits say which of their (optional) fields follow. A field's
+//! type says how it travels ([`crate::codec::Field`]) and how it is shown
+//! (`crate::json::JsonField`); the tables never spell out bytes.
 //!
 //! A variant is one of four shapes, written as in Rust plus a `=> "key"` per field:
 //! - unit: `Leave = 0x08, "svc_leave";`
@@ -102,6 +103,38 @@ macro_rules! messages {
                     )*
                 }
             }
+
+            /// The message's JSON entries: `message`, then the fields in table (wire) order.
+            #[cfg(feature = "serde")]
+            pub(crate) fn entries(&self) -> $crate::json::Entries {
+                let mut out = vec![("message", $crate::json::Json::from(self.name()))];
+                match self {
+                    $(
+                        $crate::table::variant!(@bind inner [$V $( ( $T ) )? $( { $($f),* } )?])
+                            => $crate::table::variant!(@put out inner [$V
+                                $( ( $T $(=> $tkey)? ) )?
+                                $( { $( $f : $ft => $key [$( $($part),* )?] ),* } )?
+                            ]),
+                    )*
+                }
+                out
+            }
+
+            /// The message a JSON object names (`None`: this direction has no such name), its
+            /// fields read in table order.
+            #[cfg(feature = "serde")]
+            pub(crate) fn take(obj: &mut $crate::json::Object) -> Result<Option<Self>, String> {
+                let name = obj.name().to_string();
+                Ok(Some(match name.as_str() {
+                    $(
+                        $name $(| $alias)* => $crate::table::variant!(@take obj [$V
+                            $( ( $T $(=> $tkey)? ) )?
+                            $( { $( $f : $ft => $key [$( $($part),* )?] ),* } )?
+                        ]),
+                    )*
+                    _ => return Ok(None),
+                }))
+            }
         }
     };
 }
@@ -157,6 +190,32 @@ macro_rules! variant {
         $crate::codec::Field::write($b, $w, $crate::codec::Key::element($key))
     };
     (@write $w:ident $b:ident [$V:ident ( $T:ty )]) => { $crate::codec::Family::write($b, $w) };
+
+    // JSON out.
+    (@put $out:ident $b:ident [$V:ident]) => { () };
+    (@put $out:ident $b:ident [$V:ident { $( $f:ident : $ft:ty => $key:literal [$($part:literal),*] ),* }]) => {{
+        $( $crate::json::JsonField::put($f, $crate::table::variant!(@key $key [$($part),*]), &mut $out); )*
+    }};
+    (@put $out:ident $b:ident [$V:ident ( $T:ty => $key:literal )]) => {
+        $crate::json::JsonField::put($b, $crate::codec::Key::element($key), &mut $out)
+    };
+    (@put $out:ident $b:ident [$V:ident ( $T:ty )]) => {
+        $crate::json::JsonFamily::put($b, &mut $out)
+    };
+
+    // JSON in.
+    (@take $obj:ident [$V:ident]) => { Self::$V };
+    (@take $obj:ident [$V:ident { $( $f:ident : $ft:ty => $key:literal [$($part:literal),*] ),* }]) => {
+        Self::$V {
+            $( $f: $obj.required($crate::table::variant!(@key $key [$($part),*]))?, )*
+        }
+    };
+    (@take $obj:ident [$V:ident ( $T:ty => $key:literal )]) => {
+        Self::$V($obj.required($crate::codec::Key::element($key))?)
+    };
+    (@take $obj:ident [$V:ident ( $T:ty )]) => {
+        Self::$V(<$T as $crate::json::JsonFamily>::take($obj)?)
+    };
 }
 
 /// The entity-update structs: `entity`, then optional fields, one per code bit in table order, the
@@ -230,6 +289,26 @@ macro_rules! updates {
                     $crate::codec::Field::write(v, w, $crate::table::variant!(@key $key [$( $($part),* )?]))?;
                 } )*
                 Ok(())
+            }
+        }
+
+        #[cfg(feature = "serde")]
+        impl $crate::json::JsonFamily for $S {
+            fn put(&self, out: &mut $crate::json::Entries) {
+                $crate::json::JsonField::put(&self.entity, $crate::codec::Key::element("entity"), out);
+                $( if let Some(v) = &self.$f {
+                    $crate::json::JsonField::put(v, $crate::table::variant!(@key $key [$( $($part),* )?]), out);
+                } )*
+            }
+
+            fn take(obj: &mut $crate::json::Object) -> Result<Self, String> {
+                Ok($S {
+                    entity: obj.required($crate::codec::Key::element("entity"))?,
+                    $( $f: $crate::json::JsonField::take(
+                        obj,
+                        $crate::table::variant!(@key $key [$( $($part),* )?]),
+                    )?, )*
+                })
             }
         }
     )*};

@@ -1,4 +1,7 @@
-//! The messages of the notes' table, one enum per direction.
+//! The message table: every A5 message, once, with its code, its name and its fields in wire order.
+//! The enums, `name`, `code`, the decoder, the encoder and the JSON shape are all made from these
+//! lines (`table.rs`); a field's type says how it travels (`codec.rs`) and how it is shown
+//! (`json/`), and its `=> "key"` is the name errors and JSON use.
 //!
 //! Several codes mean different messages in the two directions (0x07 is `svc_info` from the server
 //! and `cls_ping` from a client), so a datagram can only be decoded knowing who sent it: hence two
@@ -6,6 +9,7 @@
 
 use modex::Fixed;
 
+use crate::table::{messages, updates};
 use crate::wire::{Angle, EntityPosition, NetString, Position, Scale, Scaled};
 
 /// The magic `svc_info` starts with.
@@ -34,379 +38,238 @@ impl std::fmt::Display for Direction {
     }
 }
 
-/// `svc_update1` (codes 0x40..=0x7f): position, pan, scale, model, frame, flags. A field is sent when
-/// it is `Some`; the code's low six bits are derived from that, so a value can never disagree with its
-/// code.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Update1 {
-    /// Entity index.
-    pub entity: i16,
-    /// Bit 0: `CPosition[3]`.
-    pub position: Option<EntityPosition>,
-    /// Bit 1: pan.
-    pub pan: Option<Angle>,
-    /// Bit 2: scale `Short[3]` in quarters.
-    pub scale: Option<[Scaled<4>; 3]>,
-    /// Bit 3: `type`, the entity's file name.
-    pub model: Option<NetString>,
-    /// Bit 4: frame number and `Scale(1)` fraction towards the next frame.
-    pub frame: Option<(i16, Scale<1>)>,
-    /// Bit 5: flags1.
-    pub flags1: Option<u8>,
-}
+updates! {
+    /// `svc_update1` (codes 0x40..=0x7f): position, pan, scale, model, frame, flags. A field is sent
+    /// when it is `Some`; the code's low six bits are derived from that, so a value can never
+    /// disagree with its code.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct Update1 = 0x40 {
+        /// Bit 0: `CPosition[3]`.
+        position: EntityPosition => "position",
+        /// Bit 1: pan.
+        pan: Angle => "pan",
+        /// Bit 2: scale `Short[3]` in quarters.
+        scale: [Scaled<4>; 3] => "scale",
+        /// Bit 3: `type`, the entity's file name.
+        model: NetString => "type",
+        /// Bit 4: frame number and `Scale(1)` fraction towards the next frame.
+        frame: (i16, Scale<1>) => "frame" ["frame", "fraction"],
+        /// Bit 5: flags1.
+        flags1: u8 => "flags1",
+    }
 
-/// `svc_update2` (codes 0x80..=0xbf): lighting, skin and the other two angles.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Update2 {
-    /// Entity index.
-    pub entity: i16,
-    /// Bit 0: ambient, `Scale(100)`.
-    pub ambient: Option<Scale<100>>,
-    /// Bit 1: albedo, `Scale(255)`.
-    pub albedo: Option<Scale<255>>,
-    /// Bit 2: skin number.
-    pub skin: Option<u8>,
-    /// Bit 3: tilt.
-    pub tilt: Option<Angle>,
-    /// Bit 4: roll.
-    pub roll: Option<Angle>,
-    /// Bit 5: the frame being interpolated towards.
-    pub nextframe: Option<i16>,
-}
+    /// `svc_update2` (codes 0x80..=0xbf): lighting, skin and the other two angles.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct Update2 = 0x80 {
+        /// Bit 0: ambient, `Scale(100)`.
+        ambient: Scale<100> => "ambient",
+        /// Bit 1: albedo, `Scale(255)`.
+        albedo: Scale<255> => "albedo",
+        /// Bit 2: skin number.
+        skin: u8 => "skin",
+        /// Bit 3: tilt.
+        tilt: Angle => "tilt",
+        /// Bit 4: roll.
+        roll: Angle => "roll",
+        /// Bit 5: the frame being interpolated towards.
+        nextframe: i16 => "nextframe",
+    }
 
-/// `svc_update3` (codes 0xc0..=0xdf; bit 5 is unused and refused): light, colour, transparency,
-/// texture offset, flags.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Update3 {
-    /// Entity index.
-    pub entity: i16,
-    /// Bit 0: light range, `Scale(2000)`.
-    pub lightrange: Option<Scale<2000>>,
-    /// Bit 1: light colour, `Scale(255)` each, in the wire's order **B, G, R**.
-    pub color: Option<[Scale<255>; 3]>,
-    /// Bit 2: alpha, `Scale(100)`.
-    pub alpha: Option<Scale<100>>,
-    /// Bit 3: texture offset u, v in sixteenths.
-    pub uv: Option<[Scaled<16>; 2]>,
-    /// Bit 4: flags2.
-    pub flags2: Option<u8>,
-}
-
-fn bits(fields: [bool; 6]) -> u8 {
-    fields
-        .iter()
-        .enumerate()
-        .fold(0, |acc, (i, &on)| acc | (u8::from(on) << i))
-}
-
-impl Update1 {
-    /// Base code of the family.
-    pub const BASE: u8 = 0x40;
-
-    /// The code these fields go out under.
-    pub fn code(&self) -> u8 {
-        Self::BASE
-            | bits([
-                self.position.is_some(),
-                self.pan.is_some(),
-                self.scale.is_some(),
-                self.model.is_some(),
-                self.frame.is_some(),
-                self.flags1.is_some(),
-            ])
+    /// `svc_update3` (codes 0xc0..=0xdf; bit 5 is unused and refused): light, colour,
+    /// transparency, texture offset, flags.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct Update3 = 0xc0 {
+        /// Bit 0: light range, `Scale(2000)`.
+        lightrange: Scale<2000> => "lightrange",
+        /// Bit 1: light colour, `Scale(255)` each, in the wire's order **B, G, R**.
+        color: [Scale<255>; 3] => "color" ["color.b", "color.g", "color.r"],
+        /// Bit 2: alpha, `Scale(100)`.
+        alpha: Scale<100> => "alpha",
+        /// Bit 3: texture offset u, v in sixteenths.
+        uv: [Scaled<16>; 2] => "uv" ["uv.u", "uv.v"],
+        /// Bit 4: flags2.
+        flags2: u8 => "flags2",
     }
 }
 
-impl Update2 {
-    /// Base code of the family.
-    pub const BASE: u8 = 0x80;
+messages! {
+    /// A message from the server (`svc_*`).
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ServerMessage from Direction::Server;
 
-    /// The code these fields go out under.
-    pub fn code(&self) -> u8 {
-        Self::BASE
-            | bits([
-                self.ambient.is_some(),
-                self.albedo.is_some(),
-                self.skin.is_some(),
-                self.tilt.is_some(),
-                self.roll.is_some(),
-                self.nextframe.is_some(),
-            ])
-    }
-}
-
-impl Update3 {
-    /// Base code of the family.
-    pub const BASE: u8 = 0xc0;
-
-    /// The code these fields go out under.
-    pub fn code(&self) -> u8 {
-        Self::BASE
-            | bits([
-                self.lightrange.is_some(),
-                self.color.is_some(),
-                self.alpha.is_some(),
-                self.uv.is_some(),
-                self.flags2.is_some(),
-                false,
-            ])
-    }
-}
-
-/// A message from the server (`svc_*`).
-#[derive(Debug, Clone, PartialEq)]
-pub enum ServerMessage {
     /// 0x03: an entity was created with this index.
     Create {
         /// Entity index.
-        index: i16,
+        index: i16 => "index",
         /// The id the client gave it in `cls_create`.
-        id: i16,
-    },
+        id: i16 => "id",
+    } = 0x03, "svc_create";
     /// 0x04: an entity was removed.
     Remove {
         /// Entity index.
-        index: i16,
-    },
+        index: i16 => "index",
+    } = 0x04, "svc_remove";
     /// 0x05: play an entity sound.
     EntSound {
         /// Entity index.
-        ent: i16,
+        ent: i16 => "ent",
         /// Sound number.
-        sound: i16,
+        sound: i16 => "sound",
         /// Volume, `Scale(2000)`.
-        volume: Scale<2000>,
+        volume: Scale<2000> => "volume",
         /// Sound handle.
-        handle: i32,
-    },
+        handle: i32 => "handle",
+    } = 0x05, "svc_entsound";
     /// 0x06: a particle effect (`svc_effect`, the manual's `SVC_PARTICLE`).
     Effect {
         /// Particle action.
-        action: i16,
+        action: i16 => "action",
         /// Number of particles.
-        number: i16,
+        number: i16 => "number",
         /// Where.
-        position: [Position; 3],
+        position: [Position; 3] => "position",
         /// Initial velocity.
-        velocity: [Fixed; 3],
-    },
+        velocity: [Fixed; 3] => "vel",
+    } = 0x06, "svc_effect" | "svc_particle";
     /// 0x07: the server's clock.
     Info {
         /// Always [`INFO_MAGIC`] from a real server; kept as read so a dissector shows what came.
-        magic: u32,
+        magic: u32 => "magic",
         /// Protocol version.
-        protocol: u8,
+        protocol: u8 => "protocol",
         /// Server time, seconds.
-        server_time: f32,
+        server_time: f32 => "server_time",
         /// Duration of the server frame, seconds.
-        frame_time: f32,
-    },
+        frame_time: f32 => "frame_time",
+    } = 0x07, "svc_info";
     /// 0x08: the server goes down.
-    Leave,
+    Leave = 0x08, "svc_leave";
     /// 0x0a: a variable (array) for all clients.
     Var {
         /// Variable index.
-        index: i16,
+        index: i16 => "index",
         /// Its values (`Short len` then `Fixed[len]`).
-        values: Vec<Fixed>,
-    },
+        values: Vec<Fixed> => "values",
+    } = 0x0a, "svc_var";
     /// 0x0b: a string for all clients.
     String {
         /// String index.
-        index: i16,
+        index: i16 => "index",
         /// The text.
-        string: NetString,
-    },
+        string: NetString => "string",
+    } = 0x0b, "svc_string";
     /// 0x0e: an entity skill for the entity's client.
     Skill {
         /// Entity index.
-        ent: i16,
+        ent: i16 => "ent",
         /// Byte offset of the skill in the entity struct.
-        offset: i16,
+        offset: i16 => "offset",
         /// The value.
-        value: Fixed,
-    },
+        value: Fixed => "value",
+    } = 0x0e, "svc_skill";
     /// 0x0f: a vector skill.
     Skill3 {
         /// Entity index.
-        ent: i16,
+        ent: i16 => "ent",
         /// Byte offset of the skill in the entity struct.
-        offset: i16,
+        offset: i16 => "offset",
         /// The values.
-        value: [Fixed; 3],
-    },
+        value: [Fixed; 3] => "value",
+    } = 0x0f, "svc_skill3";
     /// 0x40..=0x7f.
-    Update1(Update1),
+    Update1(Update1), "svc_update1";
     /// 0x80..=0xbf.
-    Update2(Update2),
-    /// 0xc0..=0xdf.
-    Update3(Update3),
+    Update2(Update2), "svc_update2";
+    /// 0xc0..=0xdf (0xe0..=0xff set the unused bit 5 and are refused).
+    Update3(Update3), "svc_update3";
     /// 0x11: user data. It has no length field, so it runs to the end of the datagram; `bytes` is
     /// what follows the 0x11 (the SDK's `ReceivePacket` sees the 0x11 too).
-    User(Vec<u8>),
+    User(Vec<u8> => "bytes") = USER_CODE, "user";
 }
 
-impl ServerMessage {
-    /// The message's name, lower case, as the CLI prints it.
-    pub fn name(&self) -> &'static str {
-        match self {
-            ServerMessage::Create { .. } => "svc_create",
-            ServerMessage::Remove { .. } => "svc_remove",
-            ServerMessage::EntSound { .. } => "svc_entsound",
-            ServerMessage::Effect { .. } => "svc_effect",
-            ServerMessage::Info { .. } => "svc_info",
-            ServerMessage::Leave => "svc_leave",
-            ServerMessage::Var { .. } => "svc_var",
-            ServerMessage::String { .. } => "svc_string",
-            ServerMessage::Skill { .. } => "svc_skill",
-            ServerMessage::Skill3 { .. } => "svc_skill3",
-            ServerMessage::Update1(_) => "svc_update1",
-            ServerMessage::Update2(_) => "svc_update2",
-            ServerMessage::Update3(_) => "svc_update3",
-            ServerMessage::User(_) => "user",
-        }
-    }
+messages! {
+    /// A message from a client (`cls_*`).
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ClientMessage from Direction::Client;
 
-    /// The code byte this message goes out under.
-    pub fn code(&self) -> u8 {
-        match self {
-            ServerMessage::Create { .. } => 0x03,
-            ServerMessage::Remove { .. } => 0x04,
-            ServerMessage::EntSound { .. } => 0x05,
-            ServerMessage::Effect { .. } => 0x06,
-            ServerMessage::Info { .. } => 0x07,
-            ServerMessage::Leave => 0x08,
-            ServerMessage::Var { .. } => 0x0a,
-            ServerMessage::String { .. } => 0x0b,
-            ServerMessage::Skill { .. } => 0x0e,
-            ServerMessage::Skill3 { .. } => 0x0f,
-            ServerMessage::Update1(u) => u.code(),
-            ServerMessage::Update2(u) => u.code(),
-            ServerMessage::Update3(u) => u.code(),
-            ServerMessage::User(_) => USER_CODE,
-        }
-    }
-}
-
-/// A message from a client (`cls_*`).
-#[derive(Debug, Clone, PartialEq)]
-pub enum ClientMessage {
     /// 0x01: no arguments (a filler).
-    Fill,
+    Fill = 0x01, "cls_fill";
     /// 0x02: request to join the session.
     Join {
         /// The client's DirectPlay id.
-        dpid: i32,
+        dpid: i32 => "dpid",
         /// Player name.
-        name: NetString,
-    },
+        name: NetString => "name",
+    } = 0x02, "cls_join";
     /// 0x03: create an entity from a model file and link the client to it.
     Create {
         /// The client's DirectPlay id.
-        dpid: i32,
+        dpid: i32 => "dpid",
         /// Model file name.
-        file: NetString,
+        file: NetString => "file",
         /// Where.
-        position: [Position; 3],
+        position: [Position; 3] => "position",
         /// The action to run.
-        action: i16,
+        action: i16 => "action",
         /// The client's id for it, echoed by `svc_create`.
-        id: i16,
-    },
+        id: i16 => "id",
+    } = 0x03, "cls_create";
     /// 0x04: remove the client's entity.
     Remove {
         /// The client's DirectPlay id.
-        dpid: i32,
-    },
+        dpid: i32 => "dpid",
+    } = 0x04, "cls_remove";
     /// 0x07: sent after each client frame.
     Ping {
         /// The client's DirectPlay id.
-        dpid: i32,
-    },
-    /// 0x08: leave the session. Its arguments were not recovered; the notes define it as a Long dpid
-    /// like the other client messages.
+        dpid: i32 => "dpid",
+    } = 0x07, "cls_ping";
+    /// 0x08: leave the session. Its arguments were not recovered from the SDK manual; modex defines
+    /// them as a Long dpid, like the other client messages.
     Leave {
         /// The client's DirectPlay id.
-        dpid: i32,
-    },
-    /// 0x09: the client has loaded a level. Arguments not recovered; defined by the notes as Long
-    /// dpid, String level.
+        dpid: i32 => "dpid",
+    } = 0x08, "cls_leave";
+    /// 0x09: the client has loaded a level. Its arguments were not recovered either; modex defines
+    /// them as a Long dpid and a String level file.
     Level {
         /// The client's DirectPlay id.
-        dpid: i32,
+        dpid: i32 => "dpid",
         /// Level file.
-        level: NetString,
-    },
+        level: NetString => "level",
+    } = 0x09, "cls_level";
     /// 0x0a: a variable, laid out as `svc_var`.
     Var {
         /// Variable index.
-        index: i16,
+        index: i16 => "index",
         /// Its values.
-        values: Vec<Fixed>,
-    },
+        values: Vec<Fixed> => "values",
+    } = 0x0a, "cls_var";
     /// 0x0b: a string, laid out as `svc_string`.
     String {
         /// String index.
-        index: i16,
+        index: i16 => "index",
         /// The text.
-        string: NetString,
-    },
+        string: NetString => "string",
+    } = 0x0b, "cls_string";
     /// 0x0e: an entity skill.
     Skill {
         /// The client's DirectPlay id.
-        dpid: i32,
+        dpid: i32 => "dpid",
         /// Byte offset of the skill in the entity struct.
-        offset: i16,
+        offset: i16 => "struct_offset",
         /// The value.
-        value: Fixed,
-    },
+        value: Fixed => "value",
+    } = 0x0e, "cls_skill";
     /// 0x0f: a vector skill.
     Skill3 {
         /// The client's DirectPlay id.
-        dpid: i32,
+        dpid: i32 => "dpid",
         /// Byte offset of the skill in the entity struct.
-        offset: i16,
+        offset: i16 => "struct_offset",
         /// The values.
-        value: [Fixed; 3],
-    },
+        value: [Fixed; 3] => "value",
+    } = 0x0f, "cls_skill3";
     /// 0x11: user data to the end of the datagram (after the 0x11).
-    User(Vec<u8>),
-}
-
-impl ClientMessage {
-    /// The message's name, lower case, as the CLI prints it.
-    pub fn name(&self) -> &'static str {
-        match self {
-            ClientMessage::Fill => "cls_fill",
-            ClientMessage::Join { .. } => "cls_join",
-            ClientMessage::Create { .. } => "cls_create",
-            ClientMessage::Remove { .. } => "cls_remove",
-            ClientMessage::Ping { .. } => "cls_ping",
-            ClientMessage::Leave { .. } => "cls_leave",
-            ClientMessage::Level { .. } => "cls_level",
-            ClientMessage::Var { .. } => "cls_var",
-            ClientMessage::String { .. } => "cls_string",
-            ClientMessage::Skill { .. } => "cls_skill",
-            ClientMessage::Skill3 { .. } => "cls_skill3",
-            ClientMessage::User(_) => "user",
-        }
-    }
-
-    /// The code byte this message goes out under.
-    pub fn code(&self) -> u8 {
-        match self {
-            ClientMessage::Fill => 0x01,
-            ClientMessage::Join { .. } => 0x02,
-            ClientMessage::Create { .. } => 0x03,
-            ClientMessage::Remove { .. } => 0x04,
-            ClientMessage::Ping { .. } => 0x07,
-            ClientMessage::Leave { .. } => 0x08,
-            ClientMessage::Level { .. } => 0x09,
-            ClientMessage::Var { .. } => 0x0a,
-            ClientMessage::String { .. } => 0x0b,
-            ClientMessage::Skill { .. } => 0x0e,
-            ClientMessage::Skill3 { .. } => 0x0f,
-            ClientMessage::User(_) => USER_CODE,
-        }
-    }
+    User(Vec<u8> => "bytes") = USER_CODE, "user";
 }

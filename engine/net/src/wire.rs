@@ -160,12 +160,13 @@ pub fn fixed_from_quants(q: f64) -> Result<Fixed, ValueError> {
 
 /// An angle in 1/65536 turn.
 ///
-/// The manual defines Angle as a Short "to be multiplied by 360.0/65535.0"; the notes use 360/65536,
-/// which is what makes 0x8000 exactly half a turn, so 360/65536 it is. The worked example's pan
-/// `80 00` is 180 degrees only when read **big-endian** (0x8000; little-endian would be 0x0080 =
-/// 0.7 degrees), so Angle is the one big-endian type of this codec: that is what the only recorded
-/// bytes say. Degrees are reported in 0 ..= 359.99 (the bits read as unsigned; as a signed Short
-/// 0x8000 would be −180, the same direction).
+/// The manual defines Angle as a Short "to be multiplied by 360.0/65535.0". Its worked example
+/// (entity 7 at (1, 2, 3) with pan 180 degrees) sends the pan as `80 00`, which is 180 degrees only
+/// when read **big-endian** (0x8000; little-endian would be 0x0080 = 0.7 degrees) and scaled by
+/// 360/65536 (which makes 0x8000 exactly half a turn). So Angle is the one big-endian type of this
+/// codec, in 1/65536 turn: that is what the only recorded bytes say. Degrees are reported in
+/// 0 ..= 359.99 (the bits read as unsigned; as a signed Short 0x8000 would be −180, the same
+/// direction).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Angle(pub u16);
 

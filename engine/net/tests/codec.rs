@@ -410,6 +410,29 @@ proptest! {
         prop_assert_eq!(Scaled::<4>::from_value(Scaled::<4>(q).value()).unwrap(), Scaled(q));
     }
 
+    /// With the `serde` feature every message survives its JSON object, bit for bit (but for the
+    /// floats JSON has no number for, NaN and the infinities, which it shows as `null`).
+    #[cfg(feature = "serde")]
+    #[test]
+    fn messages_survive_json(
+        server in proptest::collection::vec(server_message(PosResolution::Packed), 0..6),
+        client in proptest::collection::vec(client_message(), 0..6),
+    ) {
+        let finite = |m: &ServerMessage| match m {
+            ServerMessage::Info { server_time, frame_time, .. } => {
+                server_time.is_finite() && frame_time.is_finite()
+            }
+            _ => true,
+        };
+        let server: Vec<ServerMessage> = server.into_iter().filter(finite).collect();
+        let text = serde_json::to_string(&server).unwrap();
+        let back: Vec<ServerMessage> = serde_json::from_str(&text).unwrap();
+        prop_assert!(same_server(&server, &back), "{text}");
+        let text = serde_json::to_string(&client).unwrap();
+        let back: Vec<ClientMessage> = serde_json::from_str(&text).unwrap();
+        prop_assert_eq!(back, client);
+    }
+
     /// Arbitrary bytes never panic, and whatever decodes encodes back to the same bytes.
     #[test]
     fn arbitrary_bytes_decode_or_error(data in proptest::collection::vec(any::<u8>(), 0..64)) {

@@ -12,7 +12,7 @@
 use glam::Vec3;
 use modex::float::floor_i32;
 
-use crate::vxl::Limb;
+use modex_vxl::Limb;
 
 /// Occupancy masks and voxel data of one limb, in grid space: cell (x, y, z) covers
 /// `[x, x + 1) x [y, y + 1) x [z, z + 1)`.
@@ -744,8 +744,8 @@ impl Dda {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vxl::decode;
-    use crate::write::{LimbSpec, VxlSpec};
+    use modex_vxl::encode::{LimbSpec, VxlSpec};
+    use modex_vxl::vxl::decode;
     use proptest::prelude::*;
 
     fn volume(spec: LimbSpec) -> LimbVolume {

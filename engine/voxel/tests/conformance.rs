@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use modex_voxel::{hva, vpl, vxl, Quirk, VoxelModel, VoxelSet};
+use modex_voxel::{Quirk, VoxelModel, VoxelSet};
+use modex_vxl::{hva, vpl, vxl};
 
 struct Expect {
     file: &'static str,

@@ -21,8 +21,9 @@ use modex::{
 };
 use modex_voxel::{
     draw, draw_cached, game_camera, DrawCache, Instance, Pose, RenderOptions, Shading, TypeKind,
-    Unit, VoxelSet, VoxelType, Vpl, ERROR_BOUND_PERCENT, FAR_BOUND_PERCENT,
+    Unit, VoxelSet, VoxelType, ERROR_BOUND_PERCENT, FAR_BOUND_PERCENT,
 };
+use modex_vxl::Vpl;
 
 /// Where the turret sits on the demo's tank (`game-demo/src/scene/units.rs`).
 const TURRET_OFFSET: Vec3 = Vec3::new(-2.0, 0.0, 8.0);

@@ -2,11 +2,12 @@
 
 use glam::{Vec3, Vec4};
 use modex::{Camera, DepthBuffer, FileSource, IndexedFrame, MemorySource, OpenedFile, Palette};
-use modex_voxel::write::{translation, HvaSpec, LimbSpec, VxlSpec};
 use modex_voxel::{
-    draw, hva, lighting_for, vpl, vxl, DrawError, Instance, LoadProblem, NoFrames, Piece, Pose,
-    Quirk, RenderOptions, TypeKind, Unit, VoxelModel, VoxelSet, VoxelType, Vpl,
+    draw, lighting_for, DrawError, Instance, LoadProblem, NoFrames, Piece, Pose, Quirk,
+    RenderOptions, TypeKind, Unit, VoxelModel, VoxelSet, VoxelType,
 };
+use modex_vxl::encode::{translation, HvaSpec, LimbSpec, VxlSpec};
+use modex_vxl::{hva, vpl, vxl, Vpl};
 
 fn cube_vxl() -> Vec<u8> {
     VxlSpec::single(LimbSpec::filled_box([2, 2, 2], 20, 0)).encode()

@@ -91,7 +91,7 @@ use super::pixel::{Mixer, Shade};
 use super::{RenderOptions, Splatting};
 use crate::model::{NoFrames, VoxelModel};
 use crate::scene::{box_corners, limbs_of, Instance, PieceRole, Pose, Unit};
-use crate::vpl::Vpl;
+use modex_vxl::Vpl;
 
 /// Facings per turn of the default key: the game's 256 steps.
 pub const DEFAULT_FACINGS: u32 = 256;

@@ -9,7 +9,7 @@
 //! — lit from the half vector so roofs catch light, which the horizontal game light never does.
 
 use glam::{Mat3, Vec3};
-use modex::normals::VxlNormalTable;
+use modex_vxl::VxlNormalTable;
 
 use super::RenderOptions;
 
@@ -152,7 +152,7 @@ fn round_half_away(v: f32) -> f32 {
 }
 
 /// The VPL page of brightness `b` in the game's pages (inverse of the page brightness ramp of
-/// [`crate::Vpl::from_palette`]).
+/// [`modex_vxl::Vpl::from_palette`]).
 fn page_for_brightness(b: f32, pages: usize) -> u8 {
     let unit = 8.0 * pages as f32 / 32.0;
     let p = if b <= 1.0 {

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use super::job::{Job, Projector};
 use super::occlusion::{Seen, TileDepth};
 use super::pixel::Shade;
-use crate::vpl::Vpl;
+use modex_vxl::Vpl;
 
 /// Rows per parallel band.
 const BAND_ROWS: usize = 8;
@@ -374,10 +374,11 @@ pub(crate) fn march_band<P: Shade>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::write::{HvaSpec, LimbSpec, VxlSpec};
-    use crate::{frame_scene, game_camera, hva, vxl, Instance, Pose, RenderOptions, Unit};
+    use crate::{frame_scene, game_camera, Instance, Pose, RenderOptions, Unit};
     use crate::{Splatting, VoxelModel};
     use glam::Vec3;
+    use modex_vxl::encode::{HvaSpec, LimbSpec, VxlSpec};
+    use modex_vxl::{hva, vxl};
 
     /// A frame of marched rays (or nothing) has no cost per band: four bands per thread when
     /// there are several.

@@ -33,7 +33,7 @@ use modex::{Camera, DepthBuffer, DrawStats, Target};
 
 use crate::model::{NoFrames, TableChoice};
 use crate::scene::Instance;
-use crate::vpl::Vpl;
+use modex_vxl::Vpl;
 
 pub use cache::{
     CacheStats, DrawCache, DEFAULT_BUDGET_BYTES, DEFAULT_FACINGS, ERROR_BOUND_PERCENT,

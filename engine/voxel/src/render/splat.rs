@@ -28,7 +28,7 @@ use glam::{Mat4, Vec3, Vec4};
 
 use super::pixel::Shade;
 use crate::volume::{LimbVolume, SurfaceVoxel};
-use crate::vpl::Vpl;
+use modex_vxl::Vpl;
 
 use super::light::LimbShade;
 use super::occlusion::TileDepth;

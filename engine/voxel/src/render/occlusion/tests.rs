@@ -10,7 +10,8 @@ use modex::{Camera, DirSource, Opacity, Palette, Rng};
 
 use super::super::{job, march, pixel::Shade, RenderOptions, Shading};
 use super::TileDepth;
-use crate::{game_camera, Instance, Pose, TypeKind, VoxelSet, VoxelType, Vpl};
+use crate::{game_camera, Instance, Pose, TypeKind, VoxelSet, VoxelType};
+use modex_vxl::Vpl;
 
 thread_local! {
     /// Limbs and columns the tiles hid on this thread (draws with `parallel` off only).

@@ -572,7 +572,8 @@ fn perspective_sprites_stay_within_the_stated_bound_and_near_pieces_draw_directl
             _ => u.heli.unit(),
         };
         // Anywhere on the visible battlefield, from the near edge of the screen to the far one,
-        // and every fourth one much nearer the eye (where the linearisation is too coarse).
+        // and every fourth one much nearer the eye (where moving the picture instead of the unit
+        // is too coarse).
         let near = case % 4 == 3;
         let eye = cam.eye;
         let p = if near {

@@ -84,7 +84,7 @@ use glam::{Mat3, Vec2, Vec3};
 use modex::{BlendTables, Camera, DrawStats, Opacity, Projection};
 use rayon::prelude::*;
 
-use super::job::{self, limb_shade, Projector};
+use super::job::{self, limb_shade};
 use super::light::LimbShade;
 use super::march::{self, Screen};
 use super::pixel::{Mixer, Shade};
@@ -114,18 +114,20 @@ pub const ERROR_BOUND_PERCENT: f32 = 25.0;
 /// sliver that half a pixel of phase or half a facing step shows or hides).
 pub const FAR_BOUND_PERCENT: f32 = 5.0;
 
-/// Perspective cameras: the view-direction step of the key, in radians each way (one game facing
-/// step, 1.4 degrees): the origin's direction in the camera frame decides the linearised
-/// projection a sprite is recorded with.
+/// Perspective cameras: the view-direction step of the key, in radians each way (half a game
+/// facing step, 0.70 degrees): the origin's direction in the camera frame, in these steps, is
+/// part of the view cell whose canonical origin a sprite is recorded at.
 pub const VIEW_DIRECTION_STEP: f32 = std::f32::consts::TAU / 512.0;
 
-/// Perspective cameras: the ratio between successive view depths of the key (1 %).
+/// Perspective cameras: the ratio between successive view depths of the key (1.005, steps of
+/// 0.5 %).
 pub const VIEW_DEPTH_STEP: f32 = 1.005;
 
-/// Perspective cameras: a piece is cached only while its linearised sprite puts every corner of
-/// its limbs' boxes within this many pixels of where the perspective camera projects it (the
-/// linearisation's error plus the key's quantisation of direction and depth); nearer or larger
-/// pieces are drawn directly.
+/// Perspective cameras: a piece is cached only while its sprite, recorded at its view cell's
+/// canonical origin and blitted at its own, puts every corner of its limbs' boxes within this
+/// many pixels of where the camera projects it (the error of moving the picture instead of the
+/// unit, from the key's quantisation of direction and depth); nearer or larger pieces are drawn
+/// directly.
 pub const PERSPECTIVE_BOUND_PX: f32 = 0.5;
 
 /// What the last draw through a cache did.
@@ -523,8 +525,6 @@ struct Miss<'m> {
     model: &'m VoxelModel,
     limb: usize,
     instance: Instance<'m>,
-    /// What it is recorded through: the camera's projection, or its perspective linearised.
-    projector: Projector,
 }
 
 /// `p` moved in the screen plane so that it projects onto the nearest pixel corner (whole screen
@@ -576,16 +576,11 @@ fn on_grid(camera: &Camera, p: Vec3, phase: Vec2) -> Vec3 {
 
 /// Where `p` is on screen and its view depth.
 fn project(camera: &Camera, p: Vec3) -> (Vec2, f32) {
-    project_with(&Projector::of(camera), p)
-}
-
-/// Where `p` is on screen through `proj` and its view depth.
-fn project_with(proj: &Projector, p: Vec3) -> (Vec2, f32) {
-    let clip = proj.view_projection * p.extend(1.0);
+    let clip = camera.view_projection() * p.extend(1.0);
     let ndc = clip.truncate() / clip.w;
-    let (w, h) = (proj.width as f32, proj.height as f32);
+    let (w, h) = (camera.width as f32, camera.height as f32);
     let s = Vec2::new((ndc.x + 1.0) * 0.5 * w, (1.0 - ndc.y) * 0.5 * h);
-    (s, -(proj.view.transform_point3(p).z))
+    (s, -(camera.view().transform_point3(p).z))
 }
 
 impl<'m> DrawCache<'m> {
@@ -806,12 +801,12 @@ pub(crate) fn draw_cached<'m, P: Shade>(
                     continue;
                 };
                 let (mut key, record) = cache.key(model, role, limb, frame, &inst.pose);
-                let (position, projector) = match &cell {
+                let position = match &cell {
                     Some(c) => {
                         key.view = c.cell;
-                        (c.canonical, Projector::of(camera))
+                        c.canonical
                     }
-                    None => (on_pixel(camera, record.position), Projector::of(camera)),
+                    None => on_pixel(camera, record.position),
                 };
                 if let Some(e) = cache.entries.get_mut(&key) {
                     e.last_used = tick;
@@ -826,7 +821,6 @@ pub(crate) fn draw_cached<'m, P: Shade>(
                             unit: piece.unit,
                             pose: Pose { position, ..record },
                         },
-                        projector,
                     });
                 } else {
                     stats.hits += 1;
@@ -872,7 +866,7 @@ pub(crate) fn draw_cached<'m, P: Shade>(
             record(
                 &m.instance,
                 m.limb,
-                &m.projector,
+                camera,
                 vpl,
                 tables,
                 &record_opts,
@@ -1130,14 +1124,14 @@ struct Recording {
 fn record(
     instance: &Instance<'_>,
     limb: usize,
-    camera: &Projector,
+    camera: &Camera,
     vpl: &Vpl,
     tables: &BlendTables,
     opts: &RenderOptions,
     scratch: &mut Scratch,
 ) -> Result<Option<Recording>, NoFrames> {
-    let screen = &Screen::with(camera);
-    let mut jobs = job::prepare_with(
+    let screen = &Screen::new(camera);
+    let mut jobs = job::prepare(
         std::slice::from_ref(instance),
         camera,
         opts,
@@ -1149,7 +1143,7 @@ fn record(
     }
     // The unit's origin is on a pixel corner (`on_pixel`, or a perspective cell's anchor); the
     // sprite is kept relative to it.
-    let (origin, origin_depth) = project_with(camera, instance.pose.position);
+    let (origin, origin_depth) = project(camera, instance.pose.position);
     let (anchor, _) = anchor(origin, PERSPECTIVE_PHASES);
     let anchor = (anchor.x as i64, anchor.y as i64);
     let mut limbs: Vec<SpriteLimb> = jobs

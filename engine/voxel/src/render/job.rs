@@ -168,37 +168,6 @@ pub(crate) fn limb_shade(
     LimbShade::new_for(lit, table, linear, opts, page_count, used)
 }
 
-/// What a draw projects with: a camera's matrices, or the draw cache's affine linearisation of
-/// a perspective camera at one unit's origin (a matrix no [`Camera`] has: an oblique parallel
-/// projection along the ray to that origin, scaled by its distance).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Projector {
-    pub view: Mat4,
-    /// World to clip; its last row is (0, 0, 0, 1) when `affine`.
-    pub view_projection: Mat4,
-    pub width: usize,
-    pub height: usize,
-    pub near: f32,
-    pub far: f32,
-    /// Parallel rays (orthographic or linearised): rays step affinely across pixels.
-    pub affine: bool,
-}
-
-impl Projector {
-    /// The camera's own projection.
-    pub fn of(camera: &Camera) -> Projector {
-        Projector {
-            view: camera.view(),
-            view_projection: camera.view_projection(),
-            width: camera.width,
-            height: camera.height,
-            near: camera.near,
-            far: camera.far,
-            affine: matches!(camera.projection, Projection::Orthographic { .. }),
-        }
-    }
-}
-
 /// One job per limb with something on screen, in scene order.
 pub(crate) fn prepare<'a>(
     instances: &[Instance<'a>],
@@ -206,18 +175,11 @@ pub(crate) fn prepare<'a>(
     opts: &RenderOptions,
     page_count: usize,
 ) -> Result<Vec<Job<'a>>, NoFrames> {
-    prepare_with(instances, &Projector::of(camera), opts, page_count)
-}
-
-/// [`prepare`] through any projector.
-pub(crate) fn prepare_with<'a>(
-    instances: &[Instance<'a>],
-    camera: &Projector,
-    opts: &RenderOptions,
-    page_count: usize,
-) -> Result<Vec<Job<'a>>, NoFrames> {
-    let vp = camera.view_projection;
-    let view = camera.view;
+    // The camera's matrices, built once per draw (not per limb or corner).
+    let vp = camera.view_projection();
+    let view = camera.view();
+    // Parallel rays: they step affinely across pixels.
+    let orthographic = matches!(camera.projection, Projection::Orthographic { .. });
     let inv_vp = vp.inverse();
     let (w, h) = (camera.width, camera.height);
     let limbs = limbs_of(instances)?;
@@ -298,8 +260,7 @@ pub(crate) fn prepare_with<'a>(
             || hi.y.ceil() + 1.0 > h as f32;
         let linear = shade_linear(model, limb, &m);
         let ndc_to_grid = world_to_grid * inv_vp;
-        let affine = camera
-            .affine
+        let affine = orthographic
             .then(|| {
                 let at = |x: f32, y: f32, z: f32| {
                     let nx = (x + 0.5) / w as f32 * 2.0 - 1.0;
@@ -340,7 +301,7 @@ pub(crate) fn prepare_with<'a>(
                 } else {
                     SPLAT_FOOTPRINT_MAX
                 },
-                camera.affine,
+                orthographic,
             )
         };
         // Splat only where it is also the cheaper way: a ray costs about as much as splatting

@@ -13,7 +13,7 @@ use glam::{Mat4, Vec4};
 use modex::{BlendTables, Camera};
 use rayon::prelude::*;
 
-use super::job::{Job, Projector};
+use super::job::Job;
 use super::occlusion::{Seen, TileDepth};
 use super::pixel::Shade;
 use modex_vxl::Vpl;
@@ -34,16 +34,10 @@ pub(crate) struct Screen {
 
 impl Screen {
     pub fn new(camera: &Camera) -> Screen {
-        Screen::with(&Projector::of(camera))
-    }
-
-    /// The screen of any projector (the draw cache records perspective sprites through an affine
-    /// one).
-    pub fn with(p: &Projector) -> Screen {
         Screen {
-            width: p.width,
-            height: p.height,
-            ndc_to_view: p.view * p.view_projection.inverse(),
+            width: camera.width,
+            height: camera.height,
+            ndc_to_view: camera.view() * camera.view_projection().inverse(),
             coarse_occlusion: true,
         }
     }

@@ -29,7 +29,7 @@ mod pixel;
 mod splat;
 
 use glam::Vec3;
-use modex::{Camera, DepthBuffer, DrawStats, Target};
+use modex::{BlendTables, Camera, DepthBuffer, DrawStats, Target};
 
 use crate::model::{NoFrames, TableChoice};
 use crate::scene::Instance;
@@ -170,6 +170,15 @@ where
     )?)
 }
 
+/// The 8-bit translucency tables of `vpl`'s palette: the VPL's own, unless its palette was
+/// changed since it was made (then new ones, kept in `fresh` for this draw).
+fn blend_tables<'t>(vpl: &'t Vpl, fresh: &'t mut Option<BlendTables>) -> &'t BlendTables {
+    match vpl.blend_tables() {
+        Some(t) => t,
+        None => fresh.insert(BlendTables::new(&vpl.palette)),
+    }
+}
+
 /// The draw proper, once sizes are checked: the jobs, then the march into `pixels`.
 fn draw_pixels<P: Shade>(
     instances: &[Instance<'_>],
@@ -181,15 +190,8 @@ fn draw_pixels<P: Shade>(
 ) -> Result<DrawStats, NoFrames> {
     let jobs = job::prepare(instances, camera, opts, vpl.page_count())?;
     let screen = march::Screen::new(camera);
-    // The 8-bit translucency tables are the VPL's own, unless its palette was changed since.
-    let own;
-    let tables = match vpl.blend_tables() {
-        Some(t) => t,
-        None => {
-            own = modex::BlendTables::new(&vpl.palette);
-            &own
-        }
-    };
+    let mut fresh = None;
+    let tables = blend_tables(vpl, &mut fresh);
     let rays = march::march_bands(
         &screen,
         &jobs,

@@ -25,10 +25,11 @@
 //! step or moves to another cell (docs/benchmarks.md, "Round 6").
 //!
 //! **Why shade at the blit.** The sprite stores what the marcher or the splat found, not the lit
-//! pixel: the blit shades it with the limb's table for this draw's light ([`LimbShade`], the same
-//! per-format `Shade::shade` as the direct draw), so one entry serves the 8-bit and the true-colour
-//! paths, and a moving sun (the demo's) invalidates nothing. Each entry rebuilds its table when
-//! the light changes, for the normal indices its pixels use only.
+//! pixel: the blit shades it with the limb's table for this draw's light
+//! ([`LimbShade`](super::light::LimbShade), the same per-format `Shade::shade` as the direct
+//! draw), so one entry serves the 8-bit and the true-colour paths, and a moving sun (the demo's)
+//! invalidates nothing. Each entry rebuilds its table when the light changes, for the normal
+//! indices its pixels use only.
 //!
 //! **Key** ([`DrawCache`]): the model (by identity: the cache borrows the models for its lifetime,
 //! so an address is never reused while it lives), the piece (body, turret, barrel), the limb, the

@@ -156,11 +156,12 @@ const MARCH_NS_PER_RAY: f32 = 150.0;
 fn estimated_work_ns(jobs: &[Job<'_>]) -> f32 {
     jobs.iter()
         .map(|job| {
-            let rows = job.rect[3].saturating_sub(job.rect[1]);
+            let rows = job.footprint.rect[3].saturating_sub(job.footprint.rect[1]);
             if job.splat.is_some() {
                 job.volume.surface_size().1 as f32 * SPLAT_NS_PER_VOXEL
             } else {
-                (rows * job.rect[2].saturating_sub(job.rect[0])) as f32 * MARCH_NS_PER_RAY
+                (rows * job.footprint.rect[2].saturating_sub(job.footprint.rect[0])) as f32
+                    * MARCH_NS_PER_RAY
             }
         })
         .sum()
@@ -197,7 +198,7 @@ fn band_rows(jobs: &[Job<'_>], height: usize, threads: usize) -> usize {
         .iter()
         .filter(|job| job.splat.is_some())
         .map(|job| {
-            let rows = job.rect[3].saturating_sub(job.rect[1]);
+            let rows = job.footprint.rect[3].saturating_sub(job.footprint.rect[1]);
             (rows, job.volume.surface_size().0 as f32)
         })
         .collect();
@@ -289,17 +290,17 @@ pub(crate) fn march_band<P: Shade>(
     let mut rays = 0;
     let mut tiles = TileDepth::for_band(screen.width, y0, rows, screen.coarse_occlusion);
     for job in jobs {
-        let ys = job.rect[1].max(y0)..job.rect[3].min(y1);
+        let ys = job.footprint.rect[1].max(y0)..job.footprint.rect[3].min(y1);
         if ys.is_empty() {
             continue;
         }
         let seen = tiles
             .as_mut()
-            .map_or(Seen::Whole, |t| t.hides_job(job, depth));
-        if seen == Seen::Hidden || job.hidden(depth, screen.width, y0) {
+            .map_or(Seen::Whole, |t| t.hides_footprint(&job.footprint, depth));
+        if seen == Seen::Hidden || job.footprint.hidden(depth, screen.width, y0) {
             continue;
         }
-        // The job's tiles were refreshed by `hides_job`: its splatted columns test against them,
+        // The job's tiles were refreshed by `hides_footprint`: its splatted columns test against them,
         // and they are stale once it has drawn.
         if let Some(splat) = &job.splat {
             let t = tiles.as_ref().filter(|_| seen == Seen::Partly);
@@ -314,17 +315,17 @@ pub(crate) fn march_band<P: Shade>(
                 t,
             );
             if let Some(t) = &mut tiles {
-                t.touched_job(job);
+                t.touched_footprint(&job.footprint);
             }
             continue;
         }
         if let Some(t) = &mut tiles {
-            t.touched_job(job);
+            t.touched_footprint(&job.footprint);
         }
         // Translucent limbs mix over the frame and leave the depth as it was.
         let mixer = (!job.alpha.is_opaque()).then(|| P::mixer(tables, job.alpha));
         for y in ys {
-            let (x0, x1) = job.row_span(y);
+            let (x0, x1) = job.footprint.row_span(y);
             for x in x0..x1 {
                 rays += 1;
                 let i = (y - y0) * screen.width + x;

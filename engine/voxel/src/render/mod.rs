@@ -20,6 +20,7 @@
 
 mod cache;
 mod camera;
+mod footprint;
 mod job;
 mod light;
 mod march;

@@ -7,8 +7,9 @@ use modex::BlendTables;
 use super::super::job;
 use super::super::march::{self, Screen};
 use super::super::pixel::Shade;
+use glam::Vec2;
+
 use super::key::anchor;
-use super::plan::Use;
 use super::store::Entry;
 use modex_vxl::Vpl;
 
@@ -28,20 +29,28 @@ pub(super) struct Blit<'c> {
     depth: f32,
 }
 
-/// The blit of `entry`'s sprite for `use_`, at its origin's pixel; `None` far off screen (and
-/// beyond any `i64` arithmetic on its rows), where there is nothing to draw.
-pub(super) fn place<'c>(entry: &'c Entry<'c>, use_: &Use) -> Option<Blit<'c>> {
-    let s = &entry.sprite;
-    let (at, _) = anchor(use_.origin, use_.phases);
-    if at.abs().max_element() > 1e9 {
-        return None;
+impl<'c> Blit<'c> {
+    /// The blit of `entry`'s sprite for a unit whose origin is at `origin` on screen (rounded to
+    /// `phases` per pixel) and `depth` in view; `None` far off screen (and beyond any `i64`
+    /// arithmetic on its rows), where there is nothing to draw.
+    pub(super) fn at(
+        entry: &'c Entry<'c>,
+        origin: Vec2,
+        phases: f32,
+        depth: f32,
+    ) -> Option<Blit<'c>> {
+        let s = &entry.sprite;
+        let (at, _) = anchor(origin, phases);
+        if at.abs().max_element() > 1e9 {
+            return None;
+        }
+        Some(Blit {
+            entry,
+            x: s.corner.0 + at.x as i64,
+            y: s.corner.1 + at.y as i64,
+            depth,
+        })
     }
-    Some(Blit {
-        entry,
-        x: s.corner.0 + at.x as i64,
-        y: s.corner.1 + at.y as i64,
-        depth: use_.origin_depth,
-    })
 }
 
 /// Draw every item, in order, over row bands of `pixels` and `depth` (`width` wide), on the

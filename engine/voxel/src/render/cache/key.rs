@@ -2,11 +2,12 @@
 //! with besides its key (the context), and where on screen it goes (the origin's pixel corner and,
 //! for perspective cameras, its view cell).
 
+use std::collections::HashMap;
+
 use glam::{Mat3, Vec2, Vec3};
 use modex::{Camera, Projection};
 
 use super::super::{RenderOptions, Splatting};
-use super::DrawCache;
 use crate::model::{NoFrames, VoxelModel};
 use crate::scene::{box_corners, limbs_of, Instance, PieceRole, Pose, Unit};
 
@@ -248,7 +249,23 @@ pub(super) fn project(camera: &Camera, p: Vec3) -> (Vec2, f32) {
     (s, -(camera.view().transform_point3(p).z))
 }
 
-impl<'m> DrawCache<'m> {
+/// The key's rules that need state: the facings per turn, and per (model address, limb) the
+/// first frame with the same limb matrix, per frame (`None` where the limb is not drawn), found
+/// once per model and limb.
+pub(super) struct Keys {
+    pub(super) facings: u32,
+    frames: HashMap<(usize, usize), Vec<Option<usize>>>,
+}
+
+impl Keys {
+    /// The rules for `facings` per turn.
+    pub(super) fn new(facings: u32) -> Keys {
+        Keys {
+            facings,
+            frames: HashMap::new(),
+        }
+    }
+
     /// The key step of a facing in game steps.
     fn quantise(&self, facing: f32) -> u32 {
         let steps = self.facings as f32 / 256.0;

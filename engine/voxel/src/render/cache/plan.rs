@@ -9,25 +9,25 @@ use glam::Vec2;
 use modex::Camera;
 
 use super::super::job::Job;
-use super::blit::{self, Item};
+use super::blit::{Blit, Item};
 use super::key::{
     on_pixel, only, project, Key, ViewCell, PERSPECTIVE_BOUND_PX, PERSPECTIVE_PHASES,
 };
 use super::record::{Miss, Recorder};
-use super::{CacheStats, DrawCache};
+use super::store::{CacheStats, DrawCache};
 use crate::model::{NoFrames, VoxelModel};
 use crate::scene::{Instance, PieceRole, Pose};
 
 /// One piece to blit.
 #[derive(Clone, Copy)]
-pub(super) struct Use {
+struct Use {
     key: Key,
     /// Screen position of its unit's origin in this draw.
-    pub(super) origin: Vec2,
+    origin: Vec2,
     /// View depth of its unit's origin.
-    pub(super) origin_depth: f32,
+    origin_depth: f32,
     /// Phases per pixel its origin is rounded to (1, or [`PERSPECTIVE_PHASES`]).
-    pub(super) phases: f32,
+    phases: f32,
 }
 
 /// What draws one piece, in scene order.
@@ -130,10 +130,10 @@ impl<'m> Plan<'m> {
             if model.volumes()[limb].voxel_count() == 0 {
                 continue;
             }
-            let Some(frame) = cache.canonical_frame(model, limb, piece.pose.frame)? else {
+            let Some(frame) = cache.keys.canonical_frame(model, limb, piece.pose.frame)? else {
                 continue;
             };
-            let (mut key, record) = cache.key(model, role, limb, frame, &piece.pose);
+            let (mut key, record) = cache.keys.key(model, role, limb, frame, &piece.pose);
             let position = match &origin.cell {
                 Some(c) => {
                     key.view = c.cell;
@@ -253,8 +253,10 @@ impl<'m> Plan<'m> {
             match *slot {
                 Slot::Blit { first, count, .. } => {
                     for u in &self.uses[first..first + count] {
-                        let Some(b) = cache.entries.get(&u.key).and_then(|e| blit::place(e, u))
-                        else {
+                        let Some(e) = cache.entries.get(&u.key) else {
+                            continue;
+                        };
+                        let Some(b) = Blit::at(e, u.origin, u.phases, u.origin_depth) else {
                             continue;
                         };
                         limbs += 1;

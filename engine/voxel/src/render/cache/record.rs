@@ -1,8 +1,9 @@
 //! Recording a sprite: a miss's one-piece instance drawn alone through the direct path (jobs,
 //! march or splat) into scratch rows whose "pixels" are what the direct draw found (limb, colour,
-//! normal), then kept as runs relative to the unit's origin. Misses are recorded in parallel,
-//! each independently of the others.
+//! normal), then kept as runs of per-pixel colour, normal and depth offset relative to the unit's
+//! origin. Misses are recorded in parallel, each independently of the others.
 
+use glam::Mat3;
 use modex::{BlendTables, Camera, DrawStats, Opacity};
 use rayon::prelude::*;
 
@@ -12,7 +13,6 @@ use super::super::march::{self, Screen};
 use super::super::pixel::{Mixer, Shade};
 use super::super::RenderOptions;
 use super::key::{anchor, project, Key, PERSPECTIVE_PHASES};
-use super::store::{Span, Sprite, SpriteLimb};
 use crate::model::{NoFrames, VoxelModel};
 use crate::scene::Instance;
 use modex_vxl::Vpl;
@@ -38,6 +38,49 @@ pub(super) struct Recording {
     pub(super) limbs: Vec<SpriteLimb>,
     /// Rays the recording cast (counted in the draw's statistics).
     pub(super) rays: usize,
+}
+
+/// One limb of a sprite.
+pub(super) struct SpriteLimb {
+    pub(super) limb: usize,
+    pub(super) linear: Mat3,
+    pub(super) used: [bool; 256],
+}
+
+/// A run of covered pixels in one row of a sprite, all of one limb.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Span {
+    /// Row from the sprite's top.
+    pub(super) row: u32,
+    /// Column from the sprite's left.
+    pub(super) x: u32,
+    pub(super) len: u32,
+    /// Index into the entry's limbs.
+    pub(super) limb: u32,
+    /// Index of its first pixel in the per-pixel arrays.
+    pub(super) start: u32,
+}
+
+/// A piece's recorded pixels.
+pub(super) struct Sprite {
+    /// The sprite's top-left pixel, from the pixel its unit's origin was on when recorded.
+    pub(super) corner: (i64, i64),
+    /// Rows from the top (spans' rows are below it).
+    pub(super) rows: u32,
+    /// Covered runs, by row, then left to right.
+    pub(super) spans: Vec<Span>,
+    pub(super) colour: Vec<u8>,
+    pub(super) normal: Vec<u8>,
+    /// View depth minus the view depth of its unit's origin.
+    pub(super) depth: Vec<f32>,
+}
+
+impl Sprite {
+    pub(super) fn bytes(&self) -> usize {
+        std::mem::size_of::<Sprite>()
+            + self.spans.len() * std::mem::size_of::<Span>()
+            + self.colour.len() * (2 + std::mem::size_of::<f32>())
+    }
 }
 
 /// A recorded pixel: what the marcher or splat found, before shading. The recording draws each
@@ -192,10 +235,10 @@ impl<'d> Recorder<'d> {
         let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
         for (k, j) in jobs.iter_mut().enumerate() {
             j.shade = tag_shade(k);
-            x0 = x0.min(j.rect[0]);
-            y0 = y0.min(j.rect[1]);
-            x1 = x1.max(j.rect[2]);
-            y1 = y1.max(j.rect[3]);
+            x0 = x0.min(j.footprint.rect[0]);
+            y0 = y0.min(j.footprint.rect[1]);
+            x1 = x1.max(j.footprint.rect[2]);
+            y1 = y1.max(j.footprint.rect[3]);
         }
         let mut sprite = Sprite {
             corner: (x0.min(x1) as i64 - anchor.0, y0.min(y1) as i64 - anchor.1),

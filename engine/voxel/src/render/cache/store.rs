@@ -1,17 +1,15 @@
-//! The cache and its entries: the sprites (per-pixel colour, normal and depth offset, in runs per
-//! limb), the shading tables they are blitted with, and the memory budget they are kept within
-//! (least recently used first out).
+//! The cache and its entries: each key's sprite with the shading tables it is blitted with, kept
+//! within the memory budget (least recently used first out).
 
 use std::collections::HashMap;
 
-use glam::Mat3;
 use rayon::prelude::*;
 
 use super::super::job::limb_shade;
 use super::super::light::LimbShade;
 use super::super::{LightSource, RenderOptions, Shading};
-use super::key::{Context, Key, DEFAULT_FACINGS};
-use super::record::{Miss, Recording, Scratch};
+use super::key::{Context, Key, Keys, DEFAULT_FACINGS};
+use super::record::{Miss, Recording, Scratch, Sprite, SpriteLimb};
 use crate::model::{TableChoice, VoxelModel};
 
 /// Default memory budget of a cache: 48 MiB, enough for the demo's 1000-unit battlefield at
@@ -40,14 +38,12 @@ pub struct CacheStats {
 /// A voxel draw cache, kept across frames (module docs: key, bound, budget).
 pub struct DrawCache<'m> {
     pub(super) budget: usize,
-    pub(super) facings: u32,
     pub(super) bytes: usize,
     pub(super) tick: u64,
     pub(super) context: Option<Context>,
     pub(super) entries: HashMap<Key, Entry<'m>>,
-    /// Per (model address, limb): the first frame with the same limb matrix, per frame; `None`
-    /// where the limb is not drawn.
-    pub(super) frames: HashMap<(usize, usize), Vec<Option<usize>>>,
+    /// The key's facings and frame table.
+    pub(super) keys: Keys,
     /// The recording workers' scratch rows.
     pub(super) scratch: Vec<Scratch>,
     pub(super) last: CacheStats,
@@ -64,12 +60,11 @@ impl<'m> DrawCache<'m> {
     pub fn new() -> DrawCache<'m> {
         DrawCache {
             budget: DEFAULT_BUDGET_BYTES,
-            facings: DEFAULT_FACINGS,
             bytes: 0,
             tick: 0,
             context: None,
             entries: HashMap::new(),
-            frames: HashMap::new(),
+            keys: Keys::new(DEFAULT_FACINGS),
             scratch: Vec::new(),
             last: CacheStats::default(),
         }
@@ -84,14 +79,14 @@ impl<'m> DrawCache<'m> {
     /// The same with `n` facings per turn in the key (at least 1; finer facings shrink the
     /// quantisation error and multiply the entries).
     pub fn with_facings(mut self, n: u32) -> DrawCache<'m> {
-        self.facings = n.max(1);
+        self.keys.facings = n.max(1);
         self.clear();
         self
     }
 
     /// Facings per turn in the key.
     pub fn facings(&self) -> u32 {
-        self.facings
+        self.keys.facings
     }
 
     /// The memory budget in bytes.
@@ -155,49 +150,6 @@ pub(super) struct Entry<'m> {
     pub(super) light: Option<LightKey>,
     pub(super) last_used: u64,
     pub(super) bytes: usize,
-}
-
-/// One limb of a sprite.
-pub(super) struct SpriteLimb {
-    pub(super) limb: usize,
-    pub(super) linear: Mat3,
-    pub(super) used: [bool; 256],
-}
-
-/// A run of covered pixels in one row of a sprite, all of one limb.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Span {
-    /// Row from the sprite's top.
-    pub(super) row: u32,
-    /// Column from the sprite's left.
-    pub(super) x: u32,
-    pub(super) len: u32,
-    /// Index into the entry's limbs.
-    pub(super) limb: u32,
-    /// Index of its first pixel in the per-pixel arrays.
-    pub(super) start: u32,
-}
-
-/// A piece's recorded pixels.
-pub(super) struct Sprite {
-    /// The sprite's top-left pixel, from the pixel its unit's origin was on when recorded.
-    pub(super) corner: (i64, i64),
-    /// Rows from the top (spans' rows are below it).
-    pub(super) rows: u32,
-    /// Covered runs, by row, then left to right.
-    pub(super) spans: Vec<Span>,
-    pub(super) colour: Vec<u8>,
-    pub(super) normal: Vec<u8>,
-    /// View depth minus the view depth of its unit's origin.
-    pub(super) depth: Vec<f32>,
-}
-
-impl Sprite {
-    fn bytes(&self) -> usize {
-        std::mem::size_of::<Sprite>()
-            + self.spans.len() * std::mem::size_of::<Span>()
-            + self.colour.len() * (2 + std::mem::size_of::<f32>())
-    }
 }
 
 impl<'m> DrawCache<'m> {

@@ -8,9 +8,10 @@
 //! and divisions.
 
 use glam::{Mat3, Mat4, Vec2, Vec3, Vec4};
-use modex::{Camera, Opacity, Projection};
+use modex::{Camera, Opacity};
 use rayon::prelude::*;
 
+use super::camera::ViewMatrices;
 use super::footprint::Footprint;
 use super::light::LimbShade;
 use super::splat::Splat;
@@ -103,10 +104,8 @@ pub(crate) fn prepare<'a>(
     page_count: usize,
 ) -> Result<Vec<Job<'a>>, NoFrames> {
     // The camera's matrices, built once per draw (not per limb or corner).
-    let vp = camera.view_projection();
-    let view = camera.view();
-    // Parallel rays: they step affinely across pixels.
-    let orthographic = matches!(camera.projection, Projection::Orthographic { .. });
+    let cam = ViewMatrices::of(camera);
+    let (vp, view, orthographic) = (cam.view_projection, cam.view, cam.orthographic);
     let inv_vp = vp.inverse();
     let (w, h) = (camera.width, camera.height);
     let limbs = limbs_of(instances)?;
@@ -216,20 +215,12 @@ pub(crate) fn prepare<'a>(
         let splat = if behind || !alpha.is_opaque() {
             None
         } else {
-            Splat::new(
-                &m,
-                &view,
-                &vp,
-                (w, h),
-                (camera.near, camera.far),
-                &corners,
-                if opts.splat == Splatting::Never {
-                    0.0
-                } else {
-                    SPLAT_FOOTPRINT_MAX
-                },
-                orthographic,
-            )
+            let max_footprint = if opts.splat == Splatting::Never {
+                0.0
+            } else {
+                SPLAT_FOOTPRINT_MAX
+            };
+            Splat::new(&m, &cam, &corners, max_footprint)
         };
         // Splat only where it is also the cheaper way: a ray costs about as much as splatting
         // RAY_COST_IN_VOXELS voxels, and a limb far below a pixel per cell has many voxels per ray.

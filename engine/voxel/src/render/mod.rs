@@ -193,15 +193,12 @@ fn draw_pixels<P: Shade>(
     let screen = march::Screen::new(camera);
     let mut fresh = None;
     let tables = blend_tables(vpl, &mut fresh);
-    let rays = march::march_bands(
-        &screen,
-        &jobs,
+    let ctx = march::DrawContext {
+        screen: &screen,
         vpl,
         tables,
-        pixels,
-        depth.values_mut(),
-        opts.parallel,
-    );
+    };
+    let rays = march::march_bands(&ctx, &jobs, pixels, depth.values_mut(), opts.parallel);
     Ok(DrawStats {
         limbs: jobs.len(),
         rays,

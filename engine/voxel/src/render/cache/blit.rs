@@ -2,10 +2,8 @@
 //! light, between the jobs of the pieces drawn directly, every item in scene order over the
 //! direct draw's row bands.
 
-use modex::BlendTables;
-
 use super::super::job;
-use super::super::march::{self, Screen};
+use super::super::march::{self, DrawContext};
 use super::super::pixel::Shade;
 use glam::Vec2;
 
@@ -53,26 +51,25 @@ impl<'c> Blit<'c> {
     }
 }
 
-/// Draw every item, in order, over row bands of `pixels` and `depth` (`width` wide), on the
-/// current rayon pool when `parallel`: the direct draw's banding, and every pixel sees the items
-/// in the same order whatever the banding, so any thread count gives the same pixels. Returns the
-/// rays the direct items cast.
+/// Draw every item, in order, over row bands of `pixels` and `depth` (the screen's width wide), on
+/// the current rayon pool when `parallel`: the direct draw's banding, and every pixel sees the
+/// items in the same order whatever the banding, so any thread count gives the same pixels.
+/// Returns the rays the direct items cast.
 pub(super) fn draw_bands<P: Shade>(
     items: &[Item<'_, '_>],
-    vpl: &Vpl,
-    (screen, tables): (&Screen, &BlendTables),
-    width: usize,
+    ctx: &DrawContext<'_>,
     pixels: &mut [P],
     depth: &mut [f32],
     parallel: bool,
 ) -> usize {
+    let width = ctx.screen.width();
     march::over_bands(width, pixels, depth, parallel, |y0, p, d| {
         let mut rays = 0;
         for item in items {
             match item {
-                Item::Blit(b) => blit(b, vpl, width, y0, p, d),
+                Item::Blit(b) => blit(b, ctx.vpl, width, y0, p, d),
                 Item::Jobs(jobs) => {
-                    rays += march::march_band(screen, jobs, vpl, tables, y0, p, d);
+                    rays += march::march_band(ctx.screen, jobs, ctx.vpl, ctx.tables, y0, p, d)
                 }
             }
         }

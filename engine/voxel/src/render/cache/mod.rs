@@ -88,7 +88,7 @@ mod store;
 use modex::{BlendTables, Camera, DrawStats};
 
 use super::job::{self, Job};
-use super::march::Screen;
+use super::march::{DrawContext, Screen};
 use super::pixel::Shade;
 use super::RenderOptions;
 use crate::model::NoFrames;
@@ -161,15 +161,12 @@ pub(crate) fn draw_cached<'m, P: Shade>(
     cache.refresh_shades(opts, pages);
     let (items, limbs, blitted) = plan.items(cache, &jobs, &translucent);
     let screen = Screen::new(camera);
-    let rays = blit::draw_bands(
-        &items,
+    let ctx = DrawContext {
+        screen: &screen,
         vpl,
-        (&screen, tables),
-        camera.width,
-        pixels,
-        depth.values_mut(),
-        opts.parallel,
-    );
+        tables,
+    };
+    let rays = blit::draw_bands(&items, &ctx, pixels, depth.values_mut(), opts.parallel);
     drop(items);
 
     let mut stats = plan.stats;

@@ -87,15 +87,12 @@ fn draw<P: Shade + Default>(
             *d = ground + (i % 97) as f32 * 0.5;
         }
     }
-    march::march_bands(
-        &screen,
-        &jobs,
+    let ctx = march::DrawContext {
+        screen: &screen,
         vpl,
-        &tables,
-        &mut pixels,
-        &mut depth,
-        parallel,
-    );
+        tables: &tables,
+    };
+    march::march_bands(&ctx, &jobs, &mut pixels, &mut depth, parallel);
     (pixels, depth.iter().map(|d| d.to_bits()).collect())
 }
 

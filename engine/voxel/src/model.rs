@@ -322,7 +322,8 @@ impl VoxelModel {
         let t = Vec3::new(hva[3], hva[7], hva[11]) * s;
         let placement = Mat4::from_mat3(rot);
         let placement = Mat4::from_translation(t) * placement;
-        // Voxel i's centre sits at min + i * extent (NOTES-vxl.md), so cell [i, i+1) maps to
+        // The format places a layer's voxel (x, y, z) at min + (x, y, z) * (max - min) / size:
+        // voxel i's centre sits at min + i * extent, so cell [i, i+1) maps to
         // min + (g - 0.5) * extent.
         let ext = l.voxel_extent();
         let grid = Mat4::from_translation(l.min - 0.5 * ext) * Mat4::from_scale(ext);

@@ -21,9 +21,19 @@ use modex::{
 };
 use modex_voxel::{
     draw, draw_cached, game_camera, DrawCache, Instance, Pose, RenderOptions, Shading, TypeKind,
-    Unit, VoxelSet, VoxelType, ERROR_BOUND_PERCENT, FAR_BOUND_PERCENT,
+    Unit, VoxelSet, VoxelType,
 };
 use modex_vxl::Vpl;
+
+/// The stated bound on the share of a unit's covered pixels that a cached draw may change against
+/// the direct draw at the default facings (each changed pixel lies within one pixel of a direct
+/// pixel of the same colour).
+const ERROR_BOUND_PERCENT: f32 = 25.0;
+
+/// The stated bound on the share of a unit's covered pixels that a cached draw at the default
+/// facings shows in a colour the direct draw has nowhere within one pixel (a face sliver that
+/// half a pixel of phase or half a facing step shows or hides).
+const FAR_BOUND_PERCENT: f32 = 5.0;
 
 /// Where the turret sits on the demo's tank (`game-demo/src/scene/units.rs`).
 const TURRET_OFFSET: Vec3 = Vec3::new(-2.0, 0.0, 8.0);

@@ -26,7 +26,7 @@ impl LimbVolume {
     /// Empty space is skipped with the distance field: in a cell at distance `D > 1` from anything
     /// filled, every cell within `D - 1` of it is empty, so the ray jumps to where it leaves that
     /// cube and the DDA resumes in the cell it enters there (`Dda::skip`), which is the cell, and
-    /// the entry time, the cell-by-cell march ([`LimbVolume::march_plain`]) reaches.
+    /// the entry time, the cell-by-cell march reaches (the reference the tests hold it to).
     pub fn march(&self, origin: Vec3, dir: Vec3, t_min: f32, t_max: f32) -> Option<Hit> {
         self.march_dir(origin, &RayDir::new(dir), t_min, t_max)
     }
@@ -56,8 +56,15 @@ impl LimbVolume {
     }
 
     /// [`LimbVolume::march`] one cell at a time, without empty-space skipping: the reference the
-    /// skipping marcher must agree with bit for bit.
-    pub fn march_plain(&self, origin: Vec3, dir: Vec3, t_min: f32, t_max: f32) -> Option<Hit> {
+    /// skipping marcher must agree with bit for bit (tests).
+    #[cfg(test)]
+    pub(crate) fn march_plain(
+        &self,
+        origin: Vec3,
+        dir: Vec3,
+        t_min: f32,
+        t_max: f32,
+    ) -> Option<Hit> {
         self.march_plain_dir(origin, &RayDir::new(dir), t_min, t_max)
     }
 

@@ -77,7 +77,8 @@ impl LimbVolume {
 
     /// Distance from cell (x, y, z) of the occupied box to the nearest filled cell, in cells
     /// (Chebyshev), capped at 255; `None` for limbs without a distance field.
-    pub fn distance(&self, x: usize, y: usize, z: usize) -> Option<u8> {
+    #[cfg(test)]
+    pub(crate) fn distance(&self, x: usize, y: usize, z: usize) -> Option<u8> {
         let p = [x, y, z];
         if self.dist.is_empty() || (0..3).any(|a| p[a] < self.lo[a] || p[a] >= self.hi[a]) {
             return None;

@@ -16,16 +16,16 @@ pub const DEFAULT_FACINGS: u32 = 256;
 
 /// Recoil steps per model unit in the barrel's key: 1/8 unit is at most 0.06 unit of error, a
 /// fifth of a pixel at the battlefield's 1080p scale.
-pub const RECOIL_STEPS: f32 = 8.0;
+pub(crate) const RECOIL_STEPS: f32 = 8.0;
 
 /// Perspective cameras: the view-direction step of the key, in radians each way (half a game
 /// facing step, 0.70 degrees): the origin's direction in the camera frame, in these steps, is
 /// part of the view cell whose canonical origin a sprite is recorded at.
-pub const VIEW_DIRECTION_STEP: f32 = std::f32::consts::TAU / 512.0;
+pub(crate) const VIEW_DIRECTION_STEP: f32 = std::f32::consts::TAU / 512.0;
 
 /// Perspective cameras: the ratio between successive view depths of the key (1.005, steps of
 /// 0.5 %).
-pub const VIEW_DEPTH_STEP: f32 = 1.005;
+pub(crate) const VIEW_DEPTH_STEP: f32 = 1.005;
 
 /// Perspective cameras: a piece is cached only while its sprite, recorded at its view cell's
 /// canonical origin and blitted at its own, puts every corner of its limbs' boxes within this
@@ -39,7 +39,7 @@ pub const PERSPECTIVE_BOUND_PX: f32 = 0.5;
 /// (mean share of differing pixels 4.8 % instead of 10.5 %) but a moving unit then changes key
 /// every few frames, and the 1000-unit 1080p bench fell from 788 to 238 hits per frame
 /// (docs/benchmarks.md, "Round 6b").
-pub const PERSPECTIVE_PHASES: f32 = 1.0;
+pub(crate) const PERSPECTIVE_PHASES: f32 = 1.0;
 
 /// What a sprite was recorded with, besides its key: a change empties the cache.
 #[derive(Debug, Clone, Copy, PartialEq)]

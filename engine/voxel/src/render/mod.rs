@@ -63,7 +63,8 @@ pub struct RenderOptions {
     pub splat: Splatting,
 }
 
-/// When a limb is splatted instead of ray-marched (the module docs say how). Only a
+/// When a limb is splatted (its voxels projected: one depth-tested pixel each up to
+/// [`SPLAT_FOOTPRINT`], each visible face rasterised above it) instead of ray-marched. Only a
 /// limb each of whose cells covers at most [`SPLAT_FOOTPRINT_MAX`] pixels is ever splatted: there a
 /// splat covers the pixels the marcher covers, so the switch leaves no holes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

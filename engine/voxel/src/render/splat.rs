@@ -1,5 +1,6 @@
-//! Splatting: a limb whose voxels each cover at most [`SPLAT_FOOTPRINT_MAX`](super::SPLAT_FOOTPRINT_MAX)
-//! pixels on screen is drawn by projecting its voxels instead of being ray-marched.
+//! Splatting: a limb whose voxels each cover at most
+//! [`SPLAT_FOOTPRINT_MAX`](super::SPLAT_FOOTPRINT_MAX) pixels on screen is drawn by projecting its
+//! voxels instead of being ray-marched.
 //!
 //! Why: the ray-marcher spends a ray (set-up, clip, DDA) per pixel of the limb's outline, several
 //! per covered pixel, to find what projecting each visible voxel finds in a few multiply-adds;
@@ -8,7 +9,7 @@
 //! that is also cheaper ([`Splatting::WhenCheaper`](super::Splatting)): far below a pixel per
 //! cell a pixel holds many voxels, and marching it is cheaper again.
 //!
-//! Up to [`SPLAT_FOOTPRINT`](super::SPLAT_FOOTPRINT) (one pixel per cell, measured at the box
+//! Up to [`SPLAT_FOOTPRINT`] (one pixel per cell, measured at the box
 //! corner where a cell is largest) each voxel is one pixel: the one containing its projected
 //! centre, drawn if that pixel's centre lies inside the cube's outline, at the centre's view depth;
 //! neighbouring voxels of a surface land on the same or neighbouring pixels, so there are no

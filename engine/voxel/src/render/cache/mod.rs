@@ -10,19 +10,20 @@
 //! **Perspective cameras** (the demo's). An orthographic sprite serves a key anywhere on screen; a
 //! perspective picture of a unit also depends on where it is seen from. So a perspective key adds
 //! the origin's *view cell*: its direction in the camera frame as two angles in
-//! [`VIEW_DIRECTION_STEP`]s (0.7 degrees) and its view depth in [`VIEW_DEPTH_STEP`]s (0.5 %); the
-//! sprite is recorded through the camera itself with the unit moved to the cell's canonical origin
-//! (its centre, moved onto a pixel corner), and blitted translated to the unit's origin. (Recording
-//! with the projection linearised at the origin, the first idea, was measured first: at
-//! the demo's 340 units the linearisation alone moves the corners of a tank's limb boxes by 1.5 to
-//! 3.5 pixels at 1080p, since the units are ~30 world units across with turret and barrel, not
-//! 10; moving the unit, not linearising the camera, leaves only the cell's own error, 0.1 to
-//! 0.5 pixel.) Each draw checks every piece: the 8 corners of each of its limbs' boxes are
-//! projected at the pose and at the canonical origin, and a piece with a corner more than
-//! [`PERSPECTIVE_BOUND_PX`] (0.5) pixel from where the sprite puts it is drawn directly — units
-//! near the eye draw exactly as without the cache. Cells share nothing across units that stand
-//! apart, so under perspective each unit records its own sprites, again when it turns a facing
-//! step or moves to another cell (docs/benchmarks.md, "Round 6").
+//! [`VIEW_DIRECTION_STEP`](key::VIEW_DIRECTION_STEP)s (0.7 degrees) and its view depth in
+//! [`VIEW_DEPTH_STEP`](key::VIEW_DEPTH_STEP)s (0.5 %); the sprite is recorded through the camera
+//! itself with the unit moved to the cell's canonical origin (its centre, moved onto a pixel
+//! corner), and blitted translated to the unit's origin. (Recording with the projection linearised
+//! at the origin, the first idea, was measured first: at the demo's 340 units the
+//! linearisation alone moves the corners of a tank's limb boxes by 1.5 to 3.5 pixels at 1080p,
+//! since the units are ~30 world units across with turret and barrel, not 10; moving the unit, not
+//! linearising the camera, leaves only the cell's own error, 0.1 to 0.5 pixel.) Each draw checks
+//! every piece: the 8 corners of each of its limbs' boxes are projected at the pose and at the
+//! canonical origin, and a piece with a corner more than [`PERSPECTIVE_BOUND_PX`] (0.5) pixel from
+//! where the sprite puts it is drawn directly — units near the eye draw exactly as without the
+//! cache. Cells share nothing across units that stand apart, so under perspective each unit records
+//! its own sprites, again when it turns a facing step or moves to another cell (docs/benchmarks.md,
+//! "Round 6").
 //!
 //! **Why shade at the blit.** The sprite stores what the marcher or the splat found, not the lit
 //! pixel: the blit shades it with the limb's table for this draw's light
@@ -37,8 +38,8 @@
 //! steps): the body's facing, and for turret and barrel body + turret facing rounded once, which is
 //! their whole rotation on an upright unit; the first HVA frame in which the limb has its current
 //! matrix (a limb the animation does not move has one entry); the barrel's recoil in
-//! [`RECOIL_STEPS`] per unit; and, for a tilted, rolled or scaled unit (plugins), both facings and
-//! the exact bits of tilt, roll and scale. Not in the key: the position. Camera and options are the
+//! [`RECOIL_STEPS`](key::RECOIL_STEPS) per unit; and, for a tilted, rolled or scaled unit
+//! (plugins), both facings and the exact bits of tilt, roll and scale. Not in the key: the position. Camera and options are the
 //! cache's *context*: a change of the camera's orientation, projection or viewport (exact bits; the
 //! eye's position excluded: it only moves an orthographic picture, and a perspective key's cell is
 //! taken relative to the eye) or of the splat rule empties the cache.

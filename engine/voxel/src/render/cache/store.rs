@@ -35,7 +35,8 @@ pub struct CacheStats {
     pub evicted: usize,
 }
 
-/// A voxel draw cache, kept across frames (module docs: key, bound, budget).
+/// A voxel draw cache, kept across frames (its key, error bound and memory budget:
+/// `docs/design.md`, "The voxel draw cache").
 pub struct DrawCache<'m> {
     pub(super) budget: usize,
     pub(super) bytes: usize,

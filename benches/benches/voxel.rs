@@ -23,13 +23,12 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use glam::{Mat4, Vec3, Vec4};
-use modex::normals::VxlNormalTable;
 use modex::{Camera, DepthBuffer, IndexedFrame, Palette};
-use modex_voxel::write::{HvaSpec, LimbSpec, VxlSpec};
 use modex_voxel::{
-    draw, frame_scene, game_camera, hva, vpl, vxl, Instance, Pose, RenderOptions, Unit, VoxelModel,
-    Vpl,
+    draw, frame_scene, game_camera, Instance, Pose, RenderOptions, Unit, VoxelModel,
 };
+use modex_vxl::encode::{HvaSpec, LimbSpec, VxlSpec};
+use modex_vxl::{hva, vpl, vxl, Vpl, VxlNormalTable};
 
 /// hmec and the game's VPL from the samples, or a synthetic unit and pages from a grey ramp.
 fn load_unit() -> (VoxelModel, Vpl, &'static str) {

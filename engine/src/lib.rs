@@ -3,15 +3,15 @@
 //! What every part of modex shares: the 8-bit mode-X framebuffer ([`IndexedFrame`]), palettes and
 //! fades ([`Palette`]), the true-colour pixel formats of the era ([`Rgb565`], [`Argb4444`],
 //! [`Argb8888`]) with typed [`Surface`]s, a shared [`DepthBuffer`], 22.10 fixed point ([`Fixed`]),
-//! normal tables, the bounds-checked [`ByteReader`] and [`FormatError`] every loader uses, PNG in and
-//! out, the [`Present`] contract with the headless presenter, and the audio [`Mixer`].
+//! the MDL normal table, the bounds-checked [`ByteReader`] and [`FormatError`] every loader uses,
+//! PNG in and out, the [`Present`] contract with the headless presenter, and the audio [`Mixer`].
 //!
 //! It also holds what the renderers and frontends share instead of each keeping a copy: the
 //! render-target contract ([`Target`]), camera framing ([`Camera::framing`]), the one line routine
 //! ([`draw_line`]), the thread-pool helper ([`with_threads`]), the seeded [`Rng`] and the file
 //! sources that find a file's siblings ([`FileSource`], [`OpenedFile`]).
 //!
-//! Format decoders live in the crates beside this one (`modex-raster`, `modex-voxel`,
+//! Format decoders live in the crates beside this one (`modex-raster`, `modex-vxl`,
 //! `modex-cutscene`). The window and the audio device are desktop backends in `modex-desktop`,
 //! which only frontends use: this crate names no window system or sound library, so nothing that
 //! depends on it builds one, and it has no `unsafe` code.

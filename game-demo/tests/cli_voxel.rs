@@ -1,11 +1,11 @@
 //! The `modex` binary on voxel files: `info` (text and JSON), `render` (8-bit and 8888) and errors.
-//! Models are written by the voxel crate's writer into a temporary folder; the real samples are
+//! Models are written by the VXL crate's writer into a temporary folder; the real samples are
 //! used when present (skipped with a notice otherwise).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use modex_voxel::write::{translation, HvaSpec, LimbSpec, VxlSpec};
+use modex_vxl::encode::{translation, HvaSpec, LimbSpec, VxlSpec};
 
 fn modex(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_modex"))

@@ -7,7 +7,7 @@
 //! 1. **Magic**, through each format crate's own `sniff`, so no magic is typed twice:
 //!    [`mdl::sniff`](modex_raster::mdl::sniff) (`IDPO`, `MDL?`), [`hmp::sniff`](modex_raster::hmp::sniff)
 //!    (`HMP?`), [`stories_mdl::sniff`](modex_raster::stories_mdl::sniff) (`ldm\0`),
-//!    [`vxl::sniff`](modex_voxel::vxl::sniff) (`Voxel Animation\0`),
+//!    [`vxl::sniff`](modex_vxl::vxl::sniff) (`Voxel Animation\0`),
 //!    [`bbhd::sniff`](modex_cutscene::bbhd::sniff), [`tpwm::sniff`](modex_cutscene::tpwm::sniff),
 //!    [`voc::sniff`](modex_cutscene::voc::sniff). The magics are disjoint, so their order does not
 //!    matter. A TPWM-wrapped file is a [`Format::Tpwm`] whatever it holds: detection never unpacks.
@@ -31,7 +31,7 @@ use std::fmt;
 use std::path::Path;
 
 use modex::palette::{has_pcx_palette, PCX_MANUFACTURER, VGA_PALETTE_LEN};
-use modex_voxel::vpl;
+use modex_vxl::vpl;
 
 /// A file format the engine reads.
 ///
@@ -176,7 +176,7 @@ const SNIFFERS: [(Sniff, Format); 7] = [
     (modex_raster::mdl::sniff, Format::Mdl),
     (modex_raster::hmp::sniff, Format::Hmp),
     (modex_raster::stories_mdl::sniff, Format::StoriesMdl),
-    (modex_voxel::vxl::sniff, Format::Vxl),
+    (modex_vxl::vxl::sniff, Format::Vxl),
     (modex_cutscene::bbhd::sniff, Format::Bbhd),
     (modex_cutscene::tpwm::sniff, Format::Tpwm),
     (modex_cutscene::voc::sniff, Format::Voc),

@@ -21,7 +21,7 @@
 //!    names the field and offset. The one exception: a 768-byte `.pcx` that does not start with
 //!    0x0A is a palette by its size (step 5) — it cannot be a PCX, and it is a palette.
 //! 4. **VPL**: a `.vpl`, or any file laid out as one (16 + 768 + 256 × page count bytes, the count at
-//!    offset 8) → its palette at offset 16 through [`modex_voxel::vpl::decode`] (6/8-bit as the VGA
+//!    offset 8) → its palette at offset 16 through [`modex_vxl::vpl::decode`] (6/8-bit as the VGA
 //!    rule below); its lighting pages are kept in [`PaletteFile::vpl`]. A VPL that does not decode
 //!    is a [`PaletteError::Vpl`] with field and offset.
 //! 5. **VGA RGB**, for a `.pal`/`.act`, a 768-byte file, or a longer file nothing above recognised:
@@ -59,7 +59,7 @@ use std::path::{Path, PathBuf};
 
 use modex::palette::{is_six_bit, VGA_PALETTE_LEN};
 use modex::{FormatError, OpenedFile, Palette};
-use modex_voxel::vpl::{self, Vpl};
+use modex_vxl::vpl::{self, Vpl};
 
 use crate::format::{detect, Format};
 

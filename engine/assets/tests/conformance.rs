@@ -105,7 +105,7 @@ fn vengi_test_vpl_keeps_its_32_pages() {
     let bytes = std::fs::read(&path).unwrap();
     let f = PaletteFile::open(&path).unwrap();
     assert_eq!(f.source, PaletteSource::Vpl);
-    let want = modex_voxel::vpl::decode(&bytes).unwrap();
+    let want = modex_vxl::vpl::decode(&bytes).unwrap();
     assert_eq!(f.palette, want.palette);
     // By its layout too, under any name.
     let again = PaletteFile::read(Path::new("VOXELS.DAT"), &bytes).unwrap();

@@ -9,7 +9,7 @@ use std::path::Path;
 use modex::{Palette, Rng};
 use modex_assets::{detect, load_palette, Family, Format};
 use modex_cutscene::{apal, tpwm};
-use modex_voxel::vpl;
+use modex_vxl::vpl;
 
 type Old = fn(&Path, &[u8]) -> Option<Palette>;
 

@@ -1,47 +1,44 @@
-//! # modex-voxel — Westwood VXL/HVA/VPL voxels and the ray-marcher
+//! # modex-voxel — Westwood voxel units: the game's loading rules and the ray-marcher
 //!
-//! Decoders for VXL models ([`vxl`]), HVA motion ([`hva`]) and VPL lighting pages ([`vpl`]); the
+//! Built on the format crate `modex-vxl` (VXL models, HVA motion, VPL lighting pages): the
 //! game's rules for assembling a pair ([`VoxelModel`]), for which pieces a type loads
 //! ([`VoxelSet`]) and for which lighting pages shade a model ([`lighting_for`]); scenes of posed
 //! units ([`Instance`]); and the ray-marcher ([`draw`]), which draws natively into any
 //! [`modex::Target`] (the engine's 8-bit [`modex::IndexedFrame`] or a 565 / 4444 / 8888
 //! [`modex::Surface`]), depth-tested against the shared [`modex::DepthBuffer`], and returns the
-//! engine's [`modex::DrawStats`].
+//! engine's [`modex::DrawStats`]; [`draw_cached`] is the same draw through a [`DrawCache`] kept
+//! across frames, which blits each unit limb from a sprite recorded once per key.
 //!
-//! Loading never draws and drawing never loads: the decoders take `&[u8]` and answer with a
-//! [`modex::FormatResult`], the loading rules read files through a [`modex::FileSource`], and the
-//! renderer only sees decoded models. [`mod@write`] is a small VXL/HVA writer used by tests, fuzz
-//! seeds and benches to build models in code.
+//! Loading never draws and drawing never loads: the loading rules read files through a
+//! [`modex::FileSource`] and decode them with `modex-vxl`, and the renderer only sees decoded
+//! models. The crate root is the whole API; the modules behind it are private.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod hva;
 mod lighting;
 mod model;
 mod render;
 mod scene;
 mod set;
 mod volume;
-pub mod vpl;
-pub mod vxl;
-pub mod write;
 
-pub use hva::Hva;
+// Loading: which pieces a type loads, how a pair is assembled, which pages light it.
 pub use lighting::{is_degenerate_palette, lighting_for, LightingError};
 pub use model::{NoFrames, Quirk, TableChoice, VoxelModel};
-pub use render::{
-    draw, draw_cached, draw_limb_outlines, frame_scene, game_camera, limb_outlines, DrawError,
-    LightSource, RenderOptions, Shading, Splatting, VoxelPixel, SPLAT_FOOTPRINT,
-    SPLAT_FOOTPRINT_MAX,
-};
-pub use render::{
-    CacheStats, DrawCache, DEFAULT_BUDGET_BYTES, DEFAULT_FACINGS, ERROR_BOUND_PERCENT,
-    FAR_BOUND_PERCENT, PERSPECTIVE_BOUND_PX, PERSPECTIVE_PHASES, RECOIL_STEPS, VIEW_DEPTH_STEP,
-    VIEW_DIRECTION_STEP,
-};
-pub use scene::{world_bounds, Instance, Pose, Unit};
 pub use set::{LoadProblem, Piece, TypeKind, VoxelSet, VoxelType};
 pub use volume::{Hit, LimbVolume};
-pub use vpl::Vpl;
-pub use vxl::{Limb, Vxl};
+
+// Scenes: units, their poses, and the box they fill.
+pub use scene::{world_bounds, Instance, Pose, Unit};
+
+// Drawing: the direct draw, its options and pixel formats, cameras and outlines.
+pub use render::{
+    draw, draw_limb_outlines, frame_scene, game_camera, limb_outlines, DrawError, LightSource,
+    RenderOptions, Shading, Splatting, VoxelPixel, SPLAT_FOOTPRINT, SPLAT_FOOTPRINT_MAX,
+};
+
+// The draw cache kept across frames and the settings a caller chooses or is bound by.
+pub use render::{
+    draw_cached, CacheStats, DrawCache, DEFAULT_BUDGET_BYTES, DEFAULT_FACINGS, PERSPECTIVE_BOUND_PX,
+};

@@ -16,7 +16,7 @@ use std::io;
 use modex::{FileSource, FormatError, Palette};
 
 use crate::set::VoxelSet;
-use crate::vpl::{self, Vpl};
+use modex_vxl::vpl::{self, Vpl};
 
 /// The name of the game's lighting file, looked for beside a model.
 const FOLDER_VPL: &str = "voxels.vpl";

@@ -11,12 +11,12 @@
 use std::fmt;
 
 use glam::{Mat3, Mat4, Vec3};
-use modex::normals::VxlNormalTable;
 use modex::{FormatError, FormatResult};
+use modex_vxl::VxlNormalTable;
 
-use crate::hva::Hva;
 use crate::volume::LimbVolume;
-use crate::vxl::Vxl;
+use modex_vxl::Hva;
+use modex_vxl::Vxl;
 
 /// Something odd about a model that the engine works around. `modex info` lists these.
 #[derive(Debug, Clone, PartialEq)]
@@ -302,7 +302,7 @@ impl VoxelModel {
             return Ok(None);
         };
         let hva = match &self.hva {
-            None => crate::write::IDENTITY,
+            None => modex_vxl::hva::IDENTITY,
             Some(h) if h.frame_count() == 0 => {
                 return Err(NoFrames {
                     name: self.name.clone(),
@@ -322,7 +322,8 @@ impl VoxelModel {
         let t = Vec3::new(hva[3], hva[7], hva[11]) * s;
         let placement = Mat4::from_mat3(rot);
         let placement = Mat4::from_translation(t) * placement;
-        // Voxel i's centre sits at min + i * extent (NOTES-vxl.md), so cell [i, i+1) maps to
+        // The format places a layer's voxel (x, y, z) at min + (x, y, z) * (max - min) / size:
+        // voxel i's centre sits at min + i * extent, so cell [i, i+1) maps to
         // min + (g - 0.5) * extent.
         let ext = l.voxel_extent();
         let grid = Mat4::from_translation(l.min - 0.5 * ext) * Mat4::from_scale(ext);
@@ -346,7 +347,7 @@ pub(crate) fn table_for_indices(declared: u8, max_index: u8) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::write::{LimbSpec, VxlSpec};
+    use modex_vxl::encode::{LimbSpec, VxlSpec};
 
     #[test]
     fn table_choice_by_largest_index() {
@@ -361,7 +362,7 @@ mod tests {
     fn wrong_mode_byte_is_reported_and_can_be_overridden() {
         let mut l = LimbSpec::filled_box([1, 1, 1], 5, 30);
         l.normals_mode = 4;
-        let v = crate::vxl::decode(&VxlSpec::single(l).encode()).unwrap();
+        let v = modex_vxl::vxl::decode(&VxlSpec::single(l).encode()).unwrap();
         let m = VoxelModel::new("buoy", v, None).unwrap();
         assert!(m
             .quirks()
@@ -375,7 +376,7 @@ mod tests {
     #[test]
     fn normal_index_beyond_table_is_reported_and_clamped() {
         let l = LimbSpec::filled_box([1, 1, 1], 5, 200);
-        let v = crate::vxl::decode(&VxlSpec::single(l).encode()).unwrap();
+        let v = modex_vxl::vxl::decode(&VxlSpec::single(l).encode()).unwrap();
         let m = VoxelModel::new("x", v, None).unwrap();
         assert!(m
             .quirks()

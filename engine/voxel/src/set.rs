@@ -23,7 +23,7 @@ use modex::{FileSource, FormatError, OpenedFile};
 
 use crate::model::VoxelModel;
 use crate::scene::Unit;
-use crate::{hva, vxl};
+use modex_vxl::{hva, vxl};
 
 /// The kind of a game type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

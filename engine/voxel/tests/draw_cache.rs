@@ -21,8 +21,19 @@ use modex::{
 };
 use modex_voxel::{
     draw, draw_cached, game_camera, DrawCache, Instance, Pose, RenderOptions, Shading, TypeKind,
-    Unit, VoxelSet, VoxelType, Vpl, ERROR_BOUND_PERCENT, FAR_BOUND_PERCENT,
+    Unit, VoxelSet, VoxelType,
 };
+use modex_vxl::Vpl;
+
+/// The stated bound on the share of a unit's covered pixels that a cached draw may change against
+/// the direct draw at the default facings (each changed pixel lies within one pixel of a direct
+/// pixel of the same colour).
+const ERROR_BOUND_PERCENT: f32 = 25.0;
+
+/// The stated bound on the share of a unit's covered pixels that a cached draw at the default
+/// facings shows in a colour the direct draw has nowhere within one pixel (a face sliver that
+/// half a pixel of phase or half a facing step shows or hides).
+const FAR_BOUND_PERCENT: f32 = 5.0;
 
 /// Where the turret sits on the demo's tank (`game-demo/src/scene/units.rs`).
 const TURRET_OFFSET: Vec3 = Vec3::new(-2.0, 0.0, 8.0);
@@ -571,7 +582,8 @@ fn perspective_sprites_stay_within_the_stated_bound_and_near_pieces_draw_directl
             _ => u.heli.unit(),
         };
         // Anywhere on the visible battlefield, from the near edge of the screen to the far one,
-        // and every fourth one much nearer the eye (where the linearisation is too coarse).
+        // and every fourth one much nearer the eye (where moving the picture instead of the unit
+        // is too coarse).
         let near = case % 4 == 3;
         let eye = cam.eye;
         let p = if near {

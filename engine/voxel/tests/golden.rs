@@ -11,9 +11,8 @@ use std::path::Path;
 use glam::Vec3;
 use modex::{Argb4444, Argb8888, DepthBuffer, IndexedFrame, OpenedFile, Pixel, Rgb565, Surface};
 use modex_testkit::Golden;
-use modex_voxel::{
-    draw, frame_scene, game_camera, vpl, Instance, Pose, RenderOptions, Unit, VoxelSet,
-};
+use modex_voxel::{draw, frame_scene, game_camera, Instance, Pose, RenderOptions, Unit, VoxelSet};
+use modex_vxl::vpl;
 
 const SIZE: (usize, usize) = (160, 120);
 

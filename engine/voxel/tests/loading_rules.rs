@@ -1,12 +1,13 @@
-//! One test per loading rule of `vxl-hva.txt`, on tiny models built in code by the crate's writer.
+//! One test per loading rule of `vxl-hva.txt`, on tiny models built in code by `modex-vxl`'s writer.
 
 use glam::{Vec3, Vec4};
 use modex::{Camera, DepthBuffer, FileSource, IndexedFrame, MemorySource, OpenedFile, Palette};
-use modex_voxel::write::{translation, HvaSpec, LimbSpec, VxlSpec};
 use modex_voxel::{
-    draw, hva, lighting_for, vpl, vxl, DrawError, Instance, LoadProblem, NoFrames, Piece, Pose,
-    Quirk, RenderOptions, TypeKind, Unit, VoxelModel, VoxelSet, VoxelType, Vpl,
+    draw, lighting_for, DrawError, Instance, LoadProblem, NoFrames, Piece, Pose, Quirk,
+    RenderOptions, TypeKind, Unit, VoxelModel, VoxelSet, VoxelType,
 };
+use modex_vxl::encode::{translation, HvaSpec, LimbSpec, VxlSpec};
+use modex_vxl::{hva, vpl, vxl, Vpl};
 
 fn cube_vxl() -> Vec<u8> {
     VxlSpec::single(LimbSpec::filled_box([2, 2, 2], 20, 0)).encode()
@@ -358,31 +359,6 @@ fn lighting_comes_from_the_given_file_then_the_folder_then_the_models_palette() 
 }
 
 // --- What the model file holds -----------------------------------------------------------------
-
-#[test]
-fn palettes_are_skipped_but_their_count_places_the_layer_headers() {
-    for count in [0, 1, 3] {
-        let mut spec = VxlSpec::single(LimbSpec::filled_box([2, 3, 4], 9, 1));
-        spec.palette_count = count;
-        let v = vxl::decode(&spec.encode()).unwrap();
-        assert_eq!(v.palette_count, count);
-        assert_eq!(v.limbs[0].size, [2, 3, 4], "palette count {count}");
-        assert_eq!(v.voxel_count(), 24);
-    }
-    // A wrong count shifts the layer headers and the file no longer reads in full.
-    let mut spec = VxlSpec::single(LimbSpec::filled_box([2, 3, 4], 9, 1));
-    spec.palette_count = 2;
-    let mut bytes = spec.encode();
-    bytes[16..20].copy_from_slice(&1u32.to_le_bytes());
-    assert!(vxl::decode(&bytes).is_err());
-}
-
-#[test]
-fn model_with_no_layers_is_an_error() {
-    let spec = VxlSpec::default();
-    let e = vxl::decode(&spec.encode()).unwrap_err();
-    assert_eq!(e.field, "header.limb_count");
-}
 
 #[test]
 fn first_layer_selector_above_4_is_refused() {

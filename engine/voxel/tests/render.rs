@@ -3,11 +3,12 @@
 
 use glam::Vec3;
 use modex::{Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Projection, Surface};
-use modex_voxel::write::{HvaSpec, LimbSpec, VxlSpec};
 use modex_voxel::{
-    draw, frame_scene, game_camera, hva, vxl, world_bounds, DrawError, Instance, Pose,
-    RenderOptions, Shading, Unit, VoxelModel, Vpl,
+    draw, frame_scene, game_camera, world_bounds, DrawError, Instance, Pose, RenderOptions,
+    Shading, Unit, VoxelModel,
 };
+use modex_vxl::encode::{HvaSpec, LimbSpec, VxlSpec};
+use modex_vxl::{hva, vxl, Vpl};
 
 fn model(limb: LimbSpec) -> VoxelModel {
     let v = vxl::decode(&VxlSpec::single(limb).encode()).unwrap();
@@ -225,7 +226,7 @@ fn unlit_layers_and_shading_modes() {
     for p in &pages {
         bytes.extend_from_slice(p);
     }
-    let vpl = modex_voxel::vpl::decode(&bytes).unwrap();
+    let vpl = modex_vxl::vpl::decode(&bytes).unwrap();
     let inst = |m| {
         [Instance {
             unit: Unit::single(m),

@@ -9,11 +9,12 @@ use modex::{
     Argb4444, Argb8888, Camera, DepthBuffer, DrawStats, IndexedFrame, OpenedFile, Palette, Pixel,
     Rgb565, Surface, SurfacePixel,
 };
-use modex_voxel::write::{HvaSpec, LimbSpec, VxlSpec};
 use modex_voxel::{
-    draw, frame_scene, game_camera, hva, vpl, vxl, Instance, Pose, RenderOptions, Splatting, Unit,
-    VoxelModel, VoxelPixel, VoxelSet, Vpl,
+    draw, frame_scene, game_camera, Instance, Pose, RenderOptions, Splatting, Unit, VoxelModel,
+    VoxelPixel, VoxelSet,
 };
+use modex_vxl::encode::{HvaSpec, LimbSpec, VxlSpec};
+use modex_vxl::{hva, vpl, vxl, Vpl};
 
 fn load(dir: &Path, rel: &str) -> VoxelSet {
     let file = OpenedFile::open(dir.join(rel)).unwrap();

@@ -9,11 +9,11 @@ use modex::{
     Argb4444, Argb8888, BlendTables, Camera, DepthBuffer, IndexedFrame, Opacity, Palette, Pixel,
     Rgb565, Surface, Target,
 };
-use modex_voxel::write::{HvaSpec, LimbSpec, VxlSpec};
 use modex_voxel::{
-    draw, frame_scene, game_camera, hva, vxl, Instance, Pose, RenderOptions, Unit, VoxelModel,
-    VoxelPixel, Vpl,
+    draw, frame_scene, game_camera, Instance, Pose, RenderOptions, Unit, VoxelModel, VoxelPixel,
 };
+use modex_vxl::encode::{HvaSpec, LimbSpec, VxlSpec};
+use modex_vxl::{hva, vxl, Vpl};
 
 fn model(colour: u8) -> VoxelModel {
     let v =

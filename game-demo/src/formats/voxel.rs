@@ -1,6 +1,6 @@
 //! CLI for Westwood voxels (VXL, HVA, VPL): `info`, the interactive viewer and headless renders.
-//! All decoding, loading rules (companion files, lighting pages) and drawing is `modex_voxel`; this
-//! module picks the camera and the output format, and maps keys.
+//! All decoding is `modex_vxl`, the loading rules (companion files, lighting pages) and drawing
+//! are `modex_voxel`; this module picks the camera and the output format, and maps keys.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -10,9 +10,10 @@ use glam::Vec3;
 use modex::{Argb8888, Camera, DepthBuffer, IndexedFrame, OpenedFile, Surface, Target};
 use modex_raster::RasterPixel;
 use modex_voxel::{
-    draw, draw_limb_outlines, frame_scene, hva, lighting_for, vpl, vxl, Instance, LightSource,
-    Pose, RenderOptions, Shading, TableChoice, VoxelModel, VoxelPixel, VoxelSet, Vpl,
+    draw, draw_limb_outlines, frame_scene, lighting_for, Instance, LightSource, Pose,
+    RenderOptions, Shading, TableChoice, VoxelModel, VoxelPixel, VoxelSet,
 };
+use modex_vxl::{hva, vpl, vxl, Vpl};
 use serde_json::json;
 
 use modex_assets::{Asset, Format, PaletteFile};
@@ -502,7 +503,7 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use modex_voxel::write::{HvaSpec, LimbSpec, VxlSpec};
+    use modex_vxl::encode::{HvaSpec, LimbSpec, VxlSpec};
 
     fn unit_dir() -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!("modex-voxel-cli-{}", std::process::id()));

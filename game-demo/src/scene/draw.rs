@@ -15,9 +15,8 @@ use anyhow::Context;
 use glam::Vec3;
 use modex::{Argb8888, Camera, DepthBuffer, DrawStats, IndexedFrame, Surface, Target};
 use modex_raster::{Entity, Light, Model, PreparedModel, Renderer};
-use modex_voxel::{
-    DrawCache, DrawError, Instance, Pose, RenderOptions, Shading, Unit, VoxelPixel, Vpl,
-};
+use modex_voxel::{DrawCache, DrawError, Instance, Pose, RenderOptions, Shading, Unit, VoxelPixel};
+use modex_vxl::Vpl;
 
 use super::assets::Assets;
 use super::world::{UnitKind, World};

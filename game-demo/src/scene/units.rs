@@ -1,13 +1,14 @@
 //! The demo's voxel units, built voxel by voxel from shape functions and written as VXL/HVA files
-//! with [`modex_voxel::write`]: a tank (body, `TUR` and `BARL` pieces, as the game splits them), an
+//! with [`modex_vxl::encode`]: a tank (body, `TUR` and `BARL` pieces, as the game splits them), an
 //! APC (body only) and a helicopter whose rotor is a second limb spun by an 8-frame HVA animation.
 //!
 //! Normals are what the game's artists baked in: for each surface voxel, the direction away from
 //! its filled neighbourhood, snapped to the nearest entry of the Red Alert 2 table (mode 4).
 
 use glam::Vec3;
-use modex::normals::{nearest_index, VxlNormalTable};
-use modex_voxel::write::{HvaSpec, LimbSpec, VxlSpec};
+use modex::normals::nearest_index;
+use modex_vxl::encode::{HvaSpec, LimbSpec, VxlSpec};
+use modex_vxl::VxlNormalTable;
 
 /// Normals mode written into every limb: Red Alert 2's 244-entry table.
 pub const NORMALS_MODE: u8 = 4;

@@ -3,7 +3,7 @@
 //! Framing is the core's one rule ([`Camera::framing`]), applied to the scene's world bounds, so a
 //! voxel unit and an MDL model shown by the same viewer are framed alike.
 
-use glam::Vec3;
+use glam::{Mat4, Vec3};
 use modex::{Camera, Projection};
 
 use crate::model::NoFrames;
@@ -47,4 +47,33 @@ pub fn frame_scene(instances: &[Instance<'_>], base: &Camera) -> Result<Camera, 
         base.width,
         base.height,
     ))
+}
+
+/// A camera's matrices and screen, worked out once per draw: a [`Camera`] builds its view matrix
+/// each time it is asked, and a draw's set-up asks for every limb.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ViewMatrices {
+    pub view: Mat4,
+    pub view_projection: Mat4,
+    pub width: usize,
+    pub height: usize,
+    pub near: f32,
+    pub far: f32,
+    /// Parallel rays, which step affinely across pixels.
+    pub orthographic: bool,
+}
+
+impl ViewMatrices {
+    /// The matrices of `camera`.
+    pub fn of(camera: &Camera) -> ViewMatrices {
+        ViewMatrices {
+            view: camera.view(),
+            view_projection: camera.view_projection(),
+            width: camera.width,
+            height: camera.height,
+            near: camera.near,
+            far: camera.far,
+            orthographic: matches!(camera.projection, Projection::Orthographic { .. }),
+        }
+    }
 }

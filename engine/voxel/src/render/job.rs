@@ -8,9 +8,11 @@
 //! and divisions.
 
 use glam::{Mat3, Mat4, Vec2, Vec3, Vec4};
-use modex::{Camera, Opacity, Projection};
+use modex::{Camera, Opacity};
 use rayon::prelude::*;
 
+use super::camera::ViewMatrices;
+use super::footprint::Footprint;
 use super::light::LimbShade;
 use super::splat::Splat;
 use super::{RenderOptions, Splatting, SPLAT_FOOTPRINT_MAX};
@@ -49,13 +51,8 @@ pub(crate) struct Job<'a> {
     pub clipped: bool,
     /// NDC (x, y, z, 1) to grid-space homogeneous coordinates.
     pub ndc_to_grid: Mat4,
-    /// Screen rectangle: x0, y0, x1, y1 (exclusive).
-    pub rect: [usize; 4],
-    /// The 12 edges of the projected box as (y, x) at both ends, upper end first, when the whole
-    /// box is in front of the eye. The box's screen footprint is the convex hull of its projected
-    /// corners, whose outline is made of these edges: each row marches only the x-interval between
-    /// them instead of the whole rectangle ([`Job::row_span`]).
-    edges: Option<[[f32; 4]; 12]>,
+    /// Where on screen the limb can show, and how near.
+    pub footprint: Footprint,
     /// How its voxels are lit.
     pub shade: LimbShade,
     /// Orthographic cameras: grid-space ray origin at pixel (0, 0), its change per pixel in x and
@@ -69,75 +66,6 @@ pub(crate) struct Job<'a> {
     pub alpha: Opacity,
     /// View depth of its unit's origin: translucent jobs are drawn far to near by it.
     unit_depth: f32,
-    /// The smallest view depth of its box's corners (0 when the box reaches behind the eye):
-    /// no hit of the limb is nearer, so where every pixel of its rectangle already holds
-    /// something nearer, the limb cannot show and is skipped ([`Job::hidden`]).
-    pub nearest: f32,
-}
-
-impl Job<'_> {
-    /// Whether every pixel of the job's rectangle within rows `y0..y0 + rows` of a band
-    /// (`depth`, `width` wide) already holds a depth below [`Job::nearest`]: then no hit of the
-    /// limb can pass the depth test there, and drawing it would change nothing. Exact, not an
-    /// estimate; units drawn nearest first make it common in crowds. Stops at the first pixel
-    /// that could still show the limb.
-    pub fn hidden(&self, depth: &[f32], width: usize, y0: usize) -> bool {
-        let rows = depth.len() / width.max(1);
-        let (ya, yb) = (self.rect[1].max(y0), self.rect[3].min(y0 + rows));
-        if ya >= yb {
-            return true;
-        }
-        let near = self.nearest;
-        (ya..yb).all(|y| {
-            let (x0, x1) = self.row_span(y);
-            let row = (y - y0) * width;
-            depth
-                .get(row + x0..row + x1)
-                .is_some_and(|r| r.iter().all(|&d| d < near))
-        })
-    }
-
-    /// Pixels `x0..x1` of row `y` whose rays may meet the limb's occupied box.
-    ///
-    /// Conservative by one pixel on every side: the interval is the hull's extent over the strip of
-    /// rows `y - 1 ..= y + 1` (pixel centres), widened by one pixel, so rounding differences between
-    /// this projection and the per-pixel rays never lose a hit.
-    #[inline]
-    pub fn row_span(&self, y: usize) -> (usize, usize) {
-        let yc = y as f32 + 0.5;
-        self.strip_span(yc - 1.0, yc + 1.0)
-    }
-
-    /// Pixels `x0..x1` (widened by one pixel) that the box's outline covers anywhere in the
-    /// strip between screen heights `s0` and `s1` (the rectangle's columns when the box reaches
-    /// behind the eye).
-    #[inline]
-    pub fn strip_span(&self, s0: f32, s1: f32) -> (usize, usize) {
-        let Some(edges) = &self.edges else {
-            return (self.rect[0], self.rect[2]);
-        };
-        let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
-        for &[ya, xa, yb, xb] in edges {
-            if yb < s0 || ya > s1 {
-                continue;
-            }
-            let (xc, xd) = if yb > ya {
-                let k = (xb - xa) / (yb - ya);
-                (xa + (ya.max(s0) - ya) * k, xa + (yb.min(s1) - ya) * k)
-            } else {
-                (xa, xb)
-            };
-            lo = lo.min(xc.min(xd));
-            hi = hi.max(xc.max(xd));
-        }
-        if lo > hi {
-            return (0, 0);
-        }
-        // Pixel x's ray passes through x + 0.5.
-        let x0 = (lo - 1.5).floor().max(self.rect[0] as f32) as usize;
-        let x1 = ((hi + 0.5).floor() + 1.0).min(self.rect[2] as f32) as usize;
-        (x0, x1)
-    }
 }
 
 /// The linear part that turns limb `limb`'s normals into world space when its grid-to-world matrix
@@ -168,37 +96,6 @@ pub(crate) fn limb_shade(
     LimbShade::new_for(lit, table, linear, opts, page_count, used)
 }
 
-/// What a draw projects with: a camera's matrices, or the draw cache's affine linearisation of
-/// a perspective camera at one unit's origin (a matrix no [`Camera`] has: an oblique parallel
-/// projection along the ray to that origin, scaled by its distance).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Projector {
-    pub view: Mat4,
-    /// World to clip; its last row is (0, 0, 0, 1) when `affine`.
-    pub view_projection: Mat4,
-    pub width: usize,
-    pub height: usize,
-    pub near: f32,
-    pub far: f32,
-    /// Parallel rays (orthographic or linearised): rays step affinely across pixels.
-    pub affine: bool,
-}
-
-impl Projector {
-    /// The camera's own projection.
-    pub fn of(camera: &Camera) -> Projector {
-        Projector {
-            view: camera.view(),
-            view_projection: camera.view_projection(),
-            width: camera.width,
-            height: camera.height,
-            near: camera.near,
-            far: camera.far,
-            affine: matches!(camera.projection, Projection::Orthographic { .. }),
-        }
-    }
-}
-
 /// One job per limb with something on screen, in scene order.
 pub(crate) fn prepare<'a>(
     instances: &[Instance<'a>],
@@ -206,18 +103,9 @@ pub(crate) fn prepare<'a>(
     opts: &RenderOptions,
     page_count: usize,
 ) -> Result<Vec<Job<'a>>, NoFrames> {
-    prepare_with(instances, &Projector::of(camera), opts, page_count)
-}
-
-/// [`prepare`] through any projector.
-pub(crate) fn prepare_with<'a>(
-    instances: &[Instance<'a>],
-    camera: &Projector,
-    opts: &RenderOptions,
-    page_count: usize,
-) -> Result<Vec<Job<'a>>, NoFrames> {
-    let vp = camera.view_projection;
-    let view = camera.view;
+    // The camera's matrices, built once per draw (not per limb or corner).
+    let cam = ViewMatrices::of(camera);
+    let (vp, view, orthographic) = (cam.view_projection, cam.view, cam.orthographic);
     let inv_vp = vp.inverse();
     let (w, h) = (camera.width, camera.height);
     let limbs = limbs_of(instances)?;
@@ -298,8 +186,7 @@ pub(crate) fn prepare_with<'a>(
             || hi.y.ceil() + 1.0 > h as f32;
         let linear = shade_linear(model, limb, &m);
         let ndc_to_grid = world_to_grid * inv_vp;
-        let affine = camera
-            .affine
+        let affine = orthographic
             .then(|| {
                 let at = |x: f32, y: f32, z: f32| {
                     let nx = (x + 0.5) / w as f32 * 2.0 - 1.0;
@@ -328,20 +215,12 @@ pub(crate) fn prepare_with<'a>(
         let splat = if behind || !alpha.is_opaque() {
             None
         } else {
-            Splat::new(
-                &m,
-                &view,
-                &vp,
-                (w, h),
-                (camera.near, camera.far),
-                &corners,
-                if opts.splat == Splatting::Never {
-                    0.0
-                } else {
-                    SPLAT_FOOTPRINT_MAX
-                },
-                camera.affine,
-            )
+            let max_footprint = if opts.splat == Splatting::Never {
+                0.0
+            } else {
+                SPLAT_FOOTPRINT_MAX
+            };
+            Splat::new(&m, &cam, &corners, max_footprint)
         };
         // Splat only where it is also the cheaper way: a ray costs about as much as splatting
         // RAY_COST_IN_VOXELS voxels, and a limb far below a pixel per cell has many voxels per ray.
@@ -376,12 +255,14 @@ pub(crate) fn prepare_with<'a>(
             affine,
             ray_dir,
             ndc_to_grid,
-            rect,
-            edges,
+            footprint: Footprint {
+                rect,
+                edges,
+                nearest: if behind { 0.0 } else { nearest },
+            },
             shade,
             alpha,
             unit_depth: -view.transform_point3(origin).z,
-            nearest: if behind { 0.0 } else { nearest },
         })
     };
     let mut jobs: Vec<Job<'a>> = if opts.parallel && limbs.len() >= PARALLEL_PREPARE_LIMBS {

@@ -1,15 +1,16 @@
 //! How voxels are lit: the light direction and, once per limb per draw, the shading of each of the
 //! limb's 256 normal indices, so lighting costs a table lookup per pixel.
 //!
-//! Lighting (NOTES-vxl.md, as reverse-engineered by map renderers): the game light is horizontal,
+//! Lighting, as the games' map renderers reverse-engineered it: the game light is horizontal,
 //! `(-1, 0, 0)` rotated 45 degrees about Z for Tiberian Sun and 90 for Red Alert 2 in world space
-//! (which is the notes' "rotated by facing - 45 degrees" once expressed in the unit's own frame);
-//! `H = normalize(L + Z)`, `page = clamp((max(n.L, 0) + spec(n.H)) * 16)` and the 8-bit pixel is
-//! `vpl[page][colour]`. The true-colour path is ambient + diffuse, `colour * (0.6 + 0.4 max(n.H, 0))`
-//! — lit from the half vector so roofs catch light, which the horizontal game light never does.
+//! (the same light those renderers describe in the unit's own frame, "rotated by facing - 45
+//! degrees"); `H = normalize(L + Z)`, `page = clamp((max(n.L, 0) + spec(n.H)) * 16)` and the
+//! 8-bit pixel is `vpl[page][colour]`. The true-colour path is ambient + diffuse,
+//! `colour * (0.6 + 0.4 max(n.H, 0))` — lit from the half vector so roofs catch light, which the
+//! horizontal game light never does.
 
 use glam::{Mat3, Vec3};
-use modex::normals::VxlNormalTable;
+use modex_vxl::VxlNormalTable;
 
 use super::RenderOptions;
 
@@ -152,7 +153,7 @@ fn round_half_away(v: f32) -> f32 {
 }
 
 /// The VPL page of brightness `b` in the game's pages (inverse of the page brightness ramp of
-/// [`crate::Vpl::from_palette`]).
+/// [`modex_vxl::Vpl::from_palette`]).
 fn page_for_brightness(b: f32, pages: usize) -> u8 {
     let unit = 8.0 * pages as f32 / 32.0;
     let p = if b <= 1.0 {

@@ -20,6 +20,7 @@
 
 mod cache;
 mod camera;
+mod footprint;
 mod job;
 mod light;
 mod march;
@@ -29,16 +30,14 @@ mod pixel;
 mod splat;
 
 use glam::Vec3;
-use modex::{Camera, DepthBuffer, DrawStats, Target};
+use modex::{BlendTables, Camera, DepthBuffer, DrawStats, Target};
 
 use crate::model::{NoFrames, TableChoice};
 use crate::scene::Instance;
-use crate::vpl::Vpl;
+use modex_vxl::Vpl;
 
 pub use cache::{
-    CacheStats, DrawCache, DEFAULT_BUDGET_BYTES, DEFAULT_FACINGS, ERROR_BOUND_PERCENT,
-    FAR_BOUND_PERCENT, PERSPECTIVE_BOUND_PX, PERSPECTIVE_PHASES, RECOIL_STEPS, VIEW_DEPTH_STEP,
-    VIEW_DIRECTION_STEP,
+    CacheStats, DrawCache, DEFAULT_BUDGET_BYTES, DEFAULT_FACINGS, PERSPECTIVE_BOUND_PX,
 };
 pub use camera::{frame_scene, game_camera};
 pub use light::{LightSource, Shading};
@@ -64,7 +63,8 @@ pub struct RenderOptions {
     pub splat: Splatting,
 }
 
-/// When a limb is splatted instead of ray-marched (the module docs say how). Only a
+/// When a limb is splatted (its voxels projected: one depth-tested pixel each up to
+/// [`SPLAT_FOOTPRINT`], each visible face rasterised above it) instead of ray-marched. Only a
 /// limb each of whose cells covers at most [`SPLAT_FOOTPRINT_MAX`] pixels is ever splatted: there a
 /// splat covers the pixels the marcher covers, so the switch leaves no holes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -144,8 +144,9 @@ where
 /// [`draw`] through `cache`: every opaque unit piece is blitted from the cache's sprite for its
 /// key (recorded now when missing), and the rest (translucent units, pieces cut by the screen
 /// edge, and under a perspective camera pieces whose sprite would be more than
-/// [`PERSPECTIVE_BOUND_PX`](crate::PERSPECTIVE_BOUND_PX) off) is drawn as [`draw`] draws it. The cache's module docs give the key, the error bound
-/// and the memory budget; [`DrawCache::stats`] tells what this draw did.
+/// [`PERSPECTIVE_BOUND_PX`] off) is drawn as [`draw`] draws it. The key, the error bound and
+/// the memory budget are in `docs/design.md` ("The voxel draw cache"); [`DrawCache::stats`] tells
+/// what this draw did.
 pub fn draw_cached<'m, T: Target>(
     cache: &mut DrawCache<'m>,
     instances: &[Instance<'m>],
@@ -170,6 +171,15 @@ where
     )?)
 }
 
+/// The 8-bit translucency tables of `vpl`'s palette: the VPL's own, unless its palette was
+/// changed since it was made (then new ones, kept in `fresh` for this draw).
+fn blend_tables<'t>(vpl: &'t Vpl, fresh: &'t mut Option<BlendTables>) -> &'t BlendTables {
+    match vpl.blend_tables() {
+        Some(t) => t,
+        None => fresh.insert(BlendTables::new(&vpl.palette)),
+    }
+}
+
 /// The draw proper, once sizes are checked: the jobs, then the march into `pixels`.
 fn draw_pixels<P: Shade>(
     instances: &[Instance<'_>],
@@ -181,24 +191,14 @@ fn draw_pixels<P: Shade>(
 ) -> Result<DrawStats, NoFrames> {
     let jobs = job::prepare(instances, camera, opts, vpl.page_count())?;
     let screen = march::Screen::new(camera);
-    // The 8-bit translucency tables are the VPL's own, unless its palette was changed since.
-    let own;
-    let tables = match vpl.blend_tables() {
-        Some(t) => t,
-        None => {
-            own = modex::BlendTables::new(&vpl.palette);
-            &own
-        }
-    };
-    let rays = march::march_bands(
-        &screen,
-        &jobs,
+    let mut fresh = None;
+    let tables = blend_tables(vpl, &mut fresh);
+    let ctx = march::DrawContext {
+        screen: &screen,
         vpl,
         tables,
-        pixels,
-        depth.values_mut(),
-        opts.parallel,
-    );
+    };
+    let rays = march::march_bands(&ctx, &jobs, pixels, depth.values_mut(), opts.parallel);
     Ok(DrawStats {
         limbs: jobs.len(),
         rays,

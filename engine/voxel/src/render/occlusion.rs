@@ -3,7 +3,7 @@
 //!
 //! Why: in the 1000-unit 1080p battlefield (perspective, units drawn nearest first) the splats
 //! depth-test about 7.5 M face pixels per frame for 1.2 M pixels that end up showing a unit
-//! (docs/benchmarks-history.md, "Round 7"): most tested pixels lose to nearer units. [`Job::hidden`]
+//! (docs/benchmarks-history.md, "Round 7"): most tested pixels lose to nearer units. [`Footprint::hidden`]
 //! catches a limb only when every pixel of its outline is covered, pixel by pixel; a tile's
 //! largest depth answers for 64 pixels at once, and is cheap enough to ask per voxel column.
 //!
@@ -11,7 +11,7 @@
 //! hold. Depths in a band only ever decrease while it is drawn (opaque draws write `z < d`,
 //! translucent ones write no depth), so a maximum computed earlier is still an upper bound, and
 //! a tile is only recomputed (from the band's depths) before it is asked about, after a job drew
-//! over it ([`TileDepth::touched_job`]; stale tiles hold infinity). Something whose every depth
+//! over it ([`TileDepth::touched_footprint`]; stale tiles hold infinity). Something whose every depth
 //! is at least `near` cannot pass the depth test anywhere in tiles whose maximum is below `near`,
 //! so skipping it changes no pixel (tested against the unskipped draw in the tests below).
 //!
@@ -22,12 +22,12 @@
 
 use glam::{Mat4, Vec4};
 
-use super::job::Job;
+use super::footprint::Footprint;
 
 /// Tile side in pixels.
 const TILE: usize = 8;
 
-/// What the tiles say about a job in one band ([`TileDepth::hides_job`]).
+/// What the tiles say about a job in one band ([`TileDepth::hides_footprint`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Seen {
     /// Every tile under it holds only nearer depths: it cannot show.
@@ -93,7 +93,7 @@ impl TileDepth {
         })
     }
 
-    /// Recompute every stale tile over `rect` from the band's `depth` ([`TileDepth::hides_job`]
+    /// Recompute every stale tile over `rect` from the band's `depth` ([`TileDepth::hides_footprint`]
     /// does this as it asks).
     #[cfg(test)]
     pub fn refresh(&mut self, rect: [usize; 4], depth: &[f32]) {
@@ -145,12 +145,17 @@ impl TileDepth {
             .fold(f32::NEG_INFINITY, |m, &d| if d > m { d } else { m })
     }
 
-    /// The tile columns (exclusive end) of tile row `ty` that `job`'s outline reaches, within
-    /// `tx0..tx1`.
+    /// The tile columns (exclusive end) of tile row `ty` that the outline of `footprint`
+    /// reaches, within `tx0..tx1`.
     #[inline]
-    fn job_row(&self, job: &Job<'_>, ty: usize, (tx0, tx1): (usize, usize)) -> (usize, usize) {
+    fn outline_row(
+        &self,
+        footprint: &Footprint,
+        ty: usize,
+        (tx0, tx1): (usize, usize),
+    ) -> (usize, usize) {
         let top = (self.y0 + ty * TILE) as f32;
-        let (x0, x1) = job.strip_span(top - 1.0, top + TILE as f32 + 1.0);
+        let (x0, x1) = footprint.strip_span(top - 1.0, top + TILE as f32 + 1.0);
         let (x0, x1) = (
             x0.saturating_sub(1).max(tx0 * TILE),
             (x1 + 1).min(tx1 * TILE),
@@ -161,14 +166,15 @@ impl TileDepth {
         (x0 / TILE, (x1 - 1) / TILE + 1)
     }
 
-    /// `job` drew: the tiles its outline reaches are stale until refreshed. (Only for the skip
-    /// rate: a tile left as it was still holds an upper bound, since drawing only lowers depths.)
-    pub fn touched_job(&mut self, job: &Job<'_>) {
-        let Some((tx0, tx1, ty0, ty1)) = self.tiles_of(job.rect) else {
+    /// A job with `footprint` drew: the tiles its outline reaches are stale until refreshed.
+    /// (Only for the skip rate: a tile left as it was still holds an upper bound, since drawing
+    /// only lowers depths.)
+    pub fn touched_footprint(&mut self, footprint: &Footprint) {
+        let Some((tx0, tx1, ty0, ty1)) = self.tiles_of(footprint.rect) else {
             return;
         };
         for ty in ty0..ty1 {
-            let (a, b) = self.job_row(job, ty, (tx0, tx1));
+            let (a, b) = self.outline_row(footprint, ty, (tx0, tx1));
             let row = ty * self.across;
             if let (Some(s), Some(m)) = (
                 self.stale.get_mut(row + a..row + b),
@@ -211,25 +217,25 @@ impl TileDepth {
         hidden
     }
 
-    /// What the tiles under `job` (refreshed from the band's `depth` first) say: [`Seen`]
-    /// against its box's nearest view depth.
-    pub fn hides_job(&mut self, job: &Job<'_>, depth: &[f32]) -> Seen {
+    /// What the tiles under a job's `footprint` (refreshed from the band's `depth` first) say:
+    /// [`Seen`] against its box's nearest view depth.
+    pub fn hides_footprint(&mut self, footprint: &Footprint, depth: &[f32]) -> Seen {
         // Splatted faces reach past the box by `FACE_LIMIT`'s 1e-4 of a cell; the margin is far
         // above that and the roundings of the two ways the depth is computed.
-        let near = job.nearest - 1e-4 * job.nearest.abs() - 1e-2;
-        let Some((tx0, tx1, ty0, ty1)) = self.tiles_of(job.rect) else {
+        let near = footprint.nearest - 1e-4 * footprint.nearest.abs() - 1e-2;
+        let Some((tx0, tx1, ty0, ty1)) = self.tiles_of(footprint.rect) else {
             return Seen::Whole;
         };
-        if near.is_nan() || self.surely_seen(job.rect, near, depth) {
+        if near.is_nan() || self.surely_seen(footprint.rect, near, depth) {
             return Seen::Whole;
         }
         let (mut all, mut under, mut tiles) = (true, 0usize, 0usize);
         for ty in ty0..ty1 {
-            // The job draws only within its outline (`Job::row_span`), so only the tiles that
-            // reaches decide whether it is hidden; the others are refreshed too, for the column
-            // tests near its edges (measured: refreshing only the outline's tiles skipped fewer
-            // columns than it saved).
-            let (a, b) = self.job_row(job, ty, (tx0, tx1));
+            // The job draws only within its outline (`Footprint::row_span`), so only the tiles
+            // that reaches decide whether it is hidden; the others are refreshed too, for the
+            // column tests near its edges (measured: refreshing only the outline's tiles skipped
+            // fewer columns than it saved).
+            let (a, b) = self.outline_row(footprint, ty, (tx0, tx1));
             for tx in tx0..tx1 {
                 let m = self.current(ty * self.across + tx, tx, ty, depth);
                 if (a..b).contains(&tx) {

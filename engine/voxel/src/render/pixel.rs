@@ -16,7 +16,7 @@ use super::light::LimbShade;
 use super::RenderOptions;
 use crate::model::NoFrames;
 use crate::scene::Instance;
-use crate::vpl::Vpl;
+use modex_vxl::Vpl;
 
 /// A pixel type the ray-marcher draws natively: `u8` palette indices (the mode-X frame),
 /// [`Rgb565`], [`Argb4444`] and [`Argb8888`].

@@ -1,5 +1,6 @@
-//! Splatting: a limb whose voxels each cover at most [`SPLAT_FOOTPRINT_MAX`](super::SPLAT_FOOTPRINT_MAX)
-//! pixels on screen is drawn by projecting its voxels instead of being ray-marched.
+//! Splatting: a limb whose voxels each cover at most
+//! [`SPLAT_FOOTPRINT_MAX`](super::SPLAT_FOOTPRINT_MAX) pixels on screen is drawn by projecting its
+//! voxels instead of being ray-marched.
 //!
 //! Why: the ray-marcher spends a ray (set-up, clip, DDA) per pixel of the limb's outline, several
 //! per covered pixel, to find what projecting each visible voxel finds in a few multiply-adds;
@@ -8,7 +9,7 @@
 //! that is also cheaper ([`Splatting::WhenCheaper`](super::Splatting)): far below a pixel per
 //! cell a pixel holds many voxels, and marching it is cheaper again.
 //!
-//! Up to [`SPLAT_FOOTPRINT`](super::SPLAT_FOOTPRINT) (one pixel per cell, measured at the box
+//! Up to [`SPLAT_FOOTPRINT`] (one pixel per cell, measured at the box
 //! corner where a cell is largest) each voxel is one pixel: the one containing its projected
 //! centre, drawn if that pixel's centre lies inside the cube's outline, at the centre's view depth;
 //! neighbouring voxels of a surface land on the same or neighbouring pixels, so there are no
@@ -28,11 +29,23 @@ use glam::{Mat4, Vec3, Vec4};
 
 use super::pixel::Shade;
 use crate::volume::{LimbVolume, SurfaceVoxel};
-use crate::vpl::Vpl;
+use modex_vxl::Vpl;
 
+use super::camera::ViewMatrices;
 use super::light::LimbShade;
 use super::occlusion::TileDepth;
 use super::SPLAT_FOOTPRINT;
+
+/// The band a splat draws into, besides its pixels and depths: the frame's width, the band's
+/// first row, and its coarse occlusion tiles when the limb's columns are to be tested against
+/// them. (What the voxel loops read through references, the pixels and the depths stay
+/// arguments of their own: see `march::march_band`.)
+#[derive(Clone, Copy)]
+pub(crate) struct SplatBand<'t> {
+    pub width: usize,
+    pub y0: usize,
+    pub tiles: Option<&'t TileDepth>,
+}
 
 /// How a splatted limb's cells land on screen.
 pub(crate) struct Splat {
@@ -271,25 +284,29 @@ fn ceil_non_negative(v: f32) -> usize {
 }
 
 impl Splat {
-    /// The splat of a limb placed by `grid_to_world`, seen through `view` and `view_proj` on a
-    /// `width` x `height` screen, if its box (`corners`, grid space) lies between the `near` and
-    /// `far` planes and one cell covers at most `max_footprint` pixels everywhere in it.
-    #[allow(clippy::too_many_arguments)]
+    /// The splat of a limb placed by `grid_to_world`, seen through `camera`, if its box
+    /// (`corners`, grid space) lies between the camera's near and far planes and one cell covers
+    /// at most `max_footprint` pixels everywhere in it.
     pub fn new(
         grid_to_world: &Mat4,
-        view: &Mat4,
-        view_proj: &Mat4,
-        (width, height): (usize, usize),
-        (near, far): (f32, f32),
+        camera: &ViewMatrices,
         corners: &[glam::Vec3; 8],
         max_footprint: f32,
-        orthographic: bool,
     ) -> Option<Splat> {
         if max_footprint.is_nan() || max_footprint <= 0.0 {
             return None;
         }
-        let clip = *view_proj * *grid_to_world;
-        let eye = *view * *grid_to_world;
+        let ViewMatrices {
+            view,
+            view_projection: view_proj,
+            width,
+            height,
+            near,
+            far,
+            orthographic,
+        } = *camera;
+        let clip = view_proj * *grid_to_world;
+        let eye = view * *grid_to_world;
         let (w, h) = (width as f32, height as f32);
         // Column k of the screen matrix is column k of clip and eye space, taken to screen: the
         // map is linear in homogeneous coordinates.
@@ -360,30 +377,23 @@ impl Splat {
         })
     }
 
-    /// Splat every voxel of `volume` whose pixel lies in rows `y0..` of the band `pixels` /
-    /// `depth` (`width` wide), depth-tested and shaded by `shade`. Returns the voxels projected.
-    /// Columns of rasterised cells behind `tiles` (the band's coarse occlusion) are skipped.
-    #[allow(clippy::too_many_arguments)]
+    /// Splat every voxel of `volume` whose pixel lies in `band` (its `pixels` and `depth`),
+    /// depth-tested and shaded by `shade`. Returns the voxels projected. Columns of rasterised
+    /// cells behind the band's tiles are skipped.
     pub fn draw_band<P: Shade>(
         &self,
         volume: &LimbVolume,
         shade: &LimbShade,
         vpl: &Vpl,
-        width: usize,
-        y0: usize,
+        band: SplatBand<'_>,
         pixels: &mut [P],
         depth: &mut [f32],
-        tiles: Option<&TileDepth>,
     ) -> usize {
         match (self.single, self.affine) {
-            (true, true) => self.draw::<P, true>(volume, shade, vpl, width, y0, pixels, depth),
-            (true, false) => self.draw::<P, false>(volume, shade, vpl, width, y0, pixels, depth),
-            (false, true) => {
-                self.draw_multi::<P, true>(volume, shade, vpl, width, y0, pixels, depth, tiles)
-            }
-            (false, false) => {
-                self.draw_multi::<P, false>(volume, shade, vpl, width, y0, pixels, depth, tiles)
-            }
+            (true, true) => self.draw::<P, true>(volume, shade, vpl, band, pixels, depth),
+            (true, false) => self.draw::<P, false>(volume, shade, vpl, band, pixels, depth),
+            (false, true) => self.draw_multi::<P, true>(volume, shade, vpl, band, pixels, depth),
+            (false, false) => self.draw_multi::<P, false>(volume, shade, vpl, band, pixels, depth),
         }
     }
 
@@ -397,18 +407,17 @@ impl Splat {
         4.0 * self.multi.reach[0] * self.multi.reach[1]
     }
 
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn draw<P: Shade, const AFFINE: bool>(
         &self,
         volume: &LimbVolume,
         shade: &LimbShade,
         vpl: &Vpl,
-        width: usize,
-        y0: usize,
+        band: SplatBand<'_>,
         pixels: &mut [P],
         depth: &mut [f32],
     ) -> usize {
+        let SplatBand { width, y0, .. } = band;
         let rows = pixels.len() / width.max(1);
         let (top, bottom, right) = (y0 as f32, (y0 + rows) as f32, width as f32);
         let dz = self.to_screen.z_axis;
@@ -469,19 +478,17 @@ impl Splat {
     }
 
     /// Rasterise every visible face of every voxel over the pixels it covers ([`Multi`]).
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn draw_multi<P: Shade, const AFFINE: bool>(
         &self,
         volume: &LimbVolume,
         shade: &LimbShade,
         vpl: &Vpl,
-        width: usize,
-        y0: usize,
+        band: SplatBand<'_>,
         pixels: &mut [P],
         depth: &mut [f32],
-        tiles: Option<&TileDepth>,
     ) -> usize {
+        let SplatBand { width, y0, tiles } = band;
         let rows = pixels.len() / width.max(1);
         if rows == 0 || width == 0 {
             return 0;
@@ -615,7 +622,6 @@ impl Multi {
     /// The rasterisation constants of a limb whose grid maps to eye space by `eye`, box
     /// `corners`, cell screen edges `edge` at the box's centre, cells at most `largest` pixels
     /// wide or high. `None` when they are not finite.
-    #[allow(clippy::too_many_arguments)]
     fn new(
         eye: &Mat4,
         corners: &[Vec3; 8],

@@ -10,7 +10,8 @@ use modex::{Camera, DirSource, Opacity, Palette, Rng};
 
 use super::super::{job, march, pixel::Shade, RenderOptions, Shading};
 use super::TileDepth;
-use crate::{game_camera, Instance, Pose, TypeKind, VoxelSet, VoxelType, Vpl};
+use crate::{game_camera, Instance, Pose, TypeKind, VoxelSet, VoxelType};
+use modex_vxl::Vpl;
 
 thread_local! {
     /// Limbs and columns the tiles hid on this thread (draws with `parallel` off only).
@@ -86,15 +87,12 @@ fn draw<P: Shade + Default>(
             *d = ground + (i % 97) as f32 * 0.5;
         }
     }
-    march::march_bands(
-        &screen,
-        &jobs,
+    let ctx = march::DrawContext {
+        screen: &screen,
         vpl,
-        &tables,
-        &mut pixels,
-        &mut depth,
-        parallel,
-    );
+        tables: &tables,
+    };
+    march::march_bands(&ctx, &jobs, &mut pixels, &mut depth, parallel);
     (pixels, depth.iter().map(|d| d.to_bits()).collect())
 }
 

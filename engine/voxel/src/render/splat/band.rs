@@ -58,9 +58,10 @@ impl<P: Copy> FaceBand<'_, P> {
                         sx,
                         sy,
                         fz,
+                        lit,
                     };
                     if pair.fits(y0, last_yi as usize, last_xi as usize) {
-                        pair.draw(face, width, y0, pixels, depth, lit);
+                        pair.draw(face, width, y0, pixels, depth);
                         return;
                     }
                 }

@@ -17,18 +17,21 @@ const PAIR_X: Vec4 = Vec4::new(0.0, 1.0, 0.0, 1.0);
 /// Lane row offsets: lanes 0-1 one row, lanes 2-3 the next.
 const PAIR_Y: Vec4 = Vec4::new(0.0, 0.0, 1.0, 1.0);
 
-/// Where a 2-wide stamp lands: its box's top-left pixel `(px0, py0)` (screen coordinates), its
-/// height `rows`, and the face's projected centre `(sx, sy)` with depth `fz` there.
-pub(super) struct PairStamp {
+/// Where a 2-wide stamp in `lit` lands: its box's top-left pixel `(px0, py0)` (screen
+/// coordinates), its height `rows`, and the face's projected centre `(sx, sy)` with depth `fz`
+/// there. (The face itself is an argument of the drawing: see `march::march_band` for why a
+/// reference the loops read is not a field.)
+pub(super) struct PairStamp<P> {
     pub px0: usize,
     pub py0: usize,
     pub rows: usize,
     pub sx: f32,
     pub sy: f32,
     pub fz: f32,
+    pub lit: P,
 }
 
-impl PairStamp {
+impl<P: Copy> PairStamp<P> {
     /// Whether the box, its rows rounded up to a pair, lies in the band's rows `y0..=last_y` and
     /// its two columns in the row (`px0 + 1 <= last_x`): then every lane's pixel exists and
     /// belongs to this band. Lanes of the padding row are masked off, never written.
@@ -41,48 +44,43 @@ impl PairStamp {
     /// Depth-test and draw `lit` over the stamp's pixels inside `face`, in the band `pixels` /
     /// `depth` (`width` wide, first row `y0`). Call only when [`PairStamp::fits`].
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn draw<P: Copy>(
+    pub fn draw(
         &self,
         face: &FaceRaster,
         width: usize,
         y0: usize,
         pixels: &mut [P],
         depth: &mut [f32],
-        lit: P,
     ) {
         // Row pairs unrolled: a 2-wide stamp is at most STAMP_PIXELS / 2 = 6 rows, and every face
         // across one axis has the same count, so the dispatch goes the same way all draw long
         // where the loop's exit after two or three pairs was mispredicted.
         match self.rows.div_ceil(2) {
-            1 => self.row_pairs::<1, P>(face, width, y0, pixels, depth, lit),
-            2 => self.row_pairs::<2, P>(face, width, y0, pixels, depth, lit),
-            3 => self.row_pairs::<3, P>(face, width, y0, pixels, depth, lit),
-            n => (0..n).for_each(|k| self.row_pair(k * 2, face, width, y0, pixels, depth, lit)),
+            1 => self.row_pairs::<1>(face, width, y0, pixels, depth),
+            2 => self.row_pairs::<2>(face, width, y0, pixels, depth),
+            3 => self.row_pairs::<3>(face, width, y0, pixels, depth),
+            n => (0..n).for_each(|k| self.row_pair(k * 2, face, width, y0, pixels, depth)),
         }
     }
 
     /// The stamp's first `PAIRS` row pairs.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn row_pairs<const PAIRS: usize, P: Copy>(
+    fn row_pairs<const PAIRS: usize>(
         &self,
         face: &FaceRaster,
         width: usize,
         y0: usize,
         pixels: &mut [P],
         depth: &mut [f32],
-        lit: P,
     ) {
         for k in 0..PAIRS {
-            self.row_pair(k * 2, face, width, y0, pixels, depth, lit);
+            self.row_pair(k * 2, face, width, y0, pixels, depth);
         }
     }
 
     /// Rows `j` and `j + 1` of the stamp (the second masked off past its last row).
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn row_pair<P: Copy>(
+    fn row_pair(
         &self,
         j: usize,
         face: &FaceRaster,
@@ -90,8 +88,8 @@ impl PairStamp {
         y0: usize,
         pixels: &mut [P],
         depth: &mut [f32],
-        lit: P,
     ) {
+        let lit = self.lit;
         let ([a_s, a_t], [b_s, b_t], gx, gy) = (face.a, face.b, face.gx, face.gy);
         // Per lane exactly the one-row stamp's operations: qx = (px0 + 0.5 - sx) + lane,
         // qy = (py + 0.5) - sy, s = a_s qx + b_s qy, depth = gx qx + (fz + gy qy). (The row
@@ -143,14 +141,14 @@ mod tests {
 
     /// Round 8's stamp: the row pairs as a loop (what the unrolled dispatch replaced).
     fn draw_looped(
-        s: &PairStamp,
+        s: &PairStamp<u8>,
         face: &FaceRaster,
         width: usize,
         y0: usize,
         pixels: &mut [u8],
         depth: &mut [f32],
-        lit: u8,
     ) {
+        let lit = s.lit;
         let ([a_s, a_t], [b_s, b_t], gx, gy) = (face.a, face.b, face.gx, face.gy);
         let qx = Vec4::splat(s.px0 as f32 + 0.5 - s.sx) + PAIR_X;
         let (s_x, t_x, z_x) = (qx * a_s, qx * a_t, qx * gx);
@@ -203,6 +201,7 @@ mod tests {
                 sx: 4.0 + (k % 11) as f32 + rng.range(0.0, 1.0),
                 sy: 5.0 + (k % 3) as f32 + rng.range(0.0, 1.0),
                 fz: rng.range(0.0, 2.0),
+                lit: 200u8,
             };
             if !s.fits(y0, y0 + rows - 1, width - 1) {
                 continue;
@@ -220,8 +219,8 @@ mod tests {
             let pixels: Vec<u8> = (0..width * rows).map(|i| i as u8).collect();
             let (mut d1, mut p1) = (depth.clone(), pixels.clone());
             let (mut d2, mut p2) = (depth, pixels);
-            s.draw(&face, width, y0, &mut p1, &mut d1, 200);
-            draw_looped(&s, &face, width, y0, &mut p2, &mut d2, 200);
+            s.draw(&face, width, y0, &mut p1, &mut d1);
+            draw_looped(&s, &face, width, y0, &mut p2, &mut d2);
             assert_eq!(p1, p2, "face {k}");
             assert!(
                 d1.iter().zip(&d2).all(|(a, b)| a.to_bits() == b.to_bits()),

@@ -1,7 +1,7 @@
 //! Decode arbitrary bytes as a VPL and read every page.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use modex_voxel::vpl;
+use modex_vxl::vpl;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(v) = vpl::decode(data) {

@@ -35,7 +35,7 @@ pub struct Vpl {
     /// The palette the pages index into.
     pub palette: Palette,
     pages: Vec<[u8; 256]>,
-    /// The palette's 8-bit translucency tables, built on the first translucent 8-bit draw and
+    /// The palette's 8-bit translucency tables, each opacity's built when first asked for and
     /// shared by clones (see [`Vpl::blend_tables`]).
     blend: Arc<BlendTables>,
 }
@@ -62,10 +62,11 @@ impl Vpl {
         &self.pages[p.min(self.pages.len() - 1)]
     }
 
-    /// The 8-bit translucency tables of this VPL's palette. They are cached in the VPL, so a
-    /// scene drawing translucent units every frame builds each opacity's table once; if the public
-    /// `palette` was changed since, fresh tables are made for it (`None` tells the caller to).
-    pub(crate) fn blend_tables(&self) -> Option<&BlendTables> {
+    /// The 8-bit translucency tables of this VPL's palette, `None` when the public `palette` was
+    /// changed since the VPL was made (the caller then makes fresh tables for it). They live
+    /// with the palette they are built from, so a renderer drawing translucent units every frame
+    /// through the same VPL builds each opacity's table once (clones share them).
+    pub fn blend_tables(&self) -> Option<&BlendTables> {
         (self.blend.palette() == &self.palette).then_some(&*self.blend)
     }
 

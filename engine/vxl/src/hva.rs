@@ -6,13 +6,16 @@
 //! r22 tz]`.
 //!
 //! A file that declares no frames still loads: the game accepts it and only crashes when the model is
-//! drawn. Here drawing refuses with an error instead (see [`crate::NoFrames`]).
+//! drawn (`modex-voxel` refuses to draw it with an error instead).
 
 use modex::{ByteReader, FormatResult};
 
 const FORMAT: &str = "HVA";
 /// Bytes per transform.
 pub const TRANSFORM_SIZE: usize = 48;
+
+/// The row-major 3x4 identity transform: where a layer of a model without a motion file stands.
+pub const IDENTITY: [f32; 12] = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0];
 
 /// A decoded HVA file.
 #[derive(Debug, Clone, PartialEq)]
@@ -107,7 +110,7 @@ pub fn decode(data: &[u8]) -> FormatResult<Hva> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::write::{translation, HvaSpec};
+    use crate::encode::{translation, HvaSpec};
 
     #[test]
     fn reads_frames_and_sections() {
@@ -133,7 +136,7 @@ mod tests {
         assert_eq!(h.section_names[0], "BODY");
         // Matched by position: the second "Copy Of Body" keeps its own transform.
         assert_eq!(h.get(0, 2), Some(translation([5.0, 0.0, 0.0])));
-        assert_eq!(h.get(0, 1), Some(crate::write::IDENTITY));
+        assert_eq!(h.get(0, 1), Some(IDENTITY));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Decode arbitrary bytes as an HVA and look transforms up the way the game does.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use modex_voxel::hva;
+use modex_vxl::hva;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(h) = hva::decode(data) {

@@ -1,21 +1,16 @@
 //! Decode arbitrary bytes as a VXL, then assemble and build every volume, march a few rays
 //! through each limb, and draw the model splatted and marched into small frames: nothing may
-//! panic, loop forever or allocate without bound.
+//! panic, loop forever or allocate without bound. (The decoder alone: `modex-vxl`'s `vxl` target.)
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use modex::{DepthBuffer, IndexedFrame};
 use modex_voxel::{
-    draw, frame_scene, game_camera, vxl, Instance, Pose, RenderOptions, Splatting, Unit, Vpl,
-    VoxelModel,
+    draw, frame_scene, game_camera, Instance, Pose, RenderOptions, Splatting, Unit, VoxelModel,
 };
+use modex_vxl::{vxl, Vpl};
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(v) = vxl::decode(data) {
-        let _ = v.voxel_count();
-        for l in &v.limbs {
-            let _ = l.max_normal_index();
-            let _ = l.iter_voxels().count();
-        }
         if let Ok(m) = VoxelModel::new("fuzz", v, None) {
             for vol in m.volumes() {
                 let s = vol.size();

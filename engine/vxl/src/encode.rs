@@ -1,8 +1,11 @@
 //! A small VXL/HVA writer.
 //!
-//! It exists so tests (here, in `tests/`, in the fuzz seeds and in the benches) can build tiny
-//! models in code, including deliberately broken ones, instead of shipping binary fixtures. It writes
-//! the layout the decoders read, with hooks to corrupt single fields.
+//! It exists so tests (here, in `modex-voxel`, in the fuzz seeds and in the benches) can build
+//! tiny models in code, including deliberately broken ones, instead of shipping binary fixtures,
+//! and so the demo can ship units it generated itself. It writes the layout [`crate::vxl`] and
+//! [`crate::hva`] read, with hooks to corrupt single fields.
+
+use crate::hva::IDENTITY;
 
 /// A voxel to write: (x, y, z, colour, normal index).
 pub type VoxelSpec = (u8, u8, u8, u8, u8);
@@ -102,7 +105,7 @@ impl VxlSpec {
     }
 
     /// The exact size [`VxlSpec::encode`] produces when no override changes the body.
-    pub fn expected_len(&self) -> usize {
+    pub fn encoded_len(&self) -> usize {
         let body: usize = self.limbs.iter().map(|l| limb_body(l).len()).sum();
         32 + 770 * self.palette_count as usize
             + 28 * self.layer_count()
@@ -206,9 +209,6 @@ impl VxlSpec {
         out
     }
 }
-
-/// The row-major 3x4 identity transform.
-pub const IDENTITY: [f32; 12] = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0];
 
 /// A pure translation as a row-major 3x4 transform.
 pub fn translation(t: [f32; 3]) -> [f32; 12] {

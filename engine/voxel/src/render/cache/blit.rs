@@ -1,0 +1,140 @@
+//! The banded pass: sprites blitted depth-tested at their unit's origin, shaded with this draw's
+//! light, between the jobs of the pieces drawn directly, every item in scene order over the
+//! direct draw's row bands.
+
+use super::super::job;
+use super::super::march::{self, DrawContext};
+use super::super::pixel::Shade;
+use glam::Vec2;
+
+use super::key::anchor;
+use super::store::Entry;
+use modex_vxl::Vpl;
+
+/// One thing the banded pass draws.
+pub(super) enum Item<'c, 'j> {
+    Blit(Blit<'c>),
+    Jobs(&'j [job::Job<'j>]),
+}
+
+/// A sprite placed for this draw.
+pub(super) struct Blit<'c> {
+    pub(super) entry: &'c Entry<'c>,
+    /// Screen position of its top-left pixel.
+    x: i64,
+    y: i64,
+    /// This origin's view depth, to which the stored offsets are added.
+    depth: f32,
+}
+
+impl<'c> Blit<'c> {
+    /// The blit of `entry`'s sprite for a unit whose origin is at `origin` on screen (rounded to
+    /// `phases` per pixel) and `depth` in view; `None` far off screen (and beyond any `i64`
+    /// arithmetic on its rows), where there is nothing to draw.
+    pub(super) fn at(
+        entry: &'c Entry<'c>,
+        origin: Vec2,
+        phases: f32,
+        depth: f32,
+    ) -> Option<Blit<'c>> {
+        let s = &entry.sprite;
+        let (at, _) = anchor(origin, phases);
+        if at.abs().max_element() > 1e9 {
+            return None;
+        }
+        Some(Blit {
+            entry,
+            x: s.corner.0 + at.x as i64,
+            y: s.corner.1 + at.y as i64,
+            depth,
+        })
+    }
+}
+
+/// Draw every item, in order, over row bands of `pixels` and `depth` (the screen's width wide), on
+/// the current rayon pool when `parallel`: the direct draw's banding, and every pixel sees the
+/// items in the same order whatever the banding, so any thread count gives the same pixels.
+/// Returns the rays the direct items cast.
+pub(super) fn draw_bands<P: Shade>(
+    items: &[Item<'_, '_>],
+    ctx: &DrawContext<'_>,
+    pixels: &mut [P],
+    depth: &mut [f32],
+    parallel: bool,
+) -> usize {
+    let width = ctx.screen.width();
+    march::over_bands(width, pixels, depth, parallel, |y0, p, d| {
+        let mut rays = 0;
+        for item in items {
+            match item {
+                Item::Blit(b) => blit(b, ctx.vpl, width, y0, p, d),
+                Item::Jobs(jobs) => {
+                    rays += march::march_band(ctx.screen, jobs, ctx.vpl, ctx.tables, y0, p, d)
+                }
+            }
+        }
+        rays
+    })
+}
+
+/// Blit the sprite's rows that fall in band rows `y0..` (`pixels.len() / width` of them): per
+/// covered run, a depth-tested copy shaded by the run's limb.
+#[inline]
+fn blit<P: Shade>(
+    b: &Blit<'_>,
+    vpl: &Vpl,
+    width: usize,
+    y0: usize,
+    pixels: &mut [P],
+    depth: &mut [f32],
+) {
+    let rows = pixels.len() / width.max(1);
+    let (band_top, band_end) = (y0 as i64, (y0 + rows) as i64);
+    let w = width as i64;
+    {
+        let s = &b.entry.sprite;
+        if b.y >= band_end || b.y + s.rows as i64 <= band_top || s.spans.is_empty() {
+            return;
+        }
+        // The sprite's rows inside the band.
+        let first = (band_top - b.y).max(0) as u32;
+        let last = (band_end - b.y).min(s.rows as i64) as u32;
+        let from = if first == 0 {
+            0
+        } else {
+            s.spans.partition_point(|sp| sp.row < first)
+        };
+        for sp in s.spans[from..].iter().take_while(|sp| sp.row < last) {
+            let y = b.y + sp.row as i64;
+            let xa = b.x + sp.x as i64;
+            let (lo, hi) = (xa.max(0), (xa + sp.len as i64).min(w));
+            if lo >= hi {
+                continue;
+            }
+            let skip = (lo - xa) as usize;
+            let n = (hi - lo) as usize;
+            let start = sp.start as usize + skip;
+            let at = (y - band_top) as usize * width + lo as usize;
+            let shade = &b.entry.shades[sp.limb as usize];
+            let src = start..start + n;
+            let (colour, normal, offset) = (
+                &s.colour[src.clone()],
+                &s.normal[src.clone()],
+                &s.depth[src],
+            );
+            let (dst_p, dst_d) = (&mut pixels[at..at + n], &mut depth[at..at + n]);
+            // Branch-free: in a crowd drawn nearest first the depth test is unpredictable, and a
+            // shade is two table reads (measured: see docs/benchmarks-history.md, Round 6).
+            for k in 0..n {
+                let z = b.depth + offset[k];
+                let d = dst_d[k];
+                let front = z < d;
+                let lit = P::shade(vpl, shade, colour[k], normal[k]);
+                // `min` is the select for depths (never NaN here; equal depths keep the old),
+                // and indexing a pair is one for pixels, neither compiled to a branch.
+                dst_d[k] = z.min(d);
+                dst_p[k] = [dst_p[k], lit][front as usize];
+            }
+        }
+    }
+}

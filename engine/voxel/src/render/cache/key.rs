@@ -1,0 +1,392 @@
+//! The cache's key: which sprite draws a limb of a piece at a pose, what a sprite was recorded
+//! with besides its key (the context), and where on screen it goes (the origin's pixel corner and,
+//! for perspective cameras, its view cell).
+
+use std::collections::HashMap;
+
+use glam::{Mat3, Vec2, Vec3};
+use modex::{Camera, Projection};
+
+use super::super::{RenderOptions, Splatting};
+use crate::model::{NoFrames, VoxelModel};
+use crate::scene::{box_corners, limbs_of, Instance, PieceRole, Pose, Unit};
+
+/// Facings per turn of the default key: the game's 256 steps.
+pub const DEFAULT_FACINGS: u32 = 256;
+
+/// Recoil steps per model unit in the barrel's key: 1/8 unit is at most 0.06 unit of error, a
+/// fifth of a pixel at the battlefield's 1080p scale.
+pub(crate) const RECOIL_STEPS: f32 = 8.0;
+
+/// Perspective cameras: the view-direction step of the key, in radians each way (half a game
+/// facing step, 0.70 degrees): the origin's direction in the camera frame, in these steps, is
+/// part of the view cell whose canonical origin a sprite is recorded at.
+pub(crate) const VIEW_DIRECTION_STEP: f32 = std::f32::consts::TAU / 512.0;
+
+/// Perspective cameras: the ratio between successive view depths of the key (1.005, steps of
+/// 0.5 %).
+pub(crate) const VIEW_DEPTH_STEP: f32 = 1.005;
+
+/// Perspective cameras: a piece is cached only while its sprite, recorded at its view cell's
+/// canonical origin and blitted at its own, puts every corner of its limbs' boxes within this
+/// many pixels of where the camera projects it (the error of moving the picture instead of the
+/// unit, from the key's quantisation of direction and depth); nearer or larger pieces are drawn
+/// directly.
+pub const PERSPECTIVE_BOUND_PX: f32 = 0.5;
+
+/// Sub-pixel phases per pixel each way in a perspective key: 1, the origin rounded to whole
+/// pixels as for orthographic cameras. 2 (half pixels) was measured: it halves the phase error
+/// (mean share of differing pixels 4.8 % instead of 10.5 %) but a moving unit then changes key
+/// every few frames, and the 1000-unit 1080p bench fell from 788 to 238 hits per frame
+/// (docs/benchmarks-history.md, "Round 6b").
+pub(crate) const PERSPECTIVE_PHASES: f32 = 1.0;
+
+/// What a sprite was recorded with, besides its key: a change empties the cache.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Context {
+    /// The view matrix's rotation, exact bits.
+    rotation: [u32; 9],
+    /// Orthographic view height, exact bits.
+    height: u32,
+    viewport: (usize, usize),
+    near_far: [u32; 2],
+    splat: Splatting,
+    /// A perspective camera (then `height` holds the field of view's bits).
+    pub(super) perspective: bool,
+}
+
+impl Context {
+    /// The context of a camera; `None` for one whose matrices are not finite.
+    pub(super) fn of(camera: &Camera, opts: &RenderOptions) -> Option<Context> {
+        let (height, perspective) = match camera.projection {
+            Projection::Orthographic { height } => (height, false),
+            Projection::Perspective { fov_y } => (fov_y, true),
+        };
+        if !camera.view_projection().is_finite() || camera.width == 0 || camera.height == 0 {
+            return None;
+        }
+        let r = Mat3::from_mat4(camera.view()).to_cols_array();
+        Some(Context {
+            rotation: r.map(f32::to_bits),
+            height: height.to_bits(),
+            viewport: (camera.width, camera.height),
+            near_far: [camera.near.to_bits(), camera.far.to_bits()],
+            splat: opts.splat,
+            perspective,
+        })
+    }
+}
+
+/// Which sprite draws a piece.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) struct Key {
+    /// The model's address (the cache borrows it, so it stays unique).
+    model: usize,
+    role: PieceRole,
+    /// Quantised facing: the body's, or body + turret for turret and barrel of an upright unit.
+    facing: u32,
+    /// Quantised turret facing of a unit that is not upright (else 0).
+    turret: u32,
+    /// The limb of the piece.
+    limb: usize,
+    /// The first HVA frame in which the limb has the same matrix (so a limb that does not move
+    /// in an animation, like the helicopter's fuselage under its turning rotor, has one entry).
+    frame: usize,
+    /// The barrel's recoil in [`RECOIL_STEPS`] per model unit (else 0).
+    recoil: i32,
+    /// Tilt, roll and scale bits of a unit that is not upright (else 0).
+    attitude: [u32; 5],
+    /// Perspective cameras: the origin's quantised direction in the camera frame (two angles in
+    /// [`VIEW_DIRECTION_STEP`]s), view depth (in [`VIEW_DEPTH_STEP`]s) and its phase in
+    /// [`PERSPECTIVE_PHASES`] (x, y); else 0.
+    pub(super) view: [i32; 5],
+}
+
+/// A perspective camera's view cell of a unit origin: the origin's direction in the camera
+/// frame (two angles) and its view depth, quantised, and the cell's canonical origin, where a
+/// sprite of the cell is recorded through the camera itself.
+#[derive(Clone, Copy)]
+pub(super) struct ViewCell {
+    pub(super) cell: [i32; 5],
+    /// The canonical origin (world): the cell's direction and depth, moved onto a pixel corner.
+    pub(super) canonical: Vec3,
+    /// Its screen position (a pixel corner).
+    at: Vec2,
+}
+
+impl ViewCell {
+    /// The cell of a unit whose origin is at `p` under the perspective `camera`, `None` when it
+    /// is behind the near plane or not finite.
+    pub(super) fn of(camera: &Camera, p: Vec3) -> Option<ViewCell> {
+        let (at, _) = project(camera, p);
+        if !at.is_finite() {
+            return None;
+        }
+        let (_, phase) = anchor(at, PERSPECTIVE_PHASES);
+        let view = camera.view();
+        let o = view.transform_point3(p);
+        let d = -o.z;
+        if !o.is_finite() || d <= camera.near.max(1e-3) {
+            return None;
+        }
+        let step = VIEW_DIRECTION_STEP;
+        let dstep = VIEW_DEPTH_STEP.ln();
+        let qa = ((o.x / d).atan() / step).round();
+        let qe = ((o.y / d).atan() / step).round();
+        let qd = (d.ln() / dstep).round();
+        if !(qa.abs() < 1e6 && qe.abs() < 1e6 && qd.abs() < 1e6) {
+            return None;
+        }
+        let dq = (qd * dstep).exp();
+        let c_view = Vec3::new((qa * step).tan() * dq, (qe * step).tan() * dq, -dq);
+        let canonical = on_grid(
+            camera,
+            view.inverse().transform_point3(c_view),
+            phase / PERSPECTIVE_PHASES,
+        );
+        let (at, depth) = project(camera, canonical);
+        if !canonical.is_finite() || !at.is_finite() || depth.is_nan() || depth <= camera.near {
+            return None;
+        }
+        Some(ViewCell {
+            cell: [
+                qa as i32,
+                qe as i32,
+                qd as i32,
+                phase.x as i32,
+                phase.y as i32,
+            ],
+            canonical,
+            at,
+        })
+    }
+
+    /// The largest distance in pixels between where the camera puts a corner of the boxes of
+    /// `piece`'s limbs (its origin at `origin` on screen) and where the cell's sprite, recorded
+    /// at the canonical origin and blitted at `origin`, puts it: the error of moving the picture
+    /// instead of the unit, before rounding the origin to its pixel. Infinite when a corner is
+    /// behind the eye.
+    pub(super) fn error(
+        &self,
+        camera: &Camera,
+        piece: &Instance<'_>,
+        origin: Vec2,
+    ) -> Result<f32, NoFrames> {
+        let p = piece.pose.position;
+        let shift = self.canonical - p;
+        let mut worst = 0f32;
+        for placed in limbs_of(std::slice::from_ref(piece))? {
+            let volume = &placed.model.volumes()[placed.limb];
+            if volume.voxel_count() == 0 {
+                continue;
+            }
+            let (lo, hi) = volume.bounds();
+            for c in box_corners(lo, hi) {
+                let q = placed.grid_to_world.transform_point3(c);
+                let (a, da) = project(camera, q);
+                let (b, db) = project(camera, q + shift);
+                if da.is_nan() || db.is_nan() || da.min(db) <= camera.near {
+                    return Ok(f32::INFINITY);
+                }
+                let e = ((a - origin) - (b - self.at)).length();
+                worst = if e.is_nan() {
+                    f32::INFINITY
+                } else {
+                    worst.max(e)
+                };
+            }
+        }
+        Ok(worst)
+    }
+}
+
+/// `p` moved in the screen plane so that it projects onto the nearest pixel corner (whole screen
+/// coordinates): where a recording places its unit, so every sprite of a key has the same phase
+/// whoever recorded it, and the pieces of a unit, placed from its one origin, stay aligned. A
+/// point already within 1/1000 pixel of a corner is kept as it is, so a pose there records
+/// exactly its own direct draw.
+pub(super) fn on_pixel(camera: &Camera, p: Vec3) -> Vec3 {
+    on_grid(camera, p, Vec2::ZERO)
+}
+
+/// The pixel a sprite's anchor is blitted at for an origin at `s` with `phases` per pixel, and
+/// the origin's phase on that grid (in 1 / `phases` pixels).
+pub(super) fn anchor(s: Vec2, phases: f32) -> (Vec2, Vec2) {
+    let q = (s * phases).round();
+    let at = (q / phases + 0.25).floor();
+    (at, q - at * phases)
+}
+
+/// [`on_pixel`] with the pixel corner moved by `phase` pixels.
+fn on_grid(camera: &Camera, p: Vec3, phase: Vec2) -> Vec3 {
+    let (s, _) = project(camera, p);
+    let corner = s.round() + phase;
+    if (s - corner).abs().max_element() < 1e-3 || !s.is_finite() {
+        return p;
+    }
+    let vp = camera.view_projection();
+    let clip = vp * p.extend(1.0);
+    let (w, h) = (camera.width as f32, camera.height as f32);
+    let ndc = Vec3::new(
+        corner.x / w * 2.0 - 1.0,
+        1.0 - corner.y / h * 2.0,
+        clip.z / clip.w,
+    );
+    let moved = vp.inverse().project_point3(ndc);
+    if moved.is_finite() {
+        moved
+    } else {
+        p
+    }
+}
+
+/// Where `p` is on screen and its view depth.
+pub(super) fn project(camera: &Camera, p: Vec3) -> (Vec2, f32) {
+    let clip = camera.view_projection() * p.extend(1.0);
+    let ndc = clip.truncate() / clip.w;
+    let (w, h) = (camera.width as f32, camera.height as f32);
+    let s = Vec2::new((ndc.x + 1.0) * 0.5 * w, (1.0 - ndc.y) * 0.5 * h);
+    (s, -(camera.view().transform_point3(p).z))
+}
+
+/// The key's rules that need state: the facings per turn, and per (model address, limb) the
+/// first frame with the same limb matrix, per frame (`None` where the limb is not drawn), found
+/// once per model and limb.
+pub(super) struct Keys {
+    pub(super) facings: u32,
+    frames: HashMap<(usize, usize), Vec<Option<usize>>>,
+}
+
+impl Keys {
+    /// The rules for `facings` per turn.
+    pub(super) fn new(facings: u32) -> Keys {
+        Keys {
+            facings,
+            frames: HashMap::new(),
+        }
+    }
+
+    /// The key step of a facing in game steps.
+    fn quantise(&self, facing: f32) -> u32 {
+        let steps = self.facings as f32 / 256.0;
+        let k = (facing * steps).round();
+        if k.is_finite() {
+            (k as i64).rem_euclid(self.facings as i64) as u32
+        } else {
+            0
+        }
+    }
+
+    /// `facing` moved onto its key step, not wrapped into one turn, so a facing already on a step
+    /// is kept bit for bit (and the recording of such a pose is exactly its direct draw).
+    fn snap(&self, facing: f32) -> f32 {
+        let steps = self.facings as f32 / 256.0;
+        let k = (facing * steps).round() / steps;
+        if k.is_finite() {
+            k
+        } else {
+            0.0
+        }
+    }
+
+    /// The frame whose matrix limb `limb` of `model` has in `frame` (the first such), `None`
+    /// when the limb is not drawn then.
+    pub(super) fn canonical_frame(
+        &mut self,
+        model: &VoxelModel,
+        limb: usize,
+        frame: usize,
+    ) -> Result<Option<usize>, NoFrames> {
+        let frames = model.frame_count().max(1);
+        let id = (model as *const VoxelModel as usize, limb);
+        if let std::collections::hash_map::Entry::Vacant(slot) = self.frames.entry(id) {
+            let mut matrices = Vec::with_capacity(frames);
+            for f in 0..frames {
+                matrices.push(
+                    model
+                        .limb_matrix(limb, f)?
+                        .map(|m| m.to_cols_array().map(f32::to_bits)),
+                );
+            }
+            let first = (0..frames)
+                .map(|f| {
+                    matrices[f].map(|m| (0..=f).find(|&g| matrices[g] == Some(m)).unwrap_or(f))
+                })
+                .collect();
+            slot.insert(first);
+        }
+        Ok(self.frames[&id][frame % frames])
+    }
+
+    /// The key of limb `limb` of a piece (drawn from `frame`, [`Self::canonical_frame`]) and the
+    /// pose that records it.
+    pub(super) fn key(
+        &self,
+        model: &VoxelModel,
+        role: PieceRole,
+        limb: usize,
+        frame: usize,
+        pose: &Pose,
+    ) -> (Key, Pose) {
+        let f = self.quantise(pose.facing);
+        let upright = pose.is_upright();
+        let mut record = *pose;
+        record.facing = self.snap(pose.facing);
+        let (facing, turret) = if role == PieceRole::Body {
+            (f, 0)
+        } else if upright {
+            // The turret's whole rotation, quantised once (not its two parts, whose errors add).
+            let total = self.quantise(pose.facing + pose.turret_facing);
+            record.turret_facing = self.snap(pose.facing + pose.turret_facing) - record.facing;
+            (total, 0)
+        } else {
+            let t = self.quantise(pose.turret_facing);
+            record.turret_facing = self.snap(pose.turret_facing);
+            (f, t)
+        };
+        let recoil = if role == PieceRole::Barrel {
+            let q = (pose.recoil * RECOIL_STEPS).round();
+            let q = if q.is_finite() {
+                q.clamp(-1e6, 1e6)
+            } else {
+                0.0
+            };
+            record.recoil = q / RECOIL_STEPS;
+            q as i32
+        } else {
+            0
+        };
+        let attitude = if upright {
+            [0; 5]
+        } else {
+            [
+                pose.tilt.to_bits(),
+                pose.roll.to_bits(),
+                pose.scale.x.to_bits(),
+                pose.scale.y.to_bits(),
+                pose.scale.z.to_bits(),
+            ]
+        };
+        let key = Key {
+            model: model as *const VoxelModel as usize,
+            role,
+            facing,
+            turret,
+            limb,
+            frame,
+            recoil,
+            attitude,
+            view: [0; 5],
+        };
+        (key, record)
+    }
+}
+
+/// The unit with only the piece `role` of it.
+pub(super) fn only<'m>(unit: &Unit<'m>, role: PieceRole) -> Unit<'m> {
+    Unit {
+        body: unit.body.filter(|_| role == PieceRole::Body),
+        turret: unit.turret.filter(|_| role == PieceRole::Turret),
+        barrel: unit.barrel.filter(|_| role == PieceRole::Barrel),
+    }
+}

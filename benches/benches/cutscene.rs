@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use modex_cutscene::bbhd_encode::{encode_clip, ChangeCoding, EncodeOptions, Layout};
-use modex_cutscene::sample_scene;
 use modex_cutscene::{tpwm, BbhdClip, GameDir, Scene, Sequencer, Timeline};
+use modex_testkit::sample_scene;
 
 fn decode_all(clip: &BbhdClip<'_>) -> u8 {
     let mut dec = clip.decoder();

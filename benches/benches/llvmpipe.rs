@@ -123,7 +123,7 @@ fn gl_mesh(scene: &Scene, r: &Renderer, prepared: &PreparedModel) -> GlMesh {
                 let vi = key.0 as usize;
                 let uv = m.uvs[key.1 as usize];
                 let n = match &f.normal_indices {
-                    Some(idx) => Vec3::from(modex::normals::mdl_normal(idx[vi] as usize)),
+                    Some(idx) => Vec3::from(modex_mdl::normals::mdl_normal(idx[vi] as usize)),
                     None => f.normals[vi],
                 };
                 // modex multiplies the texel by light / LIGHT_ONE (up to ~2); GL's colour stops at

@@ -12,7 +12,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use modex_raster::{HmpFile, MdlFile};
+use modex_mdl::{HmpFile, MdlFile};
 use modex_testkit::models::synthetic_mdl5;
 
 fn inputs() -> Vec<(String, Vec<u8>, bool)> {

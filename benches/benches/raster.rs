@@ -152,7 +152,7 @@ pub struct Texels {
 }
 
 impl Texels {
-    fn of(skin: &modex_raster::Skin) -> Texels {
+    fn of(skin: &modex_mdl::Skin) -> Texels {
         Texels {
             width: skin.width as u32,
             height: skin.height as u32,
@@ -184,7 +184,7 @@ fn soup(scene: &Scene, r: &Renderer, cam: &Camera) -> Soup {
             let vi = t.vertices[k] as usize;
             let uv = m.uvs[t.uvs[k] as usize] * Vec2::new(tex.width as f32, tex.height as f32);
             let n = match &f.normal_indices {
-                Some(idx) => Vec3::from(modex::normals::mdl_normal(idx[vi] as usize)),
+                Some(idx) => Vec3::from(modex_mdl::normals::mdl_normal(idx[vi] as usize)),
                 None => f.normals[vi],
             };
             let light = r.light.intensity(n.dot(to_sun), 0.0, 50.0) / LIGHT_ONE as f32;

@@ -15,9 +15,10 @@ use modex::{Argb8888, IndexedFrame, Opacity, Surface};
 use modex_demo::scene::draw::FOV_DEGREES;
 use modex_demo::scene::world::{Unit, STEP};
 use modex_demo::scene::{Look, Overrides, World};
+use modex_mdl::{MdlFile, Model};
 use modex_plugin::effects::Effects;
 use modex_plugin::{CameraState, EntityKey, EntityState, FrameBuffer, Packet, PluginHost};
-use modex_raster::{Entity, MdlFile, Model};
+use modex_raster::Entity;
 use modex_voxel::Pose;
 
 use crate::cli::DemoArgs;

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use modex::Palette;
-use modex_raster::hmp::HmpFile;
-use modex_raster::mdl::MdlFile;
+use modex_mdl::hmp::HmpFile;
+use modex_mdl::mdl::MdlFile;
 use serde_json::Value;
 
 fn modex(args: &[&str]) -> Output {

@@ -195,7 +195,7 @@ fn a_model_with_nothing_to_draw_is_refused_naming_the_file() {
 #[test]
 fn a_flat_model_is_seen_from_above_by_default() {
     use glam::Vec3;
-    use modex_raster::mdl_encode::{FrameSpec, MdlSpec, SkinData, SkinSpec};
+    use modex_mdl::mdl_encode::{FrameSpec, MdlSpec, SkinData, SkinSpec};
     // A 100 x 100 water plane at z = 0, one grey 2x2 skin.
     let corners = [(-50.0, -50.0), (50.0, -50.0), (50.0, 50.0), (-50.0, 50.0)];
     let spec = MdlSpec {

@@ -5,8 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use modex_raster::stories_mdl_encode::{encode, samples};
-use modex_raster::StoriesModel;
+use modex_mdl::stories_mdl_encode::encode;
+use modex_mdl::StoriesModel;
+use modex_testkit::stories as samples;
 use serde_json::Value;
 
 fn modex(args: &[&str]) -> Output {

@@ -4,9 +4,8 @@
 
 use glam::{Vec2, Vec3};
 use modex::{Camera, DepthBuffer, Palette, Target};
-use modex_raster::{
-    framing_camera, Entity, Light, MdlFile, Model, PreparedModel, RasterPixel, Renderer,
-};
+use modex_mdl::{MdlFile, Model};
+use modex_raster::{framing_camera, Entity, Light, PreparedModel, RasterPixel, Renderer};
 use modex_testkit::models::{floor, noise_skin, quads, small_triangles, sphere, Quad};
 
 pub struct Scene {

@@ -5,8 +5,8 @@
 //! [`detect`] looks at the evidence from strongest to weakest and stops at the first answer:
 //!
 //! 1. **Magic**, through each format crate's own `sniff`, so no magic is typed twice:
-//!    [`mdl::sniff`](modex_raster::mdl::sniff) (`IDPO`, `MDL?`), [`hmp::sniff`](modex_raster::hmp::sniff)
-//!    (`HMP?`), [`stories_mdl::sniff`](modex_raster::stories_mdl::sniff) (`ldm\0`),
+//!    [`mdl::sniff`](modex_mdl::mdl::sniff) (`IDPO`, `MDL?`), [`hmp::sniff`](modex_mdl::hmp::sniff)
+//!    (`HMP?`), [`stories_mdl::sniff`](modex_mdl::stories_mdl::sniff) (`ldm\0`),
 //!    [`vxl::sniff`](modex_vxl::vxl::sniff) (`Voxel Animation\0`),
 //!    [`bbhd::sniff`](modex_cutscene::bbhd::sniff), [`tpwm::sniff`](modex_cutscene::tpwm::sniff),
 //!    [`voc::sniff`](modex_cutscene::voc::sniff). The magics are disjoint, so their order does not
@@ -173,9 +173,9 @@ type Sniff = fn(&[u8]) -> bool;
 
 /// Each format with a magic and the test its crate offers, built from the crate's own `MAGIC`.
 const SNIFFERS: [(Sniff, Format); 7] = [
-    (modex_raster::mdl::sniff, Format::Mdl),
-    (modex_raster::hmp::sniff, Format::Hmp),
-    (modex_raster::stories_mdl::sniff, Format::StoriesMdl),
+    (modex_mdl::mdl::sniff, Format::Mdl),
+    (modex_mdl::hmp::sniff, Format::Hmp),
+    (modex_mdl::stories_mdl::sniff, Format::StoriesMdl),
     (modex_vxl::vxl::sniff, Format::Vxl),
     (modex_cutscene::bbhd::sniff, Format::Bbhd),
     (modex_cutscene::tpwm::sniff, Format::Tpwm),

@@ -166,7 +166,7 @@ pub fn parse_message(data: &[u8]) -> FormatResult<Message> {
 }
 
 /// Write a message as the game stores it: one `{...}` segment, CR LF line ends.
-pub fn write_message(text: &str) -> Vec<u8> {
+pub fn encode_message(text: &str) -> Vec<u8> {
     let mut out = b"{".to_vec();
     out.extend(cp437::encode(&text.replace('\n', "\r\n")));
     out.extend_from_slice(b"}\r\n");
@@ -199,7 +199,7 @@ mod tests {
             ]
         );
         assert_eq!(m.plain_text(), "Hallo Grüße, zweite\nZei-\nle\n\nEnde!");
-        let w = parse_message(&write_message("a\n\nb")).unwrap();
+        let w = parse_message(&encode_message("a\n\nb")).unwrap();
         assert_eq!(w.plain_text(), "a\n\nb");
         assert_eq!(parse_message(b"^").unwrap().plain_text(), "^");
     }

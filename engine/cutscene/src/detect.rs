@@ -197,7 +197,7 @@ pub fn clip_data(
 mod tests {
     use super::*;
     use crate::bbhd_encode::{encode_clip, EncodeOptions};
-    use crate::lib_archive::write_lib;
+    use crate::lib_archive::encode_lib;
 
     #[test]
     fn folders_are_installs_when_they_have_ani() {
@@ -222,7 +222,7 @@ mod tests {
         assert_eq!(clip_data(Input::Clip, &clip, None).unwrap(), &clip[..]);
         let packed = tpwm::compress(&clip);
         assert_eq!(clip_data(Input::Packed, &packed, None).unwrap(), &clip[..]);
-        let lib = write_lib(&[("CLIP", clip.clone()), ("PAL", vec![0; 768])]);
+        let lib = encode_lib(&[("CLIP", clip.clone()), ("PAL", vec![0; 768])]);
         assert_eq!(clip_data(Input::Archive, &lib, Some(0)).unwrap(), &clip[..]);
         let e = |r: Result<Cow<'_, [u8]>, ClipError>| r.unwrap_err().to_string();
         assert_eq!(

@@ -18,8 +18,8 @@
 //!   [`MAX_FADE_TICKS`], [`MAX_SCENE_TICKS`], [`DEFAULT_TEXT_COLOUR`], [`VOICE_CHANNEL`]).
 //! - Detection for frontends: [`Input`] (what a path holds), [`clip_data`] (the clip in it).
 //! - The project's own data: no real game file ships with the project; the encoders
-//!   ([`tpwm::compress`], [`bbhd_encode::encode_clip`], [`lib_archive::write_lib`],
-//!   [`voc::write_voc`]) make the sample scene in `data/cutscene/` ([`sample_scene`]) and the
+//!   ([`tpwm::compress`], [`bbhd_encode::encode_clip`], [`lib_archive::encode_lib`],
+//!   [`voc::encode_voc`]) make the sample scene in `data/cutscene/` (`modex_testkit::sample_scene`) and the
 //!   round-trip tests.
 
 #![forbid(unsafe_code)]
@@ -35,7 +35,6 @@ mod detect;
 pub mod font;
 pub mod lib_archive;
 mod playback;
-pub mod sample_scene;
 mod scene;
 mod sequencer;
 mod text_layout;

@@ -183,7 +183,7 @@ fn parse_index(data: &[u8]) -> FormatResult<Vec<LibEntry>> {
 }
 
 /// Write an archive from `(name, bytes)` pairs in the given order. Names longer than 8 bytes are cut.
-pub fn write_lib<N: AsRef<str>, D: AsRef<[u8]>>(entries: &[(N, D)]) -> Vec<u8> {
+pub fn encode_lib<N: AsRef<str>, D: AsRef<[u8]>>(entries: &[(N, D)]) -> Vec<u8> {
     let data_len: usize = entries.iter().map(|(_, d)| d.as_ref().len()).sum();
     let index_at = 4 + data_len;
     let mut out = Vec::with_capacity(index_at + entries.len() * ENTRY_LEN);
@@ -210,7 +210,7 @@ mod tests {
 
     #[test]
     fn round_trip_and_sorted_selection() {
-        let bytes = write_lib(&[("B2", b"two".as_slice()), ("A1", b"one"), ("C3", b"")]);
+        let bytes = encode_lib(&[("B2", b"two".as_slice()), ("A1", b"one"), ("C3", b"")]);
         let lib = LibArchive::parse(&bytes).unwrap();
         assert_eq!(lib.len(), 3);
         assert_eq!(lib.entries()[0].name, "B2");
@@ -224,7 +224,7 @@ mod tests {
 
     #[test]
     fn wrapped_archive_and_entries_unpack() {
-        let inner = write_lib(&[("X", tpwm::compress(b"hello hello hello"))]);
+        let inner = encode_lib(&[("X", tpwm::compress(b"hello hello hello"))]);
         let outer = tpwm::compress(&inner);
         let lib = LibArchive::parse(&outer).unwrap();
         let e = lib.sorted_entry(0).unwrap();
@@ -240,13 +240,13 @@ mod tests {
         assert!(LibArchive::parse(&[100, 0, 0, 0]).is_err());
         assert!(LibArchive::parse(&[0, 0]).is_err());
         // Decreasing offsets.
-        let mut bytes = write_lib(&[("A", b"aa".as_slice()), ("B", b"bb")]);
+        let mut bytes = encode_lib(&[("A", b"aa".as_slice()), ("B", b"bb")]);
         let n = bytes.len();
         bytes[n - 4..].copy_from_slice(&4u32.to_le_bytes());
         bytes[n - 16..n - 12].copy_from_slice(&6u32.to_le_bytes());
         assert!(LibArchive::parse(&bytes).is_err());
         // Offset past the index.
-        let mut bytes = write_lib(&[("A", b"aa".as_slice())]);
+        let mut bytes = encode_lib(&[("A", b"aa".as_slice())]);
         let n = bytes.len();
         bytes[n - 4..].copy_from_slice(&99u32.to_le_bytes());
         assert!(LibArchive::parse(&bytes).is_err());

@@ -671,7 +671,7 @@ impl Scene {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lib_archive::write_lib;
+    use crate::lib_archive::encode_lib;
     use crate::sequencer::Timeline;
     use modex::MemorySource;
 
@@ -685,14 +685,14 @@ mod tests {
         let mut ani = MemorySource::new();
         ani.insert(
             "APAL000.LIB",
-            write_lib(&[
+            encode_lib(&[
                 ("A", apal::encode_palette(&flat([0, 0, 252]), false)),
                 ("B", apal::encode_palette(&flat([252, 0, 0]), false)),
             ]),
         );
         ani.insert(
             "ascr000.lib",
-            write_lib(&[("ASCR000", b"rem\r\n".to_vec()), ("ASCR001", script.into())]),
+            encode_lib(&[("ASCR000", b"rem\r\n".to_vec()), ("ASCR001", script.into())]),
         );
         GameDir::from_sources("memory", ani, MemorySource::new())
     }
@@ -719,7 +719,7 @@ mod tests {
     #[test]
     fn broken_entries_name_the_archive_entry() {
         let mut ani = MemorySource::new();
-        ani.insert("APAL000.LIB", write_lib(&[("SHORT", vec![1, 2, 3])]));
+        ani.insert("APAL000.LIB", encode_lib(&[("SHORT", vec![1, 2, 3])]));
         let dir = GameDir::from_sources("m", ani, MemorySource::new());
         let script = ascr::parse_script(b"rem\ninitpal(15,0,0)\ninitpal(15,0,4)").unwrap();
         let scene = Scene::load(script, &dir);

@@ -156,7 +156,7 @@ fn push(pcm: &mut Vec<u8>, data: &[u8], at: usize) -> FormatResult<()> {
 }
 
 /// Write a VOC file with one sound block. `divisor` sets the rate (1000000 / (256 - divisor)).
-pub fn write_voc(divisor: u8, pcm: &[u8]) -> Vec<u8> {
+pub fn encode_voc(divisor: u8, pcm: &[u8]) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
     let version: u16 = 0x010a;
     out.extend_from_slice(&26u16.to_le_bytes());
@@ -191,17 +191,17 @@ mod tests {
     #[test]
     fn round_trip_and_rate() {
         let pcm: Vec<u8> = (0..300).map(|i| (i * 7) as u8).collect();
-        let voc = parse_voc(&write_voc(165, &pcm)).unwrap();
+        let voc = parse_voc(&encode_voc(165, &pcm)).unwrap();
         assert_eq!(voc.rate, 10_989);
         assert_eq!(voc.pcm, pcm);
         assert_eq!(voc.to_sound().samples.len(), 300);
-        let empty = parse_voc(&write_voc(156, &[])).unwrap();
+        let empty = parse_voc(&encode_voc(156, &[])).unwrap();
         assert_eq!((empty.rate, empty.pcm.len()), (10_000, 0));
     }
 
     #[test]
     fn silence_continue_and_errors() {
-        let mut f = write_voc(156, &[1, 2]);
+        let mut f = encode_voc(156, &[1, 2]);
         f.pop(); // terminator
         f.extend_from_slice(&[3, 3, 0, 0, 3, 0, 156]); // 4 samples of silence
         f.extend_from_slice(&[2, 1, 0, 0, 9]);
@@ -209,13 +209,13 @@ mod tests {
         let v = parse_voc(&f).unwrap();
         assert_eq!(v.pcm, [1, 2, 128, 128, 128, 128, 9]);
         assert!(parse_voc(b"Creative Voice File").is_err());
-        let mut bad = write_voc(156, &[1]);
+        let mut bad = encode_voc(156, &[1]);
         bad[26 + 5] = 4; // codec 4
         assert!(matches!(
             parse_voc(&bad).unwrap_err().kind,
             ErrorKind::Unsupported(_)
         ));
-        let mut cut = write_voc(156, &[1, 2, 3]);
+        let mut cut = encode_voc(156, &[1, 2, 3]);
         cut.truncate(cut.len() - 3);
         assert!(parse_voc(&cut).is_err());
     }

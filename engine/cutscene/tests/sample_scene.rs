@@ -12,8 +12,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use modex_cutscene::sample_scene::{self, SCRIPT_NUMBER};
 use modex_cutscene::{mix_sound, GameDir, Scene, Sequencer, Timeline};
+use modex_testkit::sample_scene::{self, SCRIPT_NUMBER};
 use modex_testkit::Golden;
 
 fn data_dir() -> PathBuf {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use modex::IndexedFrame;
 use modex_cutscene::ascr::parse_script;
-use modex_cutscene::atxt::{parse_message, write_message};
+use modex_cutscene::atxt::{encode_message, parse_message};
 use modex_cutscene::bbhd_encode::{encode_clip, EncodeOptions};
 use modex_cutscene::{
     font, BbhdClip, ClipPictures, Scene, SceneAssets, Sequencer, Timeline, DEFAULT_TEXT_COLOUR,
@@ -62,7 +62,7 @@ fn timeline(script: &str, screen: (usize, usize), clip: ClipSize, text: &str) ->
     assets.clips.insert(CLIP_KEY, Arc::new(decoded));
     assets
         .texts
-        .insert(TEXT_KEY, parse_message(&write_message(text)).unwrap());
+        .insert(TEXT_KEY, parse_message(&encode_message(text)).unwrap());
     let scene = Scene {
         script: parse_script(script.as_bytes()).unwrap(),
         assets,

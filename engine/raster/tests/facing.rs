@@ -29,10 +29,11 @@ use std::path::{Path, PathBuf};
 
 use glam::{Vec2, Vec3};
 use modex::{Argb8888, Camera, DepthBuffer, Projection, Surface};
-use modex_raster::hmp::HmpFile;
-use modex_raster::mdl::MdlFile;
-use modex_raster::mdl7::Mdl7File;
-use modex_raster::{Cull, Entity, Frame, Light, Model, Renderer, Skin, SkinPixels};
+use modex_mdl::hmp::HmpFile;
+use modex_mdl::mdl::MdlFile;
+use modex_mdl::mdl7::Mdl7File;
+use modex_mdl::{Frame, Model, Skin, SkinPixels};
+use modex_raster::{Cull, Entity, Light, Renderer};
 
 /// Share of pixels (and rays) that must show the nearest surface.
 const MIN_PERCENT: f64 = 98.0;
@@ -524,8 +525,9 @@ fn every_real_model_is_seen_from_outside() {
 /// vanishes where it is seen from inside.)
 #[test]
 fn stories_samples_are_seen_from_outside() {
-    use modex_raster::stories_mdl_encode::{encode, samples};
-    use modex_raster::StoriesModel;
+    use modex_mdl::stories_mdl_encode::encode;
+    use modex_mdl::StoriesModel;
+    use modex_testkit::stories as samples;
     let cases = [
         ("cube", samples::cube(), View::Outside(30.0, 20.0)),
         ("cube", samples::cube(), View::Outside(210.0, 35.0)),

@@ -6,8 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use modex::{DepthBuffer, FileSource, IndexedFrame, Palette, Target};
-use modex_raster::mdl7::Mdl7File;
-use modex_raster::{Entity, Frame, Light, Model, Renderer};
+use modex_mdl::mdl7::Mdl7File;
+use modex_mdl::{Frame, Model};
+use modex_raster::{Entity, Light, Renderer};
 use modex_testkit::Golden;
 
 /// (sample under `mdl/`, golden name, frame, yaw)
@@ -107,7 +108,7 @@ fn mdl7_files(dir: &Path, out: &mut Vec<PathBuf>) {
         let p = e.unwrap().path();
         if p.is_dir() {
             mdl7_files(&p, out);
-        } else if std::fs::read(&p).is_ok_and(|b| modex_raster::mdl7::sniff(&b)) {
+        } else if std::fs::read(&p).is_ok_and(|b| modex_mdl::mdl7::sniff(&b)) {
             out.push(p);
         }
     }

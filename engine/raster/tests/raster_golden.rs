@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 use modex::{
     Argb4444, Argb8888, DepthBuffer, IndexedFrame, Palette, Rgb565, Surface, SurfacePixel, Target,
 };
-use modex_raster::{framing_camera, Entity, HmpFile, Light, MdlFile, Model, RasterPixel, Renderer};
+use modex_mdl::{HmpFile, MdlFile, Model};
+use modex_raster::{framing_camera, Entity, Light, RasterPixel, Renderer};
 use modex_testkit::{Golden, Tolerance};
 
 const W: usize = 160;

@@ -6,9 +6,8 @@ use modex::{
     with_threads, Argb4444, Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Pixel,
     Projection, Rgb565, Rng, Surface, Target,
 };
-use modex_raster::{
-    Cull, DepthMode, Entity, Light, Model, RasterPixel, Renderer, SkinPixels, Triangle, LIGHT_ONE,
-};
+use modex_mdl::{Model, SkinPixels, Triangle};
+use modex_raster::{Cull, DepthMode, Entity, Light, RasterPixel, Renderer, LIGHT_ONE};
 use modex_testkit::models::{checker_skin, floor, frame, indexed_skin, model, quad, skin, sphere};
 
 /// Light that leaves skins unchanged: ambient 1, no sun.
@@ -505,7 +504,7 @@ fn lighting_follows_the_normal_table_and_entity_fields() {
     assert!((lum(&dull, 52, 40) - lum(&dull, 28, 40)).abs() < 8);
     // Same through the 162-entry table: give each vertex its nearest table normal.
     let mut indexed = model.clone();
-    let table = modex::normals::mdl_normals();
+    let table = modex_mdl::normals::mdl_normals();
     let idx = indexed.frames[0]
         .normals
         .iter()

@@ -10,6 +10,9 @@
 //!   without one and failing in CI.
 //! - [`models`]: the scene builders the rasterizer's tests and the benches share (quads, spheres,
 //!   floors, small-triangle soups, checker and noise skins, a synthetic MDL5), one copy each.
+//! - [`sample_scene`]: the project's own Battle Isle 2 scene, which `data/cutscene/` holds.
+//! - [`stories`]: GTA Stories sample models (a cube, a long band, two atomics, a skinned terrain).
+//! - [`mdl7`]: an MDL7 writer following the measured layout, and a two-bone test model.
 //! - [`Rng`]: the engine's seeded generator, so random test and bench scenes are the same
 //!   everywhere.
 
@@ -18,8 +21,11 @@
 
 pub mod cplugin;
 pub mod golden;
+pub mod mdl7;
 pub mod models;
+pub mod sample_scene;
 pub mod samples;
+pub mod stories;
 
 pub use golden::{Golden, Tolerance};
 pub use modex::Rng;

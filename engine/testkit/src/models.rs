@@ -15,10 +15,10 @@
 //! UV (0, 0) at a face's top-left as seen from the front.
 
 use glam::{Vec2, Vec3};
-use modex::normals::mdl_normals;
 use modex::{Palette, Rng};
-use modex_raster::mdl_encode::{FrameSpec, MdlSpec, SkinData, SkinSpec};
-use modex_raster::{Frame, Model, Skin, SkinPixels, Triangle};
+use modex_mdl::mdl_encode::{FrameSpec, MdlSpec, SkinData, SkinSpec};
+use modex_mdl::normals::mdl_normals;
+use modex_mdl::{Frame, Model, Skin, SkinPixels, Triangle};
 
 /// A `width` x `height` skin of `pixels`, with the skin type of its pixel format and its RGBA
 /// decoded (8-bit indices through the Quake palette).
@@ -313,7 +313,7 @@ pub fn synthetic_mdl5() -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use modex_raster::mdl::MdlFile;
+    use modex_mdl::mdl::MdlFile;
 
     #[test]
     fn builders_make_consistent_models() {

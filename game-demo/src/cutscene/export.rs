@@ -291,8 +291,8 @@ pub fn export_scene(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use modex_cutscene::sample_scene::SCRIPT_NUMBER;
     use modex_cutscene::GameDir;
+    use modex_testkit::sample_scene::SCRIPT_NUMBER;
 
     const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/cutscene");
     const GOLDEN: &str = concat!(

@@ -1,16 +1,16 @@
 //! CLI for MDL7 (GameStudio A6..A8) models: `info` text and JSON, and the renderer models with
 //! their external skins looked up beside the model, then in `--skins DIR`.
 //!
-//! Decoding and posing are `modex_raster::mdl7`; this module only finds files and prints.
+//! Decoding and posing are `modex_mdl::mdl7`; this module only finds files and prints.
 
 use std::path::Path;
 
 use anyhow::Result;
 use modex::{DirSource, FileSource, Palette};
 use modex_assets::Asset;
-use modex_raster::mdl7::{Mdl7File, SkinSource};
-use modex_raster::skin::kind_name;
-use modex_raster::Model;
+use modex_mdl::mdl7::{Mdl7File, SkinSource};
+use modex_mdl::skin::kind_name;
+use modex_mdl::Model;
 use serde_json::{json, Value};
 
 use super::Description;
@@ -79,7 +79,7 @@ pub fn load_parts(
     Ok(file.parts().into_iter().map(|p| p.model).collect())
 }
 
-fn skin_json(s: &modex_raster::mdl7::Mdl7Skin) -> Value {
+fn skin_json(s: &modex_mdl::mdl7::Mdl7Skin) -> Value {
     let mut v = json!({
         "type": s.raw_type,
         "format": kind_name(s.skin.kind),

@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use modex::{IndexedFrame, Palette};
-use modex_raster::hmp::HmpFile;
-use modex_raster::mdl::MdlFile;
-use modex_raster::mdl7;
-use modex_raster::skin::{dds_fourcc, kind_name};
-use modex_raster::{Model, Skin, SkinPixels};
+use modex_mdl::hmp::HmpFile;
+use modex_mdl::mdl::MdlFile;
+use modex_mdl::mdl7;
+use modex_mdl::skin::{dds_fourcc, kind_name};
+use modex_mdl::{Model, Skin, SkinPixels};
 use serde_json::{json, Value};
 
 use modex_assets::{Asset, Format};
@@ -368,7 +368,7 @@ pub fn export(args: &ExportArgs, asset: &Asset) -> Result<()> {
                 std::fs::write(&path, b)
                     .with_context(|| format!("cannot write {}", path.display()))?;
                 println!("{} (embedded DDS written as is)", path.display());
-                if let Some((w, h, rgba)) = modex_raster::dds::decode(b) {
+                if let Some((w, h, rgba)) = modex_mdl::dds::decode(b) {
                     let path = out("png");
                     modex::pngio::save_rgba(&path, w, h, &rgba)?;
                     println!("{} (DDS top level decoded, RGBA)", path.display());

@@ -13,7 +13,7 @@ use modex_voxel::VoxelPixel;
 use super::model::{load_models, palette_or_quake};
 use super::target::{save_png, DrawInto, Targets};
 use crate::cli::{parse_size, RenderArgs, TargetFormat, ViewArgs};
-use modex_raster::{Frame, Model};
+use modex_mdl::{Frame, Model};
 
 /// Light used by the viewer and renders: the sun over the camera's left shoulder.
 const AMBIENT: f32 = 0.35;
@@ -219,8 +219,7 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
         zoom: 1.0,
         frame: 0.0,
         // Skeletal MDL7 models open playing their animation (Space stops it).
-        playing: modex_raster::mdl7::sniff(asset.bytes())
-            && models.iter().any(|m| m.frames.len() > 1),
+        playing: modex_mdl::mdl7::sniff(asset.bytes()) && models.iter().any(|m| m.frames.len() > 1),
         format: TargetFormat::Indexed8,
         skin: 0,
         wireframe: false,

@@ -1,13 +1,13 @@
 //! `modex export MODEL --obj OUT.obj`: one frame of an MDL2..MDL7 model as Wavefront OBJ + MTL,
-//! through the shared writer (`modex_raster::obj`). Each renderer part (MDL7: one per group and
+//! through the shared writer (`modex_mdl::obj`). Each renderer part (MDL7: one per group and
 //! skin) becomes one material whose skin is written as PNG beside the OBJ.
 
 use std::io::BufWriter;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use modex_raster::obj::{write_mtl, write_obj, ObjCorner, ObjFace, ObjMaterial, ObjMesh};
-use modex_raster::Model;
+use modex_mdl::obj::{encode_mtl, encode_obj, ObjCorner, ObjFace, ObjMaterial, ObjMesh};
+use modex_mdl::Model;
 
 /// The mesh of frame `frame` of `models` (one material per model); `texture(i)` names the PNG the
 /// caller writes for model `i`'s first skin, `None` for a model without one.
@@ -83,13 +83,13 @@ pub fn export(models: &[Model], frame: usize, out: &Path) -> Result<()> {
     let mut obj = BufWriter::new(
         std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?,
     );
-    write_obj(&mesh, &mtl_name, &mut obj)?;
+    encode_obj(&mesh, &mtl_name, &mut obj)?;
     let mtl_path = dir.join(&mtl_name);
     let mut mtl = BufWriter::new(
         std::fs::File::create(&mtl_path)
             .with_context(|| format!("cannot create {}", mtl_path.display()))?,
     );
-    write_mtl(&mesh, &mut mtl)?;
+    encode_mtl(&mesh, &mut mtl)?;
     println!(
         "{} ({} vertices, {} triangles, {} materials) and {}",
         out.display(),

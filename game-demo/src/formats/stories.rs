@@ -2,15 +2,16 @@
 //! the renderer settings `render` and `view` use for them.
 //!
 //! The decoding, the drawing conversion and the OBJ conversion live in
-//! `modex_raster::stories_mdl`; this module turns them into text, JSON and files.
+//! `modex_mdl::stories_mdl`; this module turns them into text, JSON and files.
 
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use modex_assets::{Asset, Format};
-use modex_raster::obj::{write_mtl, write_obj};
-use modex_raster::stories_mdl::{self, Atomic, StoriesModel};
-use modex_raster::{Light, Model, Renderer};
+use modex_mdl::obj::{encode_mtl, encode_obj};
+use modex_mdl::stories_mdl::{self, Atomic, StoriesModel};
+use modex_mdl::Model;
+use modex_raster::{Light, Renderer};
 use serde_json::{json, Value};
 
 use super::Description;
@@ -174,8 +175,8 @@ pub fn export(args: &ExportArgs, asset: &Asset) -> Result<()> {
     let mtl_name = mtl_path
         .file_name()
         .map_or("model.mtl".into(), |n| n.to_string_lossy().into_owned());
-    write_file(out, |f| write_obj(&obj, &mtl_name, f))?;
-    write_file(&mtl_path, |f| write_mtl(&obj, f))?;
+    write_file(out, |f| encode_obj(&obj, &mtl_name, f))?;
+    write_file(&mtl_path, |f| encode_mtl(&obj, f))?;
     println!(
         "{} ({} vertices, {} triangles, {} materials)",
         out.display(),

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use modex::{MemorySource, Palette};
-use modex_raster::hmp::HmpFile;
-use modex_raster::mdl::MdlFile;
+use modex_mdl::hmp::HmpFile;
+use modex_mdl::mdl::MdlFile;
 use modex_voxel::{TypeKind, VoxelSet, VoxelType};
 
 use super::{props, terrain, units};

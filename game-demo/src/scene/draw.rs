@@ -14,7 +14,8 @@ use std::time::Instant;
 use anyhow::Context;
 use glam::Vec3;
 use modex::{Argb8888, Camera, DepthBuffer, DrawStats, IndexedFrame, Surface, Target};
-use modex_raster::{Entity, Light, Model, PreparedModel, Renderer};
+use modex_mdl::Model;
+use modex_raster::{Entity, Light, PreparedModel, Renderer};
 use modex_voxel::{DrawCache, DrawError, Instance, Pose, RenderOptions, Shading, Unit, VoxelPixel};
 use modex_vxl::Vpl;
 

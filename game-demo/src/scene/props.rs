@@ -1,9 +1,9 @@
 //! The demo's MDL props, modelled in code and written as MDL5 files with
-//! [`modex_raster::mdl_encode`]: a windmill whose sails turn (8 frames, drawn interpolated) and a
+//! [`modex_mdl::mdl_encode`]: a windmill whose sails turn (8 frames, drawn interpolated) and a
 //! flag waving on its pole (8 frames). Skins are 8-bit, painted procedurally in the Quake palette.
 
 use glam::{Vec2, Vec3};
-use modex_raster::mdl_encode::{FrameSpec, MdlSpec, SkinData, SkinSpec};
+use modex_mdl::mdl_encode::{FrameSpec, MdlSpec, SkinData, SkinSpec};
 
 /// Frames of each prop's animation loop.
 pub const PROP_FRAMES: usize = 8;
@@ -253,7 +253,7 @@ pub fn generate() -> Vec<(String, Vec<u8>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use modex_raster::mdl::MdlFile;
+    use modex_mdl::mdl::MdlFile;
 
     #[test]
     fn props_load_with_all_frames_and_in_range_uvs() {

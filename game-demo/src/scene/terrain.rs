@@ -1,8 +1,8 @@
 //! The battlefield's terrain: value-noise heights and an 8-bit skin coloured by height and slope,
-//! written as an HMP7 file by [`modex_raster::hmp_encode`].
+//! written as an HMP7 file by [`modex_mdl::hmp_encode`].
 
 use glam::Vec3;
-use modex_raster::hmp_encode::HmpSpec;
+use modex_mdl::hmp_encode::HmpSpec;
 
 use modex::Rng;
 

@@ -15,7 +15,7 @@ use modex::{draw_line, Camera, DepthBuffer, DrawStats, Palette, Projection, Size
 use rayon::prelude::*;
 use std::sync::Arc;
 
-use crate::model::Model;
+use modex_mdl::Model;
 
 use super::clip::{by_codes, clip_triangle, ClipPlanes, ClipVertex, Clipped};
 use super::light::{normal_table_dots, Light, ShadeTable};
@@ -266,7 +266,7 @@ impl Renderer {
         let dots = normal_table_dots(to_sun);
         let light = self.light;
         let (amb, alb) = (entity.ambient, entity.albedo);
-        let intensity = |f: &crate::model::Frame, i: usize| -> f32 {
+        let intensity = |f: &modex_mdl::Frame, i: usize| -> f32 {
             let d = match &f.normal_indices {
                 Some(idx) => idx
                     .get(i)
@@ -318,7 +318,7 @@ impl Renderer {
     fn setups(
         &self,
         model: &Model,
-        triangles: &[crate::model::Triangle],
+        triangles: &[modex_mdl::Triangle],
         lit: &[Lit],
         tex: &Texture,
         width: usize,
@@ -571,7 +571,7 @@ impl TriangleStage<'_> {
     /// nothing for it (callgrind: the test compiled in for every model cost small100k 1.2 %
     /// instructions).
     #[inline(always)]
-    fn run<S: SetupSink>(&self, tris: &[crate::model::Triangle], out: &mut S) {
+    fn run<S: SetupSink>(&self, tris: &[modex_mdl::Triangle], out: &mut S) {
         if self.projected {
             self.run_with::<S, true>(tris, out)
         } else {
@@ -585,7 +585,7 @@ impl TriangleStage<'_> {
     /// worked out.
     fn run_with<S: SetupSink, const PROJECTED: bool>(
         &self,
-        tris: &[crate::model::Triangle],
+        tris: &[modex_mdl::Triangle],
         out: &mut S,
     ) {
         let TriangleStage {
@@ -716,7 +716,7 @@ pub fn framing_camera(
         .get(frame)
         .or(model.frames.first())
         .map_or(&[][..], |f| &f.positions[..]);
-    let (lo, hi) = crate::model::Frame::compute_bbox(positions);
+    let (lo, hi) = modex_mdl::Frame::compute_bbox(positions);
     Camera::framing(
         Camera::orbit_direction(yaw.to_radians(), pitch.to_radians()),
         lo,

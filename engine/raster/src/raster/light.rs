@@ -7,8 +7,8 @@
 //! palette. The true-colour paths multiply each channel instead.
 
 use glam::Vec3;
-use modex::normals::{mdl_normals, MDL_NORMAL_COUNT};
 use modex::Palette;
+use modex_mdl::normals::{mdl_normals, MDL_NORMAL_COUNT};
 
 /// Fixed-point intensity meaning 1.0 (the skin colour unchanged).
 pub const LIGHT_ONE: i32 = 256;

@@ -22,8 +22,8 @@ const HALF: i64 = ONE / 2;
 /// pixels); refusing them keeps snapped values below 2^29 and edge deltas within `i32`.
 const COORD_LIMIT: f32 = (1u32 << 21) as f32;
 
-/// Which faces are drawn. Front faces are counter-clockwise as seen by the camera: the [`crate::Model`]
-/// convention, into which the decoders turn every file's ([`crate::facing`]).
+/// Which faces are drawn. Front faces are counter-clockwise as seen by the camera: the [`modex_mdl::Model`]
+/// convention, into which the decoders turn every file's ([`modex_mdl::facing`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Cull {
     /// Draw front faces only (the default).

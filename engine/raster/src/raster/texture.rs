@@ -14,7 +14,7 @@
 //! The file's own mip levels (MDL5 type + 8) are skipped by the decoder and rebuilt here, so every
 //! skin, with mips stored or not, is drawn the same way.
 
-use crate::model::{Skin, SkinPixels};
+use modex_mdl::{Skin, SkinPixels};
 
 use super::light::ShadeTable;
 

@@ -62,19 +62,11 @@ pub fn run(args: &DemoArgs) -> Result<()> {
         });
     }
     let plugins = Plugins::from_args(args, &data_dir())?;
-    let path = draw_path(args);
+    let path = args.path.into();
     if args.headless {
         return headless(&assets, args, path, plugins);
     }
     windowed(&assets, args, path, plugins)
-}
-
-/// `--path`: the 8-bit frame (default) or the 8888 surface.
-pub(crate) fn draw_path(args: &DemoArgs) -> DrawPath {
-    match args.path.as_str() {
-        "8888" => DrawPath::TrueColour,
-        _ => DrawPath::Indexed,
-    }
 }
 
 /// Show the frame `path` drew; `false` when the window was closed.

@@ -17,7 +17,7 @@ use std::io::Write;
 use anyhow::{bail, Context, Result};
 use modex_assets::{Asset, Family};
 
-use crate::cli::{ExportArgs, InfoArgs, PlayArgs, RenderArgs, ViewArgs};
+use crate::cli::{Codepage, ExportArgs, InfoArgs, PlayArgs, RenderArgs, ViewArgs};
 
 /// A summary of one file for `modex info`.
 pub struct Description {
@@ -27,7 +27,7 @@ pub struct Description {
     pub text: String,
 }
 
-fn describe(path: &std::path::Path, codepage: Option<&str>) -> Result<Description> {
+fn describe(path: &std::path::Path, codepage: Option<Codepage>) -> Result<Description> {
     let asset = Asset::open(path)?;
     let d = match asset.format().family() {
         Family::Model => model::describe(&asset, codepage),
@@ -44,7 +44,7 @@ pub fn info(args: &InfoArgs) -> Result<()> {
     let mut failed = 0;
     let mut out = std::io::stdout().lock();
     for path in &args.files {
-        let written = match describe(path, args.codepage.as_deref()) {
+        let written = match describe(path, args.codepage) {
             Ok(d) if args.json => writeln!(out, "{}", d.json),
             Ok(d) => {
                 let mut text = format!("{}:\n", path.display());

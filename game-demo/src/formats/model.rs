@@ -17,9 +17,9 @@ use serde_json::{json, Value};
 use modex_assets::{Asset, Format};
 
 use super::Description;
-use crate::cli::ExportArgs;
+use crate::cli::{Codepage, ExportArgs};
 
-pub fn describe(asset: &Asset, codepage: Option<&str>) -> Result<Description> {
+pub fn describe(asset: &Asset, codepage: Option<Codepage>) -> Result<Description> {
     let bytes = asset.bytes();
     match asset.format() {
         Format::Mdl if mdl7::sniff(bytes) => Ok(super::mdl7::describe(
@@ -169,7 +169,7 @@ fn bbox_text(model: &Model) -> String {
     }
 }
 
-fn describe_mdl(f: &MdlFile, size: usize, codepage: Option<&str>) -> Description {
+fn describe_mdl(f: &MdlFile, size: usize, codepage: Option<Codepage>) -> Description {
     let m = &f.model;
     let h = &f.header;
     let mut encodings: Vec<&str> = Vec::new();

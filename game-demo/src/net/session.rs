@@ -30,7 +30,7 @@ use serde_json::json;
 
 use super::units::{entity_of, unit_of};
 use crate::cli::DemoArgs;
-use crate::demo::{draw_frame, draw_path, present_frame};
+use crate::demo::{draw_frame, present_frame};
 use crate::plugins::Plugins;
 
 /// A client silent for this long is dropped by the server.
@@ -192,7 +192,7 @@ pub fn serve(
         modex::frame::DEFAULT_WIDTH,
         modex::frame::DEFAULT_HEIGHT,
     );
-    let path = draw_path(args);
+    let path = args.path.into();
     if let Some(p) = &mut plugins {
         p.open_network(MAX_DATAGRAM);
     }
@@ -352,7 +352,7 @@ pub fn connect(
         modex::frame::DEFAULT_WIDTH,
         modex::frame::DEFAULT_HEIGHT,
     );
-    let path = draw_path(args);
+    let path = args.path.into();
     if let Some(p) = &mut plugins {
         p.open_network(MAX_DATAGRAM);
     }

@@ -1,13 +1,8 @@
 //! `modex`: the command line of the engine. Thin by design: argument parsing here, everything else in
 //! the engine crates and in one module per format family under `formats/`.
 
-mod bench;
 mod cli;
-mod cutscene;
 mod demo;
-mod formats;
-mod net;
-mod plugins;
 
 use clap::Parser;
 
@@ -26,11 +21,11 @@ fn run(cli: cli::Cli) -> anyhow::Result<()> {
     match cli.command {
         None => demo::run(&cli.demo),
         Some(cli::Command::Demo(a)) => demo::run(&a),
-        Some(cli::Command::Info(a)) => formats::info(&a),
-        Some(cli::Command::View(a)) => formats::view(&a),
-        Some(cli::Command::Render(a)) => formats::render(&a),
-        Some(cli::Command::Play(a)) => formats::play(&a),
-        Some(cli::Command::Export(a)) => formats::export(&a),
-        Some(cli::Command::Net(a)) => net::run(&a),
+        Some(cli::Command::Info(a)) => cli::formats::info(&a),
+        Some(cli::Command::View(a)) => cli::formats::view(&a),
+        Some(cli::Command::Render(a)) => cli::formats::render(&a),
+        Some(cli::Command::Play(a)) => cli::formats::play(&a),
+        Some(cli::Command::Export(a)) => cli::formats::export(&a),
+        Some(cli::Command::Net(a)) => cli::net::run(&a),
     }
 }

@@ -30,8 +30,8 @@ use serde_json::json;
 
 use super::units::{entity_of, unit_of};
 use crate::cli::DemoArgs;
+use crate::demo::plugins::Plugins;
 use crate::demo::{draw_frame, present_frame};
-use crate::plugins::Plugins;
 
 /// A client silent for this long is dropped by the server.
 pub const CLIENT_TIMEOUT: Duration = Duration::from_secs(2);

@@ -3,6 +3,9 @@
 
 use std::path::PathBuf;
 
+pub mod formats;
+pub mod net;
+
 use clap::builder::TypedValueParser;
 use clap::{Args, Parser, Subcommand};
 use modex_demo::scene::DrawPath;

@@ -19,8 +19,12 @@ use modex_cutscene::{GameDir, Playback, Scene, TICKS_PER_SECOND};
 use modex_desktop::minifb::{Key, KeyRepeat};
 use modex_desktop::{AudioOutput, WindowPresenter};
 
+mod bench;
+mod net;
+mod plugins;
+
 use crate::cli::DemoArgs;
-use crate::plugins::Plugins;
+use plugins::Plugins;
 
 /// The project's own sample scene, played as the intro.
 const INTRO_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/cutscene");
@@ -43,17 +47,17 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     let assets = Assets::load(&data_dir())?;
     if let Some(addr) = args.serve {
         let plugins = Plugins::from_args(args, &data_dir())?;
-        return crate::net::session::serve(addr, args, &assets, new_world(&assets), plugins);
+        return net::session::serve(addr, args, &assets, new_world(&assets), plugins);
     }
     if let Some(addr) = args.connect {
         let plugins = Plugins::from_args(args, &data_dir())?;
-        return crate::net::session::connect(addr, args, &assets, new_world(&assets), plugins);
+        return net::session::connect(addr, args, &assets, new_world(&assets), plugins);
     }
     if let Some(secs) = args.soak {
         return soak(&assets, secs);
     }
     if args.bench {
-        return crate::bench::run(&assets, args, |units| {
+        return bench::run(&assets, args, |units| {
             World::with_units(
                 WORLD_SEED,
                 assets.terrain.model.frames[0].positions.clone(),
@@ -95,7 +99,7 @@ pub(crate) fn draw_frame(
     let Some(plugins) = plugins else {
         return scene.draw(world, path);
     };
-    let camera = crate::plugins::camera_state(scene);
+    let camera = plugins::camera_state(scene);
     let overrides = plugins.before_draw(world, camera)?;
     let stats = scene.draw_with(world, path, &overrides)?;
     drop(overrides);

@@ -1,6 +1,17 @@
 //! CLI for Battle Isle 2 cutscenes (LIB, TPWM, BBHD, ASCR, VOC, palettes). The formats, scenes and
-//! what a path holds ([`Input`]) are `modex-cutscene`'s; the player window and the exporter are the
-//! binary's frontends in `crate::cutscene`. This module only maps arguments to them.
+//! what a path holds ([`Input`]) are `modex-cutscene`'s; this module maps arguments to them and to
+//! the binary's two cutscene frontends, what plays a scene to a person or writes it to files:
+//!
+//! - [`player`]: the interactive window (keys, wall clock, audio device) for `modex play`.
+//! - [`export`]: PNG sequences, animated GIFs and WAV sound with a terminal progress bar for
+//!   `modex export`.
+//!
+//! Everything they show comes from the `modex-cutscene` library (scenes, the sequencer's frames,
+//! [`modex_cutscene::Playback`]'s sounds, [`modex_cutscene::Transport`]); they only own the window,
+//! the terminal and the file encoders.
+
+pub mod export;
+pub mod player;
 
 use std::path::Path;
 
@@ -14,8 +25,8 @@ use serde_json::json;
 
 use super::Description;
 use crate::cli::{ExportArgs, PlayArgs};
-use crate::cutscene::export::{self, ExportTargets};
-use crate::cutscene::player::{self, PlayerOptions};
+use export::ExportTargets;
+use player::PlayerOptions;
 
 /// Pictures per second for a bare clip (clips have no timing of their own; scripts choose it).
 const CLIP_FPS: i32 = 10;

@@ -1,0 +1,5 @@
+//! The two networked demos (`modex demo --serve` / `--connect`) over the A5 protocol of the
+//! `modex-net` crate.
+
+pub mod session;
+mod units;

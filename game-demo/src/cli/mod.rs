@@ -1,10 +1,17 @@
-//! Command-line arguments of `modex`. Every subcommand and flag is declared here so `--help` is
-//! complete; the work is done in `demo.rs` and `formats/`.
+//! Command-line arguments of `modex`. Every subcommand and flag is declared here, so `--help` is
+//! complete and reviewed in one place. The commands' modules beside this one (`info`, `view`,
+//! `render`, `play`, `export`, `net`) map the arguments to library calls, through the per-format
+//! helpers in `formats/`; the demo's runs are `crate::demo`'s.
+
+pub mod export;
+mod formats;
+pub mod info;
+pub mod net;
+pub mod play;
+pub mod render;
+pub mod view;
 
 use std::path::PathBuf;
-
-pub mod formats;
-pub mod net;
 
 use clap::builder::TypedValueParser;
 use clap::{Args, Parser, Subcommand};

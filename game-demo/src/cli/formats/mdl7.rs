@@ -21,7 +21,7 @@ use crate::cli::Codepage;
 ///
 /// The user's code page comes before UTF-8 because short GBK names are often valid UTF-8 too:
 /// the real MDL4 frame names `帧0..帧480` (GBK `D6 A1`) read as UTF-8 `֡0..֡480`.
-pub fn decode_name(bytes: &[u8], codepage: Option<Codepage>) -> (String, &'static str) {
+fn decode_name(bytes: &[u8], codepage: Option<Codepage>) -> (String, &'static str) {
     match std::str::from_utf8(bytes) {
         Ok(s) if s.is_ascii() => return (s.to_string(), "UTF-8"),
         Ok(s) if codepage.is_none() => return (s.to_string(), "UTF-8"),
@@ -51,6 +51,32 @@ pub fn decode_name(bytes: &[u8], codepage: Option<Codepage>) -> (String, &'stati
             "Windows-1252",
         ),
     }
+}
+
+/// Decode a model's frame names by [`decode_name`]. Returns the names and the encodings used, in
+/// the order first met and joined by `+` (`UTF-8` for a model without frames), as `info` shows
+/// them: a file whose names mix encodings says so.
+pub fn decode_names<'a>(
+    names: impl IntoIterator<Item = &'a [u8]>,
+    codepage: Option<Codepage>,
+) -> (Vec<String>, String) {
+    let mut encodings: Vec<&str> = Vec::new();
+    let names = names
+        .into_iter()
+        .map(|bytes| {
+            let (name, enc) = decode_name(bytes, codepage);
+            if !encodings.contains(&enc) {
+                encodings.push(enc);
+            }
+            name
+        })
+        .collect();
+    let encoding = if encodings.is_empty() {
+        "UTF-8".to_string()
+    } else {
+        encodings.join("+")
+    };
+    (names, encoding)
 }
 
 /// The renderer models of an MDL7 file (one per group and skin), external skins resolved: beside
@@ -105,7 +131,6 @@ fn skin_json(s: &modex_raster::mdl7::Mdl7Skin) -> Value {
 
 /// `modex info` for an MDL7 file.
 pub fn describe(f: &Mdl7File, size: usize, codepage: Option<Codepage>) -> Description {
-    let mut encodings: Vec<&str> = Vec::new();
     let groups: Vec<Value> = f
         .groups
         .iter()
@@ -119,28 +144,14 @@ pub fn describe(f: &Mdl7File, size: usize, codepage: Option<Codepage>) -> Descri
             })
         })
         .collect();
-    let frame_names: Vec<String> = f
-        .groups
-        .iter()
-        .max_by_key(|g| g.frames.len())
-        .map(|g| {
-            g.frames
-                .iter()
-                .map(|fr| {
-                    let (s, enc) = decode_name(&fr.name_bytes, codepage);
-                    if !encodings.contains(&enc) {
-                        encodings.push(enc);
-                    }
-                    s
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let encoding = if encodings.is_empty() {
-        "UTF-8".to_string()
-    } else {
-        encodings.join("+")
-    };
+    let longest = f.groups.iter().max_by_key(|g| g.frames.len());
+    let (frame_names, encoding) = decode_names(
+        longest
+            .into_iter()
+            .flat_map(|g| &g.frames)
+            .map(|fr| fr.name_bytes.as_slice()),
+        codepage,
+    );
     let json = json!({
         "format": "mdl",
         "version": "MDL7",

@@ -172,23 +172,8 @@ fn bbox_text(model: &Model) -> String {
 fn describe_mdl(f: &MdlFile, size: usize, codepage: Option<Codepage>) -> Description {
     let m = &f.model;
     let h = &f.header;
-    let mut encodings: Vec<&str> = Vec::new();
-    let names: Vec<String> = f
-        .frames
-        .iter()
-        .map(|fi| {
-            let (name, enc) = super::mdl7::decode_name(&fi.name_bytes, codepage);
-            if !encodings.contains(&enc) {
-                encodings.push(enc);
-            }
-            name
-        })
-        .collect();
-    let encoding = if encodings.is_empty() {
-        "UTF-8".to_string()
-    } else {
-        encodings.join("+")
-    };
+    let (names, encoding) =
+        super::mdl7::decode_names(f.frames.iter().map(|fi| fi.name_bytes.as_slice()), codepage);
     let json = json!({
         "format": "mdl",
         "version": h.version.as_str(),

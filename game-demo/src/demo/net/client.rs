@@ -11,16 +11,15 @@ use modex_demo::scene::world::STEP;
 use modex_demo::scene::{Assets, World};
 use modex_net::{
     decode_server, encode_client, ClientMessage, ClientState, DecodeOptions, NetString,
-    ServerMessage, MAX_DATAGRAM,
+    ServerMessage,
 };
 use serde_json::json;
 
 use super::udp::{drain, send, Traffic};
 use super::units::unit_of;
-use super::{presenter, user_packet};
+use super::{session, user_packet};
 use crate::cli::DemoArgs;
-use crate::demo::game_loop::{GameLoop, NetStep};
-use crate::demo::pacer::Pacing;
+use crate::demo::game_loop::NetStep;
 use crate::demo::plugins::Plugins;
 
 /// A server silent for this long is reported gone by the client.
@@ -61,7 +60,7 @@ pub fn connect(
     args: &DemoArgs,
     assets: &Assets,
     world: World,
-    mut plugins: Option<Plugins>,
+    plugins: Option<Plugins>,
 ) -> Result<()> {
     let local: SocketAddr = if addr.is_ipv4() {
         "0.0.0.0:0".parse()?
@@ -71,12 +70,8 @@ pub fn connect(
     let socket = UdpSocket::bind(local).context("cannot bind a UDP socket")?;
     socket.set_nonblocking(true)?;
     let dpid = std::process::id() as i32;
-    let mut screen = presenter(args, "modex demo client (A5 protocol)")?;
-    if let Some(p) = &mut plugins {
-        p.open_network(MAX_DATAGRAM);
-    }
-    let mut game = GameLoop::new(assets, world, args.path.into(), plugins);
-    let mut client = Client {
+    let title = "modex demo client (A5 protocol)";
+    let (game, mut client) = session(args, assets, world, plugins, title, || Client {
         addr,
         socket,
         dpid,
@@ -93,9 +88,7 @@ pub fn connect(
         said_left: false,
         said_silent: false,
         bad: 0,
-    };
-    let frames = args.headless.then_some(args.frames);
-    game.run(Pacing::FixedRate, frames, &mut screen, &mut client)?;
+    })?;
     if client.in_session() {
         let leave = encode_client(&[ClientMessage::Leave { dpid }])?;
         send(&client.socket, &leave, addr, &mut client.sent)?;

@@ -20,10 +20,37 @@ mod units;
 
 use anyhow::{Context, Result};
 use modex::present::{HeadlessPresenter, Present};
+use modex_demo::scene::{Assets, World};
 use modex_desktop::WindowPresenter;
+use modex_net::MAX_DATAGRAM;
 
-use super::game_loop::{HEIGHT, WIDTH};
+use super::game_loop::{GameLoop, NetStep, HEIGHT, WIDTH};
+use super::pacer::Pacing;
+use super::plugins::Plugins;
 use crate::cli::DemoArgs;
+
+/// Run a networked demo: `world` in the game loop at the fixed 60 Hz, its frames in a window
+/// titled `title` or in PNGs, the plugins allowed to send user packets, and the step `make_step`
+/// builds (once the window is open, so its clocks start with the frames) as the loop's network
+/// step. Returns the loop and the step, for the run's closing lines.
+fn session<'a, S: NetStep>(
+    args: &DemoArgs,
+    assets: &'a Assets,
+    world: World,
+    mut plugins: Option<Plugins>,
+    title: &str,
+    make_step: impl FnOnce() -> S,
+) -> Result<(GameLoop<'a>, S)> {
+    let mut screen = presenter(args, title)?;
+    if let Some(p) = &mut plugins {
+        p.open_network(MAX_DATAGRAM);
+    }
+    let mut game = GameLoop::new(assets, world, args.path.into(), plugins);
+    let mut step = make_step();
+    let frames = args.headless.then_some(args.frames);
+    game.run(Pacing::FixedRate, frames, &mut screen, &mut step)?;
+    Ok((game, step))
+}
 
 /// Where a networked run's frames go: PNGs with `--headless`, else a window without keys (ESC or
 /// closing it ends the run).

@@ -15,10 +15,9 @@ use modex_net::{
 
 use super::udp::{drain, send, Traffic};
 use super::units::entity_of;
-use super::{presenter, user_packet};
+use super::{session, user_packet};
 use crate::cli::DemoArgs;
-use crate::demo::game_loop::{GameLoop, NetStep};
-use crate::demo::pacer::Pacing;
+use crate::demo::game_loop::NetStep;
 use crate::demo::plugins::Plugins;
 
 /// A client silent for this long is dropped by the server.
@@ -55,24 +54,18 @@ pub fn serve(
     args: &DemoArgs,
     assets: &Assets,
     world: World,
-    mut plugins: Option<Plugins>,
+    plugins: Option<Plugins>,
 ) -> Result<()> {
     let socket = UdpSocket::bind(addr).with_context(|| format!("cannot bind UDP {addr}"))?;
     socket.set_nonblocking(true)?;
     println!("net: serving {} units on {addr}", world.units.len());
-    let mut screen = presenter(args, "modex demo server (A5 protocol)")?;
-    if let Some(p) = &mut plugins {
-        p.open_network(MAX_DATAGRAM);
-    }
-    let mut game = GameLoop::new(assets, world, args.path.into(), plugins);
-    let mut server = Server {
+    let title = "modex demo server (A5 protocol)";
+    let (game, mut server) = session(args, assets, world, plugins, title, || Server {
         socket,
         peers: BTreeMap::new(),
         traffic: Traffic::new(),
         buf: vec![0u8; 65536],
-    };
-    let frames = args.headless.then_some(args.frames);
-    game.run(Pacing::FixedRate, frames, &mut screen, &mut server)?;
+    })?;
     if let Some(p) = &game.plugins {
         println!("{}", p.summary());
     }

@@ -1,13 +1,10 @@
-//! `modex`: the command line of the engine. Thin by design: argument parsing here, everything else in
-//! the engine crates and in one module per format family under `formats/`.
+//! `modex`: the command line of the engine. Thin by design: the arguments are declared in `cli/`,
+//! which also maps each command to library calls (`cli/info.rs`, `cli/render.rs`, ...); the demo's
+//! runs (window, headless, networked, soak, bench) are `demo/`; everything else is in the engine
+//! crates.
 
-mod bench;
 mod cli;
-mod cutscene;
 mod demo;
-mod formats;
-mod net;
-mod plugins;
 
 use clap::Parser;
 
@@ -26,11 +23,11 @@ fn run(cli: cli::Cli) -> anyhow::Result<()> {
     match cli.command {
         None => demo::run(&cli.demo),
         Some(cli::Command::Demo(a)) => demo::run(&a),
-        Some(cli::Command::Info(a)) => formats::info(&a),
-        Some(cli::Command::View(a)) => formats::view(&a),
-        Some(cli::Command::Render(a)) => formats::render(&a),
-        Some(cli::Command::Play(a)) => formats::play(&a),
-        Some(cli::Command::Export(a)) => formats::export(&a),
-        Some(cli::Command::Net(a)) => net::run(&a),
+        Some(cli::Command::Info(a)) => cli::info::run(&a),
+        Some(cli::Command::View(a)) => cli::view::run(&a),
+        Some(cli::Command::Render(a)) => cli::render::run(&a),
+        Some(cli::Command::Play(a)) => cli::play::run(&a),
+        Some(cli::Command::Export(a)) => cli::export::run(&a),
+        Some(cli::Command::Net(a)) => cli::net::run(&a),
     }
 }

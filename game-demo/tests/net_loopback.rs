@@ -14,7 +14,7 @@ use modex_demo::scene::assets::{data_dir, Assets};
 use modex_demo::scene::world::STEP;
 use modex_demo::scene::World;
 
-/// The binary's world seed (`demo.rs`).
+/// The binary's world seed (`src/demo/mod.rs`).
 const WORLD_SEED: u64 = 1994;
 /// Generous: the machine running the tests may be busy, and debug frames are slow.
 const DEADLINE: Duration = Duration::from_secs(150);

@@ -7,7 +7,7 @@
 //! look at every image before committing.
 //!
 //! The exporter's test (every tick, a GIF and the sound) is with the exporter, in the `modex`
-//! binary (`game-demo/src/cutscene/export.rs`).
+//! binary (`game-demo/src/cli/formats/cutscene/export.rs`).
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -17,9 +17,9 @@ use serde_json::{json, Value};
 use modex_assets::{Asset, Format};
 
 use super::Description;
-use crate::cli::ExportArgs;
+use crate::cli::{Codepage, ExportArgs};
 
-pub fn describe(asset: &Asset, codepage: Option<&str>) -> Result<Description> {
+pub fn describe(asset: &Asset, codepage: Option<Codepage>) -> Result<Description> {
     let bytes = asset.bytes();
     match asset.format() {
         Format::Mdl if mdl7::sniff(bytes) => Ok(super::mdl7::describe(
@@ -169,26 +169,11 @@ fn bbox_text(model: &Model) -> String {
     }
 }
 
-fn describe_mdl(f: &MdlFile, size: usize, codepage: Option<&str>) -> Description {
+fn describe_mdl(f: &MdlFile, size: usize, codepage: Option<Codepage>) -> Description {
     let m = &f.model;
     let h = &f.header;
-    let mut encodings: Vec<&str> = Vec::new();
-    let names: Vec<String> = f
-        .frames
-        .iter()
-        .map(|fi| {
-            let (name, enc) = super::mdl7::decode_name(&fi.name_bytes, codepage);
-            if !encodings.contains(&enc) {
-                encodings.push(enc);
-            }
-            name
-        })
-        .collect();
-    let encoding = if encodings.is_empty() {
-        "UTF-8".to_string()
-    } else {
-        encodings.join("+")
-    };
+    let (names, encoding) =
+        super::mdl7::decode_names(f.frames.iter().map(|fi| fi.name_bytes.as_slice()), codepage);
     let json = json!({
         "format": "mdl",
         "version": h.version.as_str(),

@@ -1,10 +1,21 @@
-//! Command-line arguments of `modex`. Every subcommand and flag is declared here so `--help` is
-//! complete; the work is done in `demo.rs` and `formats/`.
+//! Command-line arguments of `modex`. Every subcommand and flag is declared here, so `--help` is
+//! complete and reviewed in one place. The commands' modules beside this one (`info`, `view`,
+//! `render`, `play`, `export`, `net`) map the arguments to library calls, through the per-format
+//! helpers in `formats/`; the demo's runs are `crate::demo`'s.
+
+pub mod export;
+mod formats;
+pub mod info;
+pub mod net;
+pub mod play;
+pub mod render;
+pub mod view;
 
 use std::path::PathBuf;
 
 use clap::builder::TypedValueParser;
 use clap::{Args, Parser, Subcommand};
+use modex_demo::scene::DrawPath;
 
 /// modex: 1990s game formats on a modern CPU, no GPU. Software rasterizer, voxel ray-marcher and a
 /// Battle Isle 2 cutscene player drawing into an 8-bit mode-X framebuffer.
@@ -129,8 +140,30 @@ pub struct DemoArgs {
     pub cache_perspective: bool,
     /// Draw path: 8 (the 8-bit mode-X frame) or 8888 (true colour; headless frames are RGBA PNGs).
     /// The window's T key switches too.
-    #[arg(long, value_name = "8|8888", default_value = "8", value_parser = ["8", "8888"])]
-    pub path: String,
+    #[arg(long, value_name = "8|8888", value_enum, default_value = "8")]
+    pub path: PathArg,
+}
+
+/// `--path`: the demo's two draw paths by the names the BENCH lines and the README give them.
+///
+/// The scene's own `DrawPath` stays free of clap (the scene is a library the generator and the
+/// golden tests use); this enum only names its values on the command line. The variants carry no
+/// doc comments on purpose: clap would print them as a list and change `--help`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PathArg {
+    #[value(name = "8")]
+    Indexed,
+    #[value(name = "8888")]
+    TrueColour,
+}
+
+impl From<PathArg> for DrawPath {
+    fn from(path: PathArg) -> DrawPath {
+        match path {
+            PathArg::Indexed => DrawPath::Indexed,
+            PathArg::TrueColour => DrawPath::TrueColour,
+        }
+    }
 }
 
 #[derive(Debug, Args, Clone)]
@@ -185,8 +218,22 @@ pub struct InfoArgs {
     #[arg(long)]
     pub json: bool,
     /// Code page of frame names that are not UTF-8 (default: Windows-1252).
-    #[arg(long, value_parser = ["gbk", "1252", "1251", "437"])]
-    pub codepage: Option<String>,
+    #[arg(long, value_enum)]
+    pub codepage: Option<Codepage>,
+}
+
+/// `--codepage`: the code pages GameStudio frame names were seen in, by the names users type.
+/// No doc comments on the variants, so `--help` lists the values as before.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Codepage {
+    #[value(name = "gbk")]
+    Gbk,
+    #[value(name = "1252")]
+    Windows1252,
+    #[value(name = "1251")]
+    Windows1251,
+    #[value(name = "437")]
+    Cp437,
 }
 
 /// Target pixel format of a render: the engine's own (`8`, `565`, `4444`, `8888`).
@@ -394,6 +441,31 @@ mod tests {
             "127.0.0.1:2"
         ])
         .is_err());
+    }
+
+    #[test]
+    fn path_and_codepage_take_the_old_values() {
+        let path = |args: &[&str]| Cli::try_parse_from(args).map(|c| c.demo.path);
+        assert_eq!(path(&["modex"]).unwrap(), PathArg::Indexed);
+        assert_eq!(
+            path(&["modex", "--path", "8888"]).unwrap(),
+            PathArg::TrueColour
+        );
+        assert!(path(&["modex", "--path", "16"]).is_err());
+        assert_eq!(DrawPath::from(PathArg::TrueColour), DrawPath::TrueColour);
+        for (name, codepage) in [
+            ("gbk", Codepage::Gbk),
+            ("1252", Codepage::Windows1252),
+            ("1251", Codepage::Windows1251),
+            ("437", Codepage::Cp437),
+        ] {
+            let cli = Cli::try_parse_from(["modex", "info", "f.mdl", "--codepage", name]).unwrap();
+            let Some(Command::Info(info)) = cli.command else {
+                panic!("not info")
+            };
+            assert_eq!(info.codepage, Some(codepage));
+        }
+        assert!(Cli::try_parse_from(["modex", "info", "f.mdl", "--codepage", "850"]).is_err());
     }
 
     #[test]

@@ -1,12 +1,22 @@
-//! CLI for palette files (PCX trailers, VGA `.pal`, APAL): `info` only. They are read by the one
-//! palette rule of `modex_assets` (the same that reads every `--palette`), and `info` says which
-//! branch of the rule took the file, so a user sees how `--palette` will read it.
+//! CLI for palette files (PCX trailers, VGA `.pal`, APAL): `info`, and the hint the drawing commands
+//! give for them. They are read by the one palette rule of `modex_assets` (the same that reads every
+//! `--palette`), and `info` says which branch of the rule took the file, so a user sees how
+//! `--palette` will read it.
 
 use anyhow::Result;
 use modex_assets::{Asset, PaletteSource};
 use serde_json::json;
 
 use super::Description;
+
+/// A file passed where a palette belongs is described, not shown.
+pub fn not_drawable(asset: &Asset) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{}: a palette file ({}); give it as --palette to the file it colours",
+        asset.path().display(),
+        asset.format()
+    )
+}
 
 pub fn describe(asset: &Asset) -> Result<Description> {
     let file = asset.palette()?;

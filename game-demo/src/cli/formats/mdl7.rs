@@ -14,35 +14,36 @@ use modex_mdl::Model;
 use serde_json::{json, Value};
 
 use super::Description;
+use crate::cli::Codepage;
 
 /// Decode a stored name: plain ASCII as is; else the `codepage` the user gave (gbk, 1252, 1251,
 /// 437); else UTF-8 if valid; else Windows-1252. Returns the text and the encoding used.
 ///
 /// The user's code page comes before UTF-8 because short GBK names are often valid UTF-8 too:
 /// the real MDL4 frame names `帧0..帧480` (GBK `D6 A1`) read as UTF-8 `֡0..֡480`.
-pub fn decode_name(bytes: &[u8], codepage: Option<&str>) -> (String, &'static str) {
+fn decode_name(bytes: &[u8], codepage: Option<Codepage>) -> (String, &'static str) {
     match std::str::from_utf8(bytes) {
         Ok(s) if s.is_ascii() => return (s.to_string(), "UTF-8"),
         Ok(s) if codepage.is_none() => return (s.to_string(), "UTF-8"),
         _ => {}
     }
     match codepage {
-        Some("437") => (modex::cp437::decode(bytes), "CP437"),
-        Some("gbk") => (
+        Some(Codepage::Cp437) => (modex::cp437::decode(bytes), "CP437"),
+        Some(Codepage::Gbk) => (
             encoding_rs::GBK
                 .decode_without_bom_handling(bytes)
                 .0
                 .into_owned(),
             "GBK",
         ),
-        Some("1251") => (
+        Some(Codepage::Windows1251) => (
             encoding_rs::WINDOWS_1251
                 .decode_without_bom_handling(bytes)
                 .0
                 .into_owned(),
             "Windows-1251",
         ),
-        _ => (
+        Some(Codepage::Windows1252) | None => (
             encoding_rs::WINDOWS_1252
                 .decode_without_bom_handling(bytes)
                 .0
@@ -50,6 +51,32 @@ pub fn decode_name(bytes: &[u8], codepage: Option<&str>) -> (String, &'static st
             "Windows-1252",
         ),
     }
+}
+
+/// Decode a model's frame names by [`decode_name`]. Returns the names and the encodings used, in
+/// the order first met and joined by `+` (`UTF-8` for a model without frames), as `info` shows
+/// them: a file whose names mix encodings says so.
+pub fn decode_names<'a>(
+    names: impl IntoIterator<Item = &'a [u8]>,
+    codepage: Option<Codepage>,
+) -> (Vec<String>, String) {
+    let mut encodings: Vec<&str> = Vec::new();
+    let names = names
+        .into_iter()
+        .map(|bytes| {
+            let (name, enc) = decode_name(bytes, codepage);
+            if !encodings.contains(&enc) {
+                encodings.push(enc);
+            }
+            name
+        })
+        .collect();
+    let encoding = if encodings.is_empty() {
+        "UTF-8".to_string()
+    } else {
+        encodings.join("+")
+    };
+    (names, encoding)
 }
 
 /// The renderer models of an MDL7 file (one per group and skin), external skins resolved: beside
@@ -103,8 +130,7 @@ fn skin_json(s: &modex_mdl::mdl7::Mdl7Skin) -> Value {
 }
 
 /// `modex info` for an MDL7 file.
-pub fn describe(f: &Mdl7File, size: usize, codepage: Option<&str>) -> Description {
-    let mut encodings: Vec<&str> = Vec::new();
+pub fn describe(f: &Mdl7File, size: usize, codepage: Option<Codepage>) -> Description {
     let groups: Vec<Value> = f
         .groups
         .iter()
@@ -118,28 +144,14 @@ pub fn describe(f: &Mdl7File, size: usize, codepage: Option<&str>) -> Descriptio
             })
         })
         .collect();
-    let frame_names: Vec<String> = f
-        .groups
-        .iter()
-        .max_by_key(|g| g.frames.len())
-        .map(|g| {
-            g.frames
-                .iter()
-                .map(|fr| {
-                    let (s, enc) = decode_name(&fr.name_bytes, codepage);
-                    if !encodings.contains(&enc) {
-                        encodings.push(enc);
-                    }
-                    s
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let encoding = if encodings.is_empty() {
-        "UTF-8".to_string()
-    } else {
-        encodings.join("+")
-    };
+    let longest = f.groups.iter().max_by_key(|g| g.frames.len());
+    let (frame_names, encoding) = decode_names(
+        longest
+            .into_iter()
+            .flat_map(|g| &g.frames)
+            .map(|fr| fr.name_bytes.as_slice()),
+        codepage,
+    );
     let json = json!({
         "format": "mdl",
         "version": "MDL7",
@@ -217,17 +229,23 @@ mod tests {
     fn names_decode_utf8_then_the_code_page_then_1252() {
         // GBK for 帧0: what a real MDL4 file's frame names are.
         let gbk = [0xD6, 0xA1, b'0'];
-        assert_eq!(decode_name(&gbk, Some("gbk")), ("帧0".to_string(), "GBK"));
+        assert_eq!(
+            decode_name(&gbk, Some(Codepage::Gbk)),
+            ("帧0".to_string(), "GBK")
+        );
         assert_eq!(decode_name(&gbk, None), ("\u{5a1}0".to_string(), "UTF-8"));
         assert_eq!(
             decode_name(&[0xD6, 0x30], None),
             ("Ö0".to_string(), "Windows-1252")
         );
         assert_eq!(
-            decode_name("walk".as_bytes(), Some("gbk")),
+            decode_name("walk".as_bytes(), Some(Codepage::Gbk)),
             ("walk".into(), "UTF-8")
         );
-        assert_eq!(decode_name(&[0x80, 0xFF], Some("437")).0, "Ç\u{a0}");
-        assert_eq!(decode_name(&[0xC0], Some("1251")).0, "А");
+        assert_eq!(
+            decode_name(&[0x80, 0xFF], Some(Codepage::Cp437)).0,
+            "Ç\u{a0}"
+        );
+        assert_eq!(decode_name(&[0xC0], Some(Codepage::Windows1251)).0, "А");
     }
 }

@@ -1,9 +1,6 @@
-//! `modex net decode|encode` (the dissector) and the two networked demos (`modex demo --serve` /
-//! `--connect`), over the A5 protocol of the `modex-net` crate.
+//! `modex net decode|encode`: the A5 protocol dissector, over the `modex-net` crate.
 
-pub mod session;
 mod text;
-mod units;
 
 use anyhow::{anyhow, Context, Result};
 use modex_net::{

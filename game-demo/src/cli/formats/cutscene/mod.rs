@@ -1,6 +1,17 @@
 //! CLI for Battle Isle 2 cutscenes (LIB, TPWM, BBHD, ASCR, VOC, palettes). The formats, scenes and
-//! what a path holds ([`Input`]) are `modex-cutscene`'s; the player window and the exporter are the
-//! binary's frontends in `crate::cutscene`. This module only maps arguments to them.
+//! what a path holds ([`Input`]) are `modex-cutscene`'s; this module maps arguments to them and to
+//! the binary's two cutscene frontends, what plays a scene to a person or writes it to files:
+//!
+//! - [`player`]: the interactive window (keys, wall clock, audio device) for `modex play`.
+//! - [`export`]: PNG sequences, animated GIFs and WAV sound with a terminal progress bar for
+//!   `modex export`.
+//!
+//! Everything they show comes from the `modex-cutscene` library (scenes, the sequencer's frames,
+//! [`modex_cutscene::Playback`]'s sounds, [`modex_cutscene::Transport`]); they only own the window,
+//! the terminal and the file encoders.
+
+pub mod export;
+pub mod player;
 
 use std::path::Path;
 
@@ -13,12 +24,11 @@ use modex_cutscene::{BbhdClip, ClipPictures, FrameType, GameDir, LibArchive, Sce
 use serde_json::json;
 
 use super::Description;
-use crate::cli::{ExportArgs, PlayArgs};
-use crate::cutscene::export::{self, ExportTargets};
-use crate::cutscene::player::{self, PlayerOptions};
+use crate::cli::ExportArgs;
+use export::ExportTargets;
 
 /// Pictures per second for a bare clip (clips have no timing of their own; scripts choose it).
-const CLIP_FPS: i32 = 10;
+pub const CLIP_FPS: i32 = 10;
 
 pub fn describe(asset: &Asset) -> Result<Description> {
     let bytes = asset.bytes();
@@ -193,7 +203,7 @@ fn load_palette(path: &Path) -> Result<Palette> {
 }
 
 /// Script `script` (or the first with commands) of the install at `dir`.
-fn scene_from_dir(dir: &Path, script: Option<u32>) -> Result<Scene> {
+pub fn scene_from_dir(dir: &Path, script: Option<u32>) -> Result<Scene> {
     let game = GameDir::open(dir)?;
     let n = match script {
         Some(n) => n,
@@ -208,7 +218,7 @@ fn scene_from_dir(dir: &Path, script: Option<u32>) -> Result<Scene> {
     Ok(scene)
 }
 
-fn scene_from_script_file(file: &OpenedFile) -> Result<Scene> {
+pub fn scene_from_script_file(file: &OpenedFile) -> Result<Scene> {
     let scene = Scene::load_script_file(file)?;
     report_warnings(&scene);
     Ok(scene)
@@ -222,7 +232,7 @@ fn report_warnings(scene: &Scene) {
 
 /// What `path` holds: a game install folder (`asset` is `None`), or a file whose format the
 /// engine's detection found.
-fn detect(path: &Path, asset: Option<&Asset>) -> Result<Input> {
+pub fn detect(path: &Path, asset: Option<&Asset>) -> Result<Input> {
     let Some(asset) = asset else {
         return Ok(
             Input::of_folder(path).ok_or_else(|| SceneError::NotAnInstall {
@@ -241,7 +251,12 @@ fn detect(path: &Path, asset: Option<&Asset>) -> Result<Input> {
 }
 
 /// The clip in a file, with the command line's name for a missing entry number.
-fn clip_of(path: &Path, input: Input, bytes: &[u8], entry: Option<usize>) -> Result<ClipPictures> {
+pub fn clip_of(
+    path: &Path,
+    input: Input,
+    bytes: &[u8],
+    entry: Option<usize>,
+) -> Result<ClipPictures> {
     let data = clip_data(input, bytes, entry)
         .map_err(|e| match e {
             ClipError::NeedsEntry { entries } => {
@@ -253,35 +268,6 @@ fn clip_of(path: &Path, input: Input, bytes: &[u8], entry: Option<usize>) -> Res
     BbhdClip::parse(&data)
         .and_then(|clip| ClipPictures::decode(&clip))
         .with_context(|| path.display().to_string())
-}
-
-pub fn play(args: &PlayArgs) -> Result<()> {
-    let path = &args.path;
-    let scene = if path.is_dir() {
-        scene_from_dir(path, args.script)?
-    } else {
-        let asset = Asset::open(path)?;
-        match detect(path, Some(&asset))? {
-            Input::Script => scene_from_script_file(asset.file())?,
-            input @ (Input::Clip | Input::Packed) => Scene::from_clip(
-                clip_of(path, input, asset.bytes(), None)?,
-                Palette::grey_ramp(),
-                CLIP_FPS,
-                1000,
-            ),
-            other => bail!(
-                "{}: cannot play a {other}; give a game folder, a script or a clip",
-                path.display()
-            ),
-        }
-    };
-    let opts = PlayerOptions {
-        title: format!("modex - {}", path.display()),
-        scale: args.scale,
-        aspect_4_3: args.aspect,
-        speed: args.speed,
-    };
-    player::run(&scene, &opts)
 }
 
 /// `modex export` of a cutscene file, or of a folder (`asset` is `None`: the dispatcher reads

@@ -1,0 +1,18 @@
+//! `modex view FILE`: the interactive viewer of the file's format family (models and terrain, voxel
+//! units).
+
+use anyhow::{bail, Result};
+use modex_assets::{Asset, Family};
+
+use super::formats::{model_render, palette, voxel};
+use super::ViewArgs;
+
+pub fn run(args: &ViewArgs) -> Result<()> {
+    let asset = Asset::open(&args.file)?;
+    match asset.format().family() {
+        Family::Model => model_render::view(args, &asset),
+        Family::Voxel => voxel::view(args, &asset),
+        Family::Cutscene => bail!("{} files are played with `modex play`", asset.format()),
+        Family::Palette => Err(palette::not_drawable(&asset)),
+    }
+}

@@ -17,12 +17,13 @@ use std::sync::Arc;
 
 use modex_mdl::Model;
 
+use super::bands::{BandBins, ChunkBins, Triangles};
 use super::clip::{by_codes, clip_triangle, ClipPlanes, ClipVertex, Clipped};
 use super::light::{normal_table_dots, Light, ShadeTable};
 use super::pixel::sealed::FillTextured;
 use super::pixel::{RasterPixel, TexturedFill};
 use super::setup::{Cull, Projected, TriSetup};
-use super::span::{BandBins, ChunkBins, DepthMode, Triangles};
+use super::span::DepthMode;
 
 /// Where the triangle stage puts its set-up records.
 enum SetupOut<'o> {
@@ -423,7 +424,7 @@ impl Renderer {
             (_, mode) => mode,
         };
         // Both reused from draw to draw on this thread: fresh multi-megabyte buffers every frame
-        // cost more in page faults than filling them (see `span::fill`).
+        // cost more in page faults than filling them (see `bands::fill`).
         let mut lit = LIT.with(|c| std::mem::take(&mut *c.borrow_mut()));
         self.vertices(
             camera,

@@ -7,7 +7,8 @@
 //! - `setup`: sub-pixel snapping, exact edge functions with the top-left fill rule, back-face
 //!   culling, attribute gradients.
 //! - `dispatch`: vector span kernels (AVX2 8888) chosen at run time; the crate's one `unsafe`.
-//! - `span`: the span loop (generic over `Paint`) and the parallel band driver.
+//! - `span`: the span loop (generic over `Paint`).
+//! - `bands`: the parallel band driver (binning, the band queue, the in-band clear).
 //! - `pixel`: the per-format painters and the [`RasterPixel`] trait.
 //! - `light`: the scene light, normal-table lighting and the palette shade table.
 //! - `texture`: skins prepared for each pixel type.
@@ -16,6 +17,7 @@
 //! Conventions: [`modex::Camera`] (Z up), depth buffer holds view depth (smaller = nearer, shared
 //! with the voxel renderer), front faces counter-clockwise, pixel centres at half-integers.
 
+mod bands;
 mod clip;
 mod dispatch;
 mod entity;

@@ -14,8 +14,9 @@ use std::marker::PhantomData;
 use modex::blend::{mix_pixel, BlendTable, Opacity};
 use modex::{Argb4444, Argb8888, Pixel, Rgb565};
 
+use super::bands::{fill_cleared, Triangles};
 use super::light::{level_of, ShadeTable, LIGHT_MAX};
-use super::span::{fill_cleared, DepthMode, Paint, Run, Triangles};
+use super::span::{DepthMode, Paint, Run};
 use super::texture::{Level, Texture, MAX_LEVELS};
 
 /// A pixel type the rasterizer can draw: `u8` palette indices (the mode-X frame, lit through the
@@ -524,7 +525,8 @@ impl<P: TrueColor> sealed::FillTextured for P {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::raster::span::{fill, Run};
+    use crate::raster::bands::fill;
+    use crate::raster::span::Run;
 
     #[test]
     fn argb4444_blends_by_alpha() {

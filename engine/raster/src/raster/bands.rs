@@ -9,37 +9,44 @@
 //! binned (the pixels are the same, since bands only partition rows).
 
 use super::setup::TriSetup;
-use super::span::{fill_band_tri, DepthMode, Paint};
+use super::span::{fill_band_tri, DepthMode, Paint, Rows};
 
 /// Rows per band. Small enough to balance 2..16 threads on a 200-row frame, large enough that the
 /// per-band bookkeeping vanishes next to the filling.
 pub const BAND_HEIGHT: usize = 16;
 
-/// Fill `tris` (in order) into a band of whole rows starting at row `y0`.
+/// Fill `tris` (in order) into a band of whole rows.
 #[inline]
 fn fill_band<'t, P: Paint>(
     painter: &P,
     mode: DepthMode,
     tris: impl Iterator<Item = &'t TriSetup>,
-    px: &mut [P::Px],
-    depth: &mut [f32],
-    width: usize,
-    y0: usize,
+    mut band: Rows<'_, P::Px>,
 ) {
-    let rows = px.len() / width;
     for t in tris {
         match mode {
-            DepthMode::TestAndWrite => {
-                fill_band_tri::<P, true, true>(painter, t, px, depth, width, y0, rows)
-            }
-            DepthMode::TestOnly => {
-                fill_band_tri::<P, true, false>(painter, t, px, depth, width, y0, rows)
-            }
-            DepthMode::Off => {
-                fill_band_tri::<P, false, false>(painter, t, px, depth, width, y0, rows)
-            }
+            DepthMode::TestAndWrite => fill_band_tri::<P, true, true>(painter, t, &mut band),
+            DepthMode::TestOnly => fill_band_tri::<P, true, false>(painter, t, &mut band),
+            DepthMode::Off => fill_band_tri::<P, false, false>(painter, t, &mut band),
         }
     }
+}
+
+/// The bands of `frame`, top to bottom: [`BAND_HEIGHT`] rows each (the last may be shorter).
+fn bands<'f, Px>(frame: Rows<'f, Px>) -> impl Iterator<Item = Rows<'f, Px>> {
+    let chunk = frame.width * BAND_HEIGHT;
+    let width = frame.width;
+    frame
+        .px
+        .chunks_mut(chunk)
+        .zip(frame.depth.chunks_mut(chunk))
+        .enumerate()
+        .map(move |(b, (px, depth))| Rows {
+            px,
+            depth,
+            width,
+            y0: b * BAND_HEIGHT,
+        })
 }
 
 /// Set-up triangles binned by band as they were set up: for each chunk of the model's triangles
@@ -129,8 +136,18 @@ impl<'a> From<&'a Vec<TriSetup>> for Triangles<'a> {
 }
 
 thread_local! {
-    /// Per-thread bin storage reused by [`fill`] for triangles given in order.
+    /// This thread's bins, kept from draw to draw so their vectors keep their capacity: the
+    /// renderer's set-up bins into them, and [`fill_cleared`] bins triangles given in order.
     static BINS: std::cell::RefCell<BandBins> = std::cell::RefCell::new(BandBins::default());
+}
+
+/// Run `f` with this thread's reusable [`BandBins`]. The store is taken out for the call, so a
+/// nested call (none today) would get fresh bins rather than a borrow error.
+pub fn with_bins<R>(f: impl FnOnce(&mut BandBins) -> R) -> R {
+    let mut bins = BINS.with(|b| std::mem::take(&mut *b.borrow_mut()));
+    let r = f(&mut bins);
+    BINS.with(|b| *b.borrow_mut() = bins);
+    r
 }
 
 /// Fill set-up triangles into a `width` x `height` frame (`px` and `depth` both row-major, same
@@ -146,7 +163,9 @@ pub fn fill<'t, P: Paint>(
     height: usize,
     mode: DepthMode,
 ) {
-    fill_cleared(painter, tris, px, depth, width, height, mode, None)
+    if let Some(frame) = Rows::frame(px, depth, width, height) {
+        fill_cleared(painter, tris, frame, mode, None)
+    }
 }
 
 /// [`fill`], first clearing the frame to `clear` (and the depths to infinity) when it is given.
@@ -156,35 +175,26 @@ pub fn fill<'t, P: Paint>(
 /// and the clear runs on every thread instead of before the parallel part. A serial clear of a
 /// 1920x1080 8888 frame writes 16 MB that the fill reads back from memory, and held two threads
 /// to 1.5x one on the full-screen scenes (docs/benchmarks-history.md, round 6).
-#[allow(clippy::too_many_arguments)]
 pub fn fill_cleared<'t, P: Paint>(
     painter: &P,
     tris: impl Into<Triangles<'t>>,
-    px: &mut [P::Px],
-    depth: &mut [f32],
-    width: usize,
-    height: usize,
+    frame: Rows<'_, P::Px>,
     mode: DepthMode,
     clear: Option<P::Px>,
 ) {
-    let n = width * height;
-    if n == 0 || px.len() < n || depth.len() < n {
-        return;
-    }
-    let (px, depth) = (&mut px[..n], &mut depth[..n]);
-    let clear_all = |px: &mut [P::Px], depth: &mut [f32]| {
+    let clear_all = |frame: Rows<'_, P::Px>| {
         if let Some(c) = clear {
-            clear_rows(px, depth, c);
+            clear_rows(frame.px, frame.depth, c);
         }
     };
     let (tw, th) = painter.texture_size();
     if tw == 0 || th == 0 {
-        clear_all(px, depth);
+        clear_all(frame);
         return;
     }
     let bins = match tris.into() {
         Triangles::InOrder([]) => {
-            clear_all(px, depth);
+            clear_all(frame);
             return;
         }
         Triangles::InOrder(tris) if rayon::current_num_threads() == 1 => {
@@ -192,47 +202,34 @@ pub fn fill_cleared<'t, P: Paint>(
             // set-up triangle into bins was a sixth of the small-triangle frame). Every pixel
             // still sees the triangles in order, so the pixels equal the banded fill's.
             match clear {
-                None => fill_band(painter, mode, tris.iter(), px, depth, width, 0),
+                None => fill_band(painter, mode, tris.iter(), frame),
                 Some(c) => {
                     // Cleared band by band, each band then drawn while its rows are in the cache.
-                    let chunk = width * BAND_HEIGHT;
-                    for (b, (px, depth)) in px
-                        .chunks_mut(chunk)
-                        .zip(depth.chunks_mut(chunk))
-                        .enumerate()
-                    {
-                        clear_rows(px, depth, c);
-                        fill_band(
-                            painter,
-                            mode,
-                            tris.iter(),
-                            px,
-                            depth,
-                            width,
-                            b * BAND_HEIGHT,
-                        );
+                    for band in bands(frame) {
+                        clear_rows(band.px, band.depth, c);
+                        fill_band(painter, mode, tris.iter(), band);
                     }
                 }
             }
             return;
         }
         Triangles::InOrder(tris) => {
-            let mut bins = BINS.with(|b| std::mem::take(&mut *b.borrow_mut()));
-            bins.reset(1, height);
-            for t in tris {
-                bins.chunks[0].push(*t);
-            }
-            fill_bins(painter, mode, &bins, px, depth, width, clear);
-            BINS.with(|b| *b.borrow_mut() = bins);
+            with_bins(|bins| {
+                bins.reset(1, frame.rows());
+                for t in tris {
+                    bins.chunks[0].push(*t);
+                }
+                fill_bins(painter, mode, bins, frame, clear);
+            });
             return;
         }
         Triangles::Binned(bins) if bins.count() == 0 => {
-            clear_all(px, depth);
+            clear_all(frame);
             return;
         }
         Triangles::Binned(bins) => bins,
     };
-    fill_bins(painter, mode, bins, px, depth, width, clear);
+    fill_bins(painter, mode, bins, frame, clear);
 }
 
 /// Clear rows to `c` and their depths to infinity (nothing drawn).
@@ -254,32 +251,26 @@ fn fill_bins<P: Paint>(
     painter: &P,
     mode: DepthMode,
     bins: &BandBins,
-    px: &mut [P::Px],
-    depth: &mut [f32],
-    width: usize,
+    frame: Rows<'_, P::Px>,
     clear: Option<P::Px>,
 ) {
-    let chunk = width * BAND_HEIGHT;
     let chunks = &bins.chunks[..bins.used];
-    let threads = rayon::current_num_threads().min(px.len().div_ceil(chunk));
-    let queue = std::sync::Mutex::new(
-        px.chunks_mut(chunk)
-            .zip(depth.chunks_mut(chunk))
-            .enumerate(),
-    );
+    let threads = rayon::current_num_threads().min(frame.rows().div_ceil(BAND_HEIGHT));
+    let queue = std::sync::Mutex::new(bands(frame));
     let work = || loop {
         // A panic while holding the lock cannot leave the iterator half-advanced: take it anyway.
         let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
-        let Some((b, (px, depth))) = next else {
+        let Some(band) = next else {
             break;
         };
         if let Some(c) = clear {
-            clear_rows(px, depth, c);
+            clear_rows(band.px, band.depth, c);
         }
+        let b = band.y0 / BAND_HEIGHT;
         let tris = chunks
             .iter()
             .flat_map(|c| c.bins.get(b).into_iter().flatten());
-        fill_band(painter, mode, tris, px, depth, width, b * BAND_HEIGHT)
+        fill_band(painter, mode, tris, band)
     };
     rayon::scope(|s| {
         for _ in 1..threads {

@@ -116,6 +116,10 @@ pub fn rgb565_run(
 /// past them. Does nothing (returns 0) without AVX2, when the texture is smaller than 4 texels
 /// (the gather reads the aligned 4 bytes holding each texel) or when the table is short.
 #[inline(always)]
+// Eight arguments, allowed: they are the scalar loop's state one for one (the level's texels and
+// size, the shade table, the run, the span's pixels and depths, the depth and its step), and the
+// AVX2 kernel behind this is not inlined into its caller (a `target_feature` boundary), so a
+// struct would be built in memory only to be taken apart again, once per run of a few pixels.
 #[allow(clippy::too_many_arguments)]
 pub fn indexed_run(
     texels: &[u8],
@@ -464,6 +468,7 @@ mod avx2 {
     /// The 8-bit kernel, same preconditions as [`argb8888_run`] plus those of
     /// [`super::indexed_run`]: `texels.len() >= 4`, `colormap.len() == SHADE_LEVELS * 256`.
     #[target_feature(enable = "avx2")]
+    // Eight arguments, allowed: see the dispatcher `super::indexed_run`.
     #[allow(clippy::too_many_arguments)]
     pub fn indexed_run(
         texels: &[u8],

@@ -17,13 +17,13 @@ use std::sync::Arc;
 
 use modex_mdl::Model;
 
-use super::bands::{BandBins, ChunkBins, Triangles};
+use super::bands::{with_bins, BandBins, ChunkBins, Triangles};
 use super::clip::{by_codes, clip_triangle, ClipPlanes, ClipVertex, Clipped};
 use super::light::{normal_table_dots, Light, ShadeTable};
 use super::pixel::sealed::FillTextured;
 use super::pixel::{RasterPixel, TexturedFill};
 use super::setup::{Cull, Projected, TriSetup};
-use super::span::DepthMode;
+use super::span::{DepthMode, Rows};
 
 /// Where the triangle stage puts its set-up records.
 enum SetupOut<'o> {
@@ -191,8 +191,6 @@ thread_local! {
     static LIT: std::cell::RefCell<Vec<Lit>> = const { std::cell::RefCell::new(Vec::new()) };
     /// Per-thread storage for the set-up triangles of a draw, reused across draws.
     static SETUPS: std::cell::RefCell<Vec<TriSetup>> = const { std::cell::RefCell::new(Vec::new()) };
-    /// Per-thread storage for the set-up triangles of a draw on several threads, binned by band.
-    static BINS: std::cell::RefCell<BandBins> = std::cell::RefCell::new(BandBins::default());
 }
 
 /// Work items per parallel chunk in the vertex and triangle stages.
@@ -315,15 +313,14 @@ impl Renderer {
     }
 
     /// Triangle stage: set up every visible (piece of a) triangle, in file order.
-    #[allow(clippy::too_many_arguments)]
+    /// `(width, height)` is the target's size in pixels.
     fn setups(
         &self,
         model: &Model,
         triangles: &[modex_mdl::Triangle],
         lit: &[Lit],
         tex: &Texture,
-        width: usize,
-        height: usize,
+        (width, height): (usize, usize),
         out: SetupOut<'_>,
     ) {
         let stage = TriangleStage {
@@ -445,7 +442,9 @@ impl Renderer {
                 opacity: entity.alpha,
                 blend,
             };
-            T::Px::fill_textured(&job, target.pixels_mut(), depth.values_mut(), w, h, clear);
+            if let Some(frame) = Rows::frame(target.pixels_mut(), depth.values_mut(), w, h) {
+                T::Px::fill_textured(&job, frame, clear);
+            }
         };
         let mut setups = SETUPS.with(|c| std::mem::take(&mut *c.borrow_mut()));
         if rayon::current_num_threads() == 1 {
@@ -455,19 +454,19 @@ impl Renderer {
             // pixels are the same.
             for tris in model.model.triangles.chunks(STREAM_BATCH) {
                 let out = SetupOut::InOrder(&mut setups);
-                self.setups(model.model, tris, &lit, tex, w, h, out);
+                self.setups(model.model, tris, &lit, tex, (w, h), out);
                 stats.rasterized += setups.len();
                 fill(Triangles::InOrder(&setups), target, depth, clear.take());
             }
         } else {
             // On several threads, the set-up's parallel chunks bin their records by band
             // themselves, and the bands are filled in parallel.
-            let mut bins = BINS.with(|c| std::mem::take(&mut *c.borrow_mut()));
-            let out = SetupOut::Binned(&mut bins);
-            self.setups(model.model, &model.model.triangles, &lit, tex, w, h, out);
-            stats.rasterized += bins.count();
-            fill(Triangles::Binned(&bins), target, depth, clear.take());
-            BINS.with(|c| *c.borrow_mut() = bins);
+            with_bins(|bins| {
+                let out = SetupOut::Binned(bins);
+                self.setups(model.model, &model.model.triangles, &lit, tex, (w, h), out);
+                stats.rasterized += bins.count();
+                fill(Triangles::Binned(bins), target, depth, clear.take());
+            });
         }
         SETUPS.with(|c| *c.borrow_mut() = setups);
         LIT.with(|c| *c.borrow_mut() = lit);

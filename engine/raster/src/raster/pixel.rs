@@ -16,7 +16,7 @@ use modex::{Argb4444, Argb8888, Pixel, Rgb565};
 
 use super::bands::{fill_cleared, Triangles};
 use super::light::{level_of, ShadeTable, LIGHT_MAX};
-use super::span::{DepthMode, Paint, Run};
+use super::span::{DepthMode, Paint, Rows, Run};
 use super::texture::{Level, Texture, MAX_LEVELS};
 
 /// A pixel type the rasterizer can draw: `u8` palette indices (the mode-X frame, lit through the
@@ -56,24 +56,21 @@ pub struct TexturedFill<'a> {
 impl TexturedFill<'_> {
     /// [`TexturedFill::fill_painted`], through [`Translucent`] with `mix` when `mix` is given.
     #[inline]
-    #[allow(clippy::too_many_arguments)]
     fn fill_with<T: Texel, L: Lighting<T>, M: Mix<L::Px>>(
         &self,
         texels: LevelTexels<T>,
         overlay_texels: LevelTexels<T>,
         lighting: L,
         mix: Option<M>,
-        px: &mut [L::Px],
-        depth: &mut [f32],
-        size: (usize, usize),
+        frame: Rows<'_, L::Px>,
         clear: Option<L::Px>,
     ) {
         match mix {
             Some(mix) => {
                 let lighting = Translucent { lighting, mix };
-                self.fill_painted(texels, overlay_texels, lighting, px, depth, size, clear)
+                self.fill_painted(texels, overlay_texels, lighting, frame, clear)
             }
-            None => self.fill_painted(texels, overlay_texels, lighting, px, depth, size, clear),
+            None => self.fill_painted(texels, overlay_texels, lighting, frame, clear),
         }
     }
 
@@ -81,15 +78,12 @@ impl TexturedFill<'_> {
     /// where 0 is the key) lit by `lighting`: picks the painter of the overlay mode, so each span
     /// loop is monomorphised per pixel type and mode.
     #[inline]
-    #[allow(clippy::too_many_arguments)]
     fn fill_painted<T: Texel, L: Lighting<T>>(
         &self,
         texels: LevelTexels<T>,
         overlay_texels: LevelTexels<T>,
         lighting: L,
-        px: &mut [L::Px],
-        depth: &mut [f32],
-        (w, h): (usize, usize),
+        frame: Rows<'_, L::Px>,
         clear: Option<L::Px>,
     ) {
         let pick = if self.overlay { overlay_texels } else { texels };
@@ -111,7 +105,7 @@ impl TexturedFill<'_> {
                 lighting,
                 levels,
             };
-            fill_cleared(&p, self.tris, px, depth, w, h, self.mode, clear);
+            fill_cleared(&p, self.tris, frame, self.mode, clear);
         } else {
             let p = Painter::<T, L, false> {
                 texels,
@@ -119,26 +113,19 @@ impl TexturedFill<'_> {
                 lighting,
                 levels,
             };
-            fill_cleared(&p, self.tris, px, depth, w, h, self.mode, clear);
+            fill_cleared(&p, self.tris, frame, self.mode, clear);
         }
     }
 }
 
 pub(crate) mod sealed {
-    use super::TexturedFill;
+    use super::{Rows, TexturedFill};
 
     /// How a pixel type fills textured triangles (the rasterizer's per-format entry point).
     pub trait FillTextured: Sized {
-        /// Fill `job` into a `w` x `h` block of pixels and its depth buffer (both row-major),
-        /// clearing them first to `clear` and infinity when it is given.
-        fn fill_textured(
-            job: &TexturedFill<'_>,
-            px: &mut [Self],
-            depth: &mut [f32],
-            w: usize,
-            h: usize,
-            clear: Option<Self>,
-        );
+        /// Fill `job` into a frame of pixels and its depth buffer, clearing them first to
+        /// `clear` and infinity when it is given.
+        fn fill_textured(job: &TexturedFill<'_>, frame: Rows<'_, Self>, clear: Option<Self>);
     }
 }
 
@@ -159,6 +146,7 @@ trait Lighting<T>: Sync + Copy {
     fn put(&self, t: T, light: i32, dst: &mut Self::Px) -> bool;
     /// [`Paint::paint_vector`] for these texels (opaque mode only); none by default.
     #[inline(always)]
+    // Eight arguments, allowed: this is the vector kernel's signature (see `dispatch::indexed_run`).
     #[allow(clippy::too_many_arguments)]
     fn paint_vector(
         &self,
@@ -317,26 +305,10 @@ impl Lighting<u8> for Colormap<'_> {
 }
 
 impl sealed::FillTextured for u8 {
-    fn fill_textured(
-        job: &TexturedFill<'_>,
-        px: &mut [u8],
-        depth: &mut [f32],
-        w: usize,
-        h: usize,
-        clear: Option<u8>,
-    ) {
+    fn fill_textured(job: &TexturedFill<'_>, frame: Rows<'_, u8>, clear: Option<u8>) {
         let lighting = Colormap(job.shades.colormap());
         let mix = job.blend.map(TableMix);
-        job.fill_with(
-            |l| &l.indexed,
-            |l| &l.indexed,
-            lighting,
-            mix,
-            px,
-            depth,
-            (w, h),
-            clear,
-        );
+        job.fill_with(|l| &l.indexed, |l| &l.indexed, lighting, mix, frame, clear);
     }
 }
 
@@ -348,7 +320,6 @@ pub trait TrueColor: Pixel {
     /// [`Paint::paint_vector`] for packed RGBA texels multiplied by the light into this format;
     /// none by default.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     fn paint_vector(
         _texels: &[u32],
         _size: (u32, u32),
@@ -498,27 +469,11 @@ impl<P: TrueColor> Lighting<u32> for Multiply<P> {
 }
 
 impl<P: TrueColor> sealed::FillTextured for P {
-    fn fill_textured(
-        job: &TexturedFill<'_>,
-        px: &mut [P],
-        depth: &mut [f32],
-        w: usize,
-        h: usize,
-        clear: Option<P>,
-    ) {
+    fn fill_textured(job: &TexturedFill<'_>, frame: Rows<'_, P>, clear: Option<P>) {
         let (normal, overlay): (LevelTexels<u32>, LevelTexels<u32>) =
             (|l| &l.rgba, |l| &l.rgba_overlay);
         let mix = (!job.opacity.is_opaque()).then(|| ChannelMix(job.opacity.weight256()));
-        job.fill_with(
-            normal,
-            overlay,
-            Multiply(PhantomData),
-            mix,
-            px,
-            depth,
-            (w, h),
-            clear,
-        );
+        job.fill_with(normal, overlay, Multiply(PhantomData), mix, frame, clear);
     }
 }
 
@@ -682,9 +637,9 @@ mod tests {
             dispatch::set_enabled(vector);
             let (px_span, d_span) = (&mut px[offset..offset + len], &mut d[offset..offset + len]);
             if tw.is_power_of_two() && th.is_power_of_two() {
-                run.paint::<P, true, true, true>(p, px_span, d_span, z, dz, tw, th);
+                run.paint::<P, true, true, true>(p, px_span, d_span, z, dz, (tw, th));
             } else {
-                run.paint::<P, true, true, false>(p, px_span, d_span, z, dz, tw, th);
+                run.paint::<P, true, true, false>(p, px_span, d_span, z, dz, (tw, th));
             }
             dispatch::set_enabled(true);
             (

@@ -61,6 +61,59 @@ pub enum DepthMode {
     Off,
 }
 
+/// The rows a fill draws into: pixels and depths, row-major and `width` wide, whose first row is
+/// row `y0` of the frame. A whole frame (`y0` 0) or one band of it: the band driver cuts a frame
+/// into these, and every row loop of a triangle takes one, so the buffers, the width and the band's
+/// place travel together instead of as four arguments through every stage.
+pub struct Rows<'a, Px> {
+    /// The rows' pixels.
+    pub px: &'a mut [Px],
+    /// Their depths, one per pixel.
+    pub depth: &'a mut [f32],
+    /// Pixels per row (never 0).
+    pub width: usize,
+    /// The frame row of the first row.
+    pub y0: usize,
+}
+
+impl<'a, Px> Rows<'a, Px> {
+    /// A whole `width` x `height` frame: the first `width * height` pixels and depths, or `None`
+    /// when it is empty or either buffer is shorter (then nothing is drawn).
+    pub fn frame(
+        px: &'a mut [Px],
+        depth: &'a mut [f32],
+        width: usize,
+        height: usize,
+    ) -> Option<Self> {
+        let n = width.checked_mul(height)?;
+        if n == 0 || px.len() < n || depth.len() < n {
+            return None;
+        }
+        Some(Rows {
+            px: &mut px[..n],
+            depth: &mut depth[..n],
+            width,
+            y0: 0,
+        })
+    }
+
+    /// Whole rows held.
+    #[inline(always)]
+    pub fn rows(&self) -> usize {
+        self.px.len() / self.width
+    }
+
+    /// The pixels and depths of columns `x0..=x1` of frame row `y`, which lies in these rows.
+    #[inline(always)]
+    fn span(&mut self, y: usize, x0: usize, x1: usize) -> (&mut [Px], &mut [f32]) {
+        let row = (y - self.y0) * self.width;
+        (
+            &mut self.px[row + x0..=row + x1],
+            &mut self.depth[row + x0..=row + x1],
+        )
+    }
+}
+
 #[inline(always)]
 fn wrap(t: i32, size: u32) -> u32 {
     if (t as u32) < size {
@@ -168,8 +221,8 @@ pub struct Run {
 
 impl Run {
     /// Paint `px` stepping the run, with depth `z` stepped by `dz`. The inner loop of every fill.
+    /// `(tw, th)` is the texture's size, on which texel coordinates wrap.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     pub fn paint<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
         &mut self,
         painter: &P,
@@ -177,8 +230,7 @@ impl Run {
         depth: &mut [f32],
         mut z: f32,
         dz: f32,
-        tw: u32,
-        th: u32,
+        (tw, th): (u32, u32),
     ) {
         let (mut px, mut depth) = (px, depth);
         if TEST && WRITE {
@@ -253,7 +305,7 @@ fn fill_affine_stepped<P: Paint, const TEST: bool, const WRITE: bool, const POW2
         // One segment (most spans of small triangles): no chunking. The same depth expression
         // as the loop's first segment, so the same bits.
         let z = a.depth_w + dz * 0.0;
-        run.paint::<P, TEST, WRITE, POW2>(painter, px, depth, z, dz, tw, th);
+        run.paint::<P, TEST, WRITE, POW2>(painter, px, depth, z, dz, (tw, th));
         return;
     }
     for (k, (px, depth)) in px
@@ -262,14 +314,13 @@ fn fill_affine_stepped<P: Paint, const TEST: bool, const WRITE: bool, const POW2
         .enumerate()
     {
         let z = a.depth_w + dz * (k * SEGMENT) as f32;
-        run.paint::<P, TEST, WRITE, POW2>(painter, px, depth, z, dz, tw, th);
+        run.paint::<P, TEST, WRITE, POW2>(painter, px, depth, z, dz, (tw, th));
     }
 }
 
 /// Fill one span: `px` and `depth` are the span's pixels and depths, `a` the attributes at its first
 /// pixel centre, `d` their step per pixel. Split into [`SEGMENT`]-pixel pieces, exact at each end.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn fill_span<
     P: Paint,
     const TEST: bool,
@@ -337,7 +388,14 @@ fn fill_span<
                 dv,
                 dl,
             };
-            run.paint::<P, TEST, WRITE, POW2>(painter, px, depth, s0.z, (s1.z - s0.z) * k, tw, th);
+            run.paint::<P, TEST, WRITE, POW2>(
+                painter,
+                px,
+                depth,
+                s0.z,
+                (s1.z - s0.z) * k,
+                (tw, th),
+            );
         } else {
             // Exact per-pixel division: texture coordinates too large for fixed point.
             for (k, (p, z_buf)) in px.iter_mut().zip(depth.iter_mut()).enumerate() {
@@ -404,25 +462,20 @@ fn fill_span_of<P: Paint, const TEST: bool, const WRITE: bool>(
 /// (a division and a dozen products) per span was 8 % of the minigun's instructions.
 const SHORT_SPAN: usize = 8;
 
-/// Fill the rows `y0..y0 + rows` of `tri` that lie in a band.
+/// Fill the rows of `tri` that lie in a band's `rows`.
 ///
 /// With mip levels, each span reads the level its texel footprint asks for ([`mip_level`], at the
 /// span's middle pixel; the triangle's for short spans and affine triangles, whose footprint is
 /// constant), with its texture coordinates scaled from level 0 to that level's size. The level
 /// depends only on the triangle, the row and the span's columns, so banding changes no pixel.
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(super) fn fill_band_tri<P: Paint, const TEST: bool, const WRITE: bool>(
     painter: &P,
     tri: &TriSetup,
-    px: &mut [P::Px],
-    depth: &mut [f32],
-    width: usize,
-    band_y0: usize,
-    rows: usize,
+    rows: &mut Rows<'_, P::Px>,
 ) {
-    let first = (tri.y_first.max(band_y0 as i32)) as usize;
-    let last = (tri.y_last as usize).min(band_y0 + rows - 1);
+    let first = (tri.y_first.max(rows.y0 as i32)) as usize;
+    let last = (tri.y_last as usize).min(rows.y0 + rows.rows() - 1);
     if first > last {
         return;
     }
@@ -433,9 +486,8 @@ pub(super) fn fill_band_tri<P: Paint, const TEST: bool, const WRITE: bool>(
     } else {
         0
     };
-    let walk = tri.walk(first as i32, width);
+    let walk = tri.walk(first as i32, rows.width);
     if tri.affine {
-        let rows_of = (first, last, band_y0, width);
         // One level, one gradient and one set of fixed-point steps for the whole triangle.
         if tri_level == 0 {
             affine_rows_of::<P, TEST, WRITE, false>(
@@ -443,42 +495,30 @@ pub(super) fn fill_band_tri<P: Paint, const TEST: bool, const WRITE: bool>(
                 (tw, th),
                 tri,
                 walk,
-                rows_of,
-                px,
-                depth,
+                (first, last),
+                rows,
             );
         } else {
             let p = painter.at_level(tri_level);
-            affine_rows_of::<P, TEST, WRITE, true>(&p, (tw, th), tri, walk, rows_of, px, depth);
+            affine_rows_of::<P, TEST, WRITE, true>(&p, (tw, th), tri, walk, (first, last), rows);
         }
         return;
     }
-    span_rows::<P, TEST, WRITE>(
-        painter,
-        tri,
-        walk,
-        (first, last, band_y0, width),
-        tri_level,
-        false,
-        px,
-        depth,
-    );
+    span_rows::<P, TEST, WRITE>(painter, tri, walk, (first, last), tri_level, false, rows);
 }
 
-/// Rows `first..=last` of `tri` in a band starting at row `band_y0`, each span choosing its own
+/// Frame rows `first..=last` of `tri`, all inside `rows`, each span choosing its own
 /// mip level and kind ([`fill_span_of`]): the perspective triangles' loop (`affine` false); with
 /// `affine` the tests' reference for [`affine_rows_of`].
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn span_rows<P: Paint, const TEST: bool, const WRITE: bool>(
     painter: &P,
     tri: &TriSetup,
     mut walk: SpanWalk,
-    (first, last, band_y0, width): (usize, usize, usize, usize),
+    (first, last): (usize, usize),
     tri_level: usize,
     affine: bool,
-    px: &mut [P::Px],
-    depth: &mut [f32],
+    rows: &mut Rows<'_, P::Px>,
 ) {
     let max_level = painter.levels() - 1;
     let (tw, th) = painter.texture_size();
@@ -486,13 +526,9 @@ fn span_rows<P: Paint, const TEST: bool, const WRITE: bool>(
         let Some((x0, x1)) = walk.next_row() else {
             continue;
         };
-        let row = (y - band_y0) * width;
         let mut a = tri.attrs_at(x0, y as i32);
         let (x0, x1) = (x0 as usize, x1 as usize);
-        let (px, depth) = (
-            &mut px[row + x0..=row + x1],
-            &mut depth[row + x0..=row + x1],
-        );
+        let (px, depth) = rows.span(y, x0, x1);
         let level = if max_level == 0 {
             0
         } else if affine || x1 - x0 + 1 < SHORT_SPAN {
@@ -516,7 +552,7 @@ fn span_rows<P: Paint, const TEST: bool, const WRITE: bool>(
     }
 }
 
-/// Rows `first..=last` of an affine triangle in a band starting at row `band_y0`, all read from
+/// Frame rows `first..=last` of an affine triangle, all inside `rows`, all read from
 /// `painter`'s texture (one mip level for the whole triangle, whose footprint is constant;
 /// `SCALED`: not level 0, whose size is `level0`, so texture coordinates are scaled to it).
 ///
@@ -530,9 +566,8 @@ fn affine_rows_of<P: Paint, const TEST: bool, const WRITE: bool, const SCALED: b
     level0: (u32, u32),
     tri: &TriSetup,
     walk: SpanWalk,
-    rows: (usize, usize, usize, usize),
-    px: &mut [P::Px],
-    depth: &mut [f32],
+    first_last: (usize, usize),
+    rows: &mut Rows<'_, P::Px>,
 ) {
     let (tw, th) = painter.texture_size();
     let (su, sv) = (tw as f32 / level0.0 as f32, th as f32 / level0.1 as f32);
@@ -544,9 +579,9 @@ fn affine_rows_of<P: Paint, const TEST: bool, const WRITE: bool, const SCALED: b
     let pow2 = tw.is_power_of_two() && th.is_power_of_two();
     let scale = SCALED.then_some((su, sv));
     if pow2 {
-        affine_rows::<P, TEST, WRITE, true>(painter, tri, walk, rows, scale, &steps, px, depth);
+        affine_rows::<P, TEST, WRITE, true>(painter, tri, walk, first_last, scale, &steps, rows);
     } else {
-        affine_rows::<P, TEST, WRITE, false>(painter, tri, walk, rows, scale, &steps, px, depth);
+        affine_rows::<P, TEST, WRITE, false>(painter, tri, walk, first_last, scale, &steps, rows);
     }
 }
 
@@ -574,32 +609,25 @@ impl AffineSteps {
 
 /// The row loop of [`affine_rows_of`] for one kind of texture.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn affine_rows<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
     painter: &P,
     tri: &TriSetup,
     mut walk: SpanWalk,
-    (first, last, band_y0, width): (usize, usize, usize, usize),
+    (first, last): (usize, usize),
     scale: Option<(f32, f32)>,
     steps: &AffineSteps,
-    px: &mut [P::Px],
-    depth: &mut [f32],
+    rows: &mut Rows<'_, P::Px>,
 ) {
     let (tw, th) = painter.texture_size();
     for y in first..last + 1 {
         let Some((x0, x1)) = walk.next_row() else {
             continue;
         };
-        let row = (y - band_y0) * width;
         let mut a = tri.attrs_at(x0, y as i32);
         if let Some((su, sv)) = scale {
             (a.u_w, a.v_w) = (a.u_w * su, a.v_w * sv);
         }
-        let (x0, x1) = (x0 as usize, x1 as usize);
-        let (px, depth) = (
-            &mut px[row + x0..=row + x1],
-            &mut depth[row + x0..=row + x1],
-        );
+        let (px, depth) = rows.span(y, x0 as usize, x1 as usize);
         fill_affine_stepped::<P, TEST, WRITE, POW2>(painter, px, depth, &a, steps, tw, th);
     }
 }
@@ -702,7 +730,8 @@ mod tests {
                 (vec![0u64; w * h], depth)
             };
             let (mut px, mut depth) = start();
-            fill_band_tri::<Probe, true, true>(&probe, &t, &mut px, &mut depth, w, 0, h);
+            let mut rows = Rows::frame(&mut px, &mut depth, w, h).unwrap();
+            fill_band_tri::<Probe, true, true>(&probe, &t, &mut rows);
             let (mut px_ref, mut depth_ref) = start();
             let level = if probe.levels > 1 {
                 mip_level(t.corner_footprint_sq(), probe.levels - 1)
@@ -713,11 +742,10 @@ mod tests {
                 &probe,
                 &t,
                 t.walk(t.y_first, w),
-                (t.y_first as usize, (t.y_last as usize).min(h - 1), 0, w),
+                (t.y_first as usize, (t.y_last as usize).min(h - 1)),
                 level,
                 true,
-                &mut px_ref,
-                &mut depth_ref,
+                &mut Rows::frame(&mut px_ref, &mut depth_ref, w, h).unwrap(),
             );
             assert_eq!(px, px_ref, "case {case}");
             assert!(

@@ -14,6 +14,7 @@ pub mod block;
 pub mod encode;
 pub mod header;
 pub mod object;
+pub mod surface;
 
 pub mod texture;
 

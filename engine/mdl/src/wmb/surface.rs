@@ -344,10 +344,14 @@ impl Surface {
                             n += 1;
                         }
                     }
-                    if n > 0 {
+                    if let Some(avg) = sum
+                        .map(|v| v.checked_div(n))
+                        .into_iter()
+                        .collect::<Option<Vec<u32>>>()
+                    {
                         let o = (y * s + x) * 4;
-                        for ch in 0..3 {
-                            self.rgba[o + ch] = (sum[ch] / n) as u8;
+                        for (px, v) in self.rgba[o..o + 3].iter_mut().zip(avg) {
+                            *px = v as u8;
                         }
                         self.rgba[o + 3] = 255;
                         self.filled[y * s + x] = true;

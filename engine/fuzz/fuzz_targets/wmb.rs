@@ -1,6 +1,6 @@
 //! Any byte string gives Ok or a typed error; an Ok level is internally consistent (every
-//! triangle names an existing vertex and skin, every lightmap page is whole), writes back to a
-//! level that reads as itself, and its blocks bake into checked models.
+//! triangle names an existing vertex and skin, every lightmap page is whole) and writes back to a
+//! level that reads as itself (the same bytes when written again).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -6,7 +6,7 @@
 //!
 //! 1. **Magic**, through each format crate's own `sniff`, so no magic is typed twice:
 //!    [`mdl::sniff`](modex_mdl::mdl::sniff) (`IDPO`, `MDL?`), [`hmp::sniff`](modex_mdl::hmp::sniff)
-//!    (`HMP?`), [`stories_mdl::sniff`](modex_mdl::stories_mdl::sniff) (`ldm\0`),
+//!    (`HMP?`), [`wmb::sniff`](modex_mdl::wmb::sniff) (`WMB7`), [`stories_mdl::sniff`](modex_mdl::stories_mdl::sniff) (`ldm\0`),
 //!    [`vxl::sniff`](modex_vxl::vxl::sniff) (`Voxel Animation\0`),
 //!    [`bbhd::sniff`](modex_cutscene::bbhd::sniff), [`tpwm::sniff`](modex_cutscene::tpwm::sniff),
 //!    [`voc::sniff`](modex_cutscene::voc::sniff). The magics are disjoint, so their order does not
@@ -44,6 +44,8 @@ pub enum Format {
     Hmp,
     /// GTA Liberty City / Vice City Stories PS2 model (ident `ldm\0`).
     StoriesMdl,
+    /// 3D GameStudio level (`WMB7`): blocks, textures, lightmaps and placed entities.
+    Wmb,
     /// Westwood voxel model.
     Vxl,
     /// Westwood voxel motion (no magic: by extension).
@@ -70,7 +72,7 @@ pub enum Format {
 /// Which part of a frontend handles a format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Family {
-    /// Polygon models and terrain (MDL, HMP), drawn by the rasterizer.
+    /// Polygon models, terrain and levels (MDL, HMP, WMB), drawn by the rasterizer.
     Model,
     /// Voxel models, their motion and lighting (VXL, HVA, VPL), drawn by the ray-marcher.
     Voxel,
@@ -82,7 +84,7 @@ pub enum Family {
 
 impl Format {
     /// Every format, in declaration order.
-    pub const ALL: [Format; 13] = [
+    pub const ALL: [Format; 14] = [
         Format::Mdl,
         Format::Hmp,
         Format::StoriesMdl,
@@ -96,12 +98,13 @@ impl Format {
         Format::Ascr,
         Format::Pcx,
         Format::Palette,
+        Format::Wmb,
     ];
 
     /// The family whose code handles this format.
     pub fn family(self) -> Family {
         match self {
-            Format::Mdl | Format::Hmp | Format::StoriesMdl => Family::Model,
+            Format::Mdl | Format::Hmp | Format::StoriesMdl | Format::Wmb => Family::Model,
             Format::Vxl | Format::Hva | Format::Vpl => Family::Voxel,
             Format::Bbhd | Format::Lib | Format::Tpwm | Format::Voc | Format::Ascr => {
                 Family::Cutscene
@@ -127,6 +130,7 @@ impl Format {
             Format::Ascr => "ascr",
             Format::Pcx => "pcx",
             Format::Palette => "palette",
+            Format::Wmb => "wmb7",
         }
     }
 }
@@ -172,9 +176,10 @@ pub fn detect(name: &Path, bytes: &[u8]) -> Option<Format> {
 type Sniff = fn(&[u8]) -> bool;
 
 /// Each format with a magic and the test its crate offers, built from the crate's own `MAGIC`.
-const SNIFFERS: [(Sniff, Format); 7] = [
+const SNIFFERS: [(Sniff, Format); 8] = [
     (modex_mdl::mdl::sniff, Format::Mdl),
     (modex_mdl::hmp::sniff, Format::Hmp),
+    (modex_mdl::wmb::sniff, Format::Wmb),
     (modex_mdl::stories_mdl::sniff, Format::StoriesMdl),
     (modex_vxl::vxl::sniff, Format::Vxl),
     (modex_cutscene::bbhd::sniff, Format::Bbhd),
@@ -234,6 +239,10 @@ mod tests {
         // MDL needs four bytes, as before.
         assert_eq!(detect(Path::new("a.bin"), b"MDL"), None);
         assert_eq!(detect_magic(b"HMP4"), Some(Format::Hmp));
+        let mut wmb = b"WMB7".to_vec();
+        wmb.resize(modex_mdl::wmb::HEADER_SIZE, 0);
+        assert_eq!(detect_magic(&wmb), Some(Format::Wmb));
+        assert_eq!(Format::Wmb.family(), Family::Model);
         assert_eq!(detect_magic(b""), None);
     }
 
@@ -333,7 +342,8 @@ mod tests {
                 "voc",
                 "ascr",
                 "pcx",
-                "palette"
+                "palette",
+                "wmb7"
             ]
         );
         assert_eq!(Format::Pcx.to_string(), "pcx");

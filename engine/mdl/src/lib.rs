@@ -9,6 +9,8 @@
 //!   groups, skeletons and animation ([`mdl7`]), HMP4..HMP7 terrain ([`HmpFile`], [`hmp`]); their
 //!   skins ([`skin`], embedded [`dds`], [`external`] skin files through `image` and `pcx`).
 //! - GTA Liberty/Vice City Stories PS2 models ([`StoriesModel`], [`stories_mdl`]).
+//! - 3D GameStudio WMB7 levels ([`wmb::WmbFile`], [`wmb`]): blocks, textures, lightmaps and the
+//!   objects that place entities; its writer is [`wmb::encode`].
 //! - The renderer-ready [`Model`] they all produce, and [`facing`]: which side of a surface is its
 //!   front, where every file's convention becomes the [`Model`]'s (counter-clockwise seen from the
 //!   front, normals pointing out).
@@ -34,6 +36,7 @@ pub mod obj;
 pub mod skin;
 pub mod stories_mdl;
 pub mod stories_mdl_encode;
+pub mod wmb;
 
 pub use hmp::HmpFile;
 pub use mdl::MdlFile;

@@ -4,7 +4,7 @@
 use anyhow::{bail, Result};
 use modex_assets::{Asset, Family};
 
-use super::formats::{cutscene, model, palette};
+use super::formats::{cutscene, model, palette, wmb_export};
 use super::ExportArgs;
 
 pub fn run(args: &ExportArgs) -> Result<()> {
@@ -12,6 +12,9 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         return cutscene::export(args, None);
     }
     let asset = Asset::open(&args.input)?;
+    if asset.format() == modex_assets::Format::Wmb {
+        return wmb_export::export(args, &asset);
+    }
     match asset.format().family() {
         Family::Model => model::export(args, &asset),
         Family::Voxel => bail!("voxel files have nothing to export yet; use `modex render`"),

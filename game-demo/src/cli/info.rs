@@ -6,11 +6,18 @@ use std::io::Write;
 use anyhow::{bail, Context, Result};
 use modex_assets::{Asset, Family};
 
-use super::formats::{cutscene, model, palette, voxel, Description};
+use super::formats::{cutscene, model, palette, voxel, wmb, Description};
 use super::{Codepage, InfoArgs};
 
-fn describe(path: &std::path::Path, codepage: Option<Codepage>) -> Result<Description> {
+fn describe(
+    path: &std::path::Path,
+    codepage: Option<Codepage>,
+    paths: &[std::path::PathBuf],
+) -> Result<Description> {
     let asset = Asset::open(path)?;
+    if asset.format() == modex_assets::Format::Wmb {
+        return wmb::describe(&asset, paths).with_context(|| format!("{}", path.display()));
+    }
     let d = match asset.format().family() {
         Family::Model => model::describe(&asset, codepage),
         Family::Voxel => voxel::describe(&asset),
@@ -26,7 +33,7 @@ pub fn run(args: &InfoArgs) -> Result<()> {
     let mut failed = 0;
     let mut out = std::io::stdout().lock();
     for path in &args.files {
-        let written = match describe(path, args.codepage) {
+        let written = match describe(path, args.codepage, &args.path) {
             Ok(d) if args.json => writeln!(out, "{}", d.json),
             Ok(d) => {
                 let mut text = format!("{}:\n", path.display());

@@ -220,6 +220,9 @@ pub struct InfoArgs {
     /// Code page of frame names that are not UTF-8 (default: Windows-1252).
     #[arg(long, value_enum)]
     pub codepage: Option<Codepage>,
+    /// A folder searched for the entity files of a WMB level (repeatable; after the level's folder and its scripts' PATH folders).
+    #[arg(long = "path", value_name = "DIR")]
+    pub path: Vec<PathBuf>,
 }
 
 /// `--codepage`: the code pages GameStudio frame names were seen in, by the names users type.
@@ -261,6 +264,18 @@ pub struct ViewArgs {
     /// Folder searched for external skin files not found beside the model (MDL7).
     #[arg(long, value_name = "DIR")]
     pub skins: Option<std::path::PathBuf>,
+    /// A folder searched for the entity files of a WMB level (repeatable; after the level's folder and its scripts' PATH folders).
+    #[arg(long = "path", value_name = "DIR")]
+    pub path: Vec<PathBuf>,
+    /// Fly a fixed path through a WMB level and print one BENCH line instead of opening a window.
+    #[arg(long)]
+    pub bench: bool,
+    /// Render threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Target pixel format (the viewer's F key changes it; --bench uses it).
+    #[arg(long, value_parser = target_format(), default_value = "8888")]
+    pub format: TargetFormat,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -307,6 +322,9 @@ pub struct RenderArgs {
     /// Folder searched for external skin files not found beside the model (MDL7).
     #[arg(long, value_name = "DIR")]
     pub skins: Option<PathBuf>,
+    /// A folder searched for the entity files of a WMB level (repeatable; after the level's folder and its scripts' PATH folders).
+    #[arg(long = "path", value_name = "DIR")]
+    pub path: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -358,6 +376,15 @@ pub struct ExportArgs {
     /// Palette file for 8-bit output.
     #[arg(long)]
     pub palette: Option<PathBuf>,
+    /// Write each lightmap page as lightmap_NNN.png into this folder (WMB levels).
+    #[arg(long, value_name = "DIR")]
+    pub lightmaps: Option<PathBuf>,
+    /// With --obj: add the level's placed models, posed at frame 0 (WMB levels).
+    #[arg(long)]
+    pub entities: bool,
+    /// A folder searched for the entity files of a WMB level (repeatable; after the level's folder and its scripts' PATH folders).
+    #[arg(long = "path", value_name = "DIR")]
+    pub path: Vec<PathBuf>,
 }
 
 /// Parse `WIDTHxHEIGHT`.

@@ -4,11 +4,14 @@
 use anyhow::{bail, Result};
 use modex_assets::{Asset, Family};
 
-use super::formats::{model_render, palette, voxel};
+use super::formats::{model_render, palette, voxel, wmb_render};
 use super::ViewArgs;
 
 pub fn run(args: &ViewArgs) -> Result<()> {
     let asset = Asset::open(&args.file)?;
+    if asset.format() == modex_assets::Format::Wmb {
+        return wmb_render::view(args, &asset);
+    }
     match asset.format().family() {
         Family::Model => model_render::view(args, &asset),
         Family::Voxel => voxel::view(args, &asset),

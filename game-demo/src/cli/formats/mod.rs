@@ -12,6 +12,10 @@ pub mod palette;
 mod stories;
 mod target;
 pub mod voxel;
+pub mod wmb;
+pub mod wmb_export;
+mod wmb_files;
+pub mod wmb_render;
 
 /// A summary of one file for `modex info`.
 pub struct Description {

@@ -1,0 +1,215 @@
+//! 3D GameStudio WMB7 levels: level geometry (blocks), textures, lightmaps and the objects that
+//! place models, lights, sounds and paths. Every `.wmb` of the published A7/A8 games is WMB7.
+//!
+//! [`WmbFile::parse`] reads the 164-byte header ([`header`]), then each list through a reader that
+//! ends at the list's declared end: [`texture`], [`block`] (blocks and materials), [`object`] and
+//! the lightmaps. Counts are checked against the bytes left in their list before anything is
+//! allocated. The BSP, PVS, palette and legacy lists are kept as bytes ([`WmbFile::other_lists`]):
+//! they appear only in "Build BSP Map" output and serve only culling. [`encode`] writes a
+//! [`WmbFile`] back (tests and fuzz seeds); [`surface`] turns blocks into renderer-ready
+//! [`crate::Model`]s with texture × lightmap baked into surfaces. Layout notes and what differs
+//! from the manual: `docs/formats.md`, "WMB7 levels".
+
+pub mod block;
+pub mod encode;
+pub mod header;
+pub mod object;
+pub mod surface;
+
+pub mod texture;
+
+use modex::{ErrorKind, FormatError, FormatResult};
+
+pub use block::{Block, BlockSkin, BlockTriangle, BlockVertex, Material, SkinType};
+pub use header::{read_header, Header, List, ListKind, HEADER_SIZE, LIST_COUNT, MAGIC};
+pub use object::{Entity, EntityKind, Info, Object, Path, PathEdge};
+pub use texture::Texture;
+
+/// Format name used in errors.
+pub const FORMAT: &str = "WMB";
+
+/// Side of a lightmap page when a level has no INFO object.
+pub const DEFAULT_LIGHTMAP_DIM: usize = 256;
+
+/// Whether `bytes` start like a WMB7 level.
+pub fn sniff(bytes: &[u8]) -> bool {
+    bytes.len() >= HEADER_SIZE && bytes.starts_with(MAGIC)
+}
+
+/// A terrain lightmap (`lightmaps_terrain`): `u32 count`, then `{u32 object, width, height}` and
+/// `3 * width * height` bytes B G R each.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TerrainLightmap {
+    /// The object it lights.
+    pub object: u32,
+    /// Width in texels.
+    pub width: u32,
+    /// Height in texels.
+    pub height: u32,
+    /// B G R bytes as stored.
+    pub bgr: Vec<u8>,
+}
+
+/// A decoded WMB7 level.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WmbFile {
+    /// Textures.
+    pub textures: Vec<Texture>,
+    /// Materials.
+    pub materials: Vec<Material>,
+    /// Blocks: the drawable level geometry.
+    pub blocks: Vec<Block>,
+    /// Objects, in file order.
+    pub objects: Vec<Object>,
+    /// Side of each lightmap page (from the INFO object's lightmap size).
+    pub lightmap_dim: usize,
+    /// The lightmap pages, each `3 * dim * dim` bytes B G R, rows top first.
+    pub lightmaps: Vec<Vec<u8>>,
+    /// Terrain lightmaps.
+    pub terrain_lightmaps: Vec<TerrainLightmap>,
+    /// The lists kept as bytes (palettes, legacy, BSP, PVS), with their kind, in header order.
+    pub other_lists: Vec<(ListKind, Vec<u8>)>,
+}
+
+impl WmbFile {
+    /// Parse a level.
+    pub fn parse(bytes: &[u8]) -> FormatResult<WmbFile> {
+        let header = read_header(bytes)?;
+        let reader = |kind: ListKind| header::list_reader(bytes, header.list(kind));
+        let textures = texture::read_textures(&mut reader(ListKind::Textures))?;
+        let materials = block::read_materials(&mut reader(ListKind::Materials))?;
+        let blocks = block::read_blocks(&mut reader(ListKind::Blocks))?;
+        let objects = object::read_objects(&mut reader(ListKind::Objects))?;
+        let info = objects.iter().find_map(|o| match o {
+            Object::Info(i) => Some(*i),
+            _ => None,
+        });
+        let lightmap_dim = match info {
+            Some(i) => i.lightmap_dim().ok_or_else(|| {
+                FormatError::invalid(
+                    FORMAT,
+                    "info.lightmap_size",
+                    header.list(ListKind::Objects).offset as usize,
+                    format!("size code {} (0, 1 or 2)", i.lightmap_size),
+                )
+            })?,
+            None => DEFAULT_LIGHTMAP_DIM,
+        };
+        let lightmaps = read_lightmaps(bytes, header.list(ListKind::Lightmaps), lightmap_dim)?;
+        let terrain_lightmaps = read_terrain_lightmaps(&mut reader(ListKind::LightmapsTerrain))?;
+        let other_lists = ListKind::ALL
+            .iter()
+            .filter(|k| !interpreted(**k))
+            .filter(|k| header.list(**k).length > 0)
+            .map(|&k| (k, header::list_bytes(bytes, header.list(k)).to_vec()))
+            .collect();
+        Ok(WmbFile {
+            textures,
+            materials,
+            blocks,
+            objects,
+            lightmap_dim,
+            lightmaps,
+            terrain_lightmaps,
+            other_lists,
+        })
+    }
+
+    /// The INFO object, if the level has one.
+    pub fn info(&self) -> Option<&Info> {
+        self.objects.iter().find_map(|o| match o {
+            Object::Info(i) => Some(i),
+            _ => None,
+        })
+    }
+
+    /// The entities (old and new records), in file order.
+    pub fn entities(&self) -> impl Iterator<Item = &Entity> {
+        self.objects.iter().filter_map(|o| match o {
+            Object::Entity(e) => Some(e),
+            _ => None,
+        })
+    }
+
+    /// Lowest and highest corner of every block's vertices, `None` without block geometry.
+    pub fn block_bounds(&self) -> Option<(glam::Vec3, glam::Vec3)> {
+        let mut it = self.blocks.iter().flat_map(|b| b.vertices.iter());
+        let first = it.next()?.position;
+        Some(it.fold((first, first), |(lo, hi), v| {
+            (lo.min(v.position), hi.max(v.position))
+        }))
+    }
+
+    /// Lightmap page `index` as R G B bytes, rows top first.
+    pub fn lightmap_rgb(&self, index: usize) -> Option<Vec<u8>> {
+        let page = self.lightmaps.get(index)?;
+        Some(
+            page.chunks_exact(3)
+                .flat_map(|c| [c[2], c[1], c[0]])
+                .collect(),
+        )
+    }
+}
+
+/// The lists [`WmbFile`] decodes (the rest are kept as bytes).
+pub(crate) fn interpreted(kind: ListKind) -> bool {
+    matches!(
+        kind,
+        ListKind::Textures
+            | ListKind::Materials
+            | ListKind::Blocks
+            | ListKind::Objects
+            | ListKind::Lightmaps
+            | ListKind::LightmapsTerrain
+    )
+}
+
+fn read_lightmaps(bytes: &[u8], list: List, dim: usize) -> FormatResult<Vec<Vec<u8>>> {
+    let data = header::list_bytes(bytes, list);
+    let page = 3 * dim * dim;
+    if data.len() % page != 0 {
+        return Err(FormatError::invalid(
+            FORMAT,
+            "lightmaps.length",
+            4 + 8 * ListKind::Lightmaps.index() + 4,
+            format!(
+                "{} bytes is not a whole number of {dim}x{dim} pages",
+                data.len()
+            ),
+        ));
+    }
+    Ok(data.chunks_exact(page).map(<[u8]>::to_vec).collect())
+}
+
+fn read_terrain_lightmaps(r: &mut modex::ByteReader<'_>) -> FormatResult<Vec<TerrainLightmap>> {
+    if r.remaining() == 0 {
+        return Ok(Vec::new());
+    }
+    let count = r.u32("lightmaps_terrain.count")? as usize;
+    r.check_count(count, 12, "lightmaps_terrain.count")?;
+    let mut out = Vec::with_capacity(count);
+    for i in 0..count {
+        let f = format!("lightmaps_terrain[{i}]");
+        let object = r.u32(&format!("{f}.object"))?;
+        let width = r.u32(&format!("{f}.width"))?;
+        let height = r.u32(&format!("{f}.height"))?;
+        let len = (width as u64) * (height as u64) * 3;
+        if len > r.remaining() as u64 {
+            return Err(r.error(
+                format!("{f}.width"),
+                ErrorKind::TooLarge {
+                    value: len,
+                    limit: r.remaining() as u64,
+                },
+            ));
+        }
+        let bgr = r.bytes(len as usize, &format!("{f}.pixels"))?.to_vec();
+        out.push(TerrainLightmap {
+            object,
+            width,
+            height,
+            bgr,
+        });
+    }
+    Ok(out)
+}

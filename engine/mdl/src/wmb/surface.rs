@@ -1,0 +1,410 @@
+//! Block geometry as renderer-ready [`Model`]s, with texture × lightmap baked into surfaces.
+//!
+//! The rasterizer draws one UV set and one skin per triangle. A lit WMB triangle needs two: its
+//! texture (repeating, `texture_uv`) and its lightmap page (`lightmap_uv`). As Quake's renderer
+//! combined texture and lightmap into cached surfaces, this module combines them once at load, so
+//! the rasterizer stays unchanged: for every lightmap page it builds a *surface page* of the same
+//! layout at [`surface_scale`] times the lightmap's resolution, and fills each texel that a
+//! triangle's lightmap UVs cover with `texture × lightmap × 2` (clamped), the texture read at the
+//! texel's texture UV from the mip level nearest to the surface texel's footprint and the lightmap
+//! bilinearly. The blend is the engine's modulate-2x: the real pages store light at half range
+//! (the brightest texel of testlevel's pages is 125), so a plain product would draw every lit
+//! wall at half brightness or less. Texels next to a triangle are filled from their neighbours so
+//! that the rasterizer's mip levels do not pull black into the seams.
+//!
+//! Those models are drawn at light 1.0 (the light is in the surface). Flat and turbulence skins
+//! are drawn with their texture's own UVs and lit like models (no lightmap); sky skins as their
+//! texture at full light; `none` skins are left out. Triangles are turned from the file's
+//! clockwise fronts to the [`Model`]'s counter-clockwise ones ([`crate::facing`]), with face
+//! normals pointing to the front.
+
+use glam::{Vec2, Vec3};
+
+use super::{BlockSkin, SkinType, WmbFile};
+use crate::model::{Frame, Model, Skin, SkinPixels, Triangle};
+
+/// How a level model is to be lit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SurfaceKind {
+    /// Texture × lightmap baked into the skin: draw at light 1.0.
+    Lightmapped,
+    /// Texture only, lit by the sun and ambient light like a model (flat, turbulence).
+    Flat,
+    /// The sky: texture at light 1.0.
+    Sky,
+}
+
+/// One drawable part of the level's blocks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LevelModel {
+    /// How to light it.
+    pub kind: SurfaceKind,
+    /// The geometry with its one skin.
+    pub model: Model,
+}
+
+/// Surface texels per lightmap texel for pages of side `dim`: surface pages are 2048 texels wide
+/// at most (8 for 256, 4 for 512, 2 for 1024).
+pub fn surface_scale(dim: usize) -> usize {
+    (2048 / dim.max(1)).clamp(1, 8)
+}
+
+/// Gathers triangles into one model with one UV per vertex.
+#[derive(Default)]
+struct Builder {
+    positions: Vec<Vec3>,
+    normals: Vec<Vec3>,
+    uvs: Vec<Vec2>,
+    triangles: Vec<Triangle>,
+}
+
+impl Builder {
+    /// Add a triangle given in the file's (clockwise) order, with its UVs.
+    fn push(&mut self, p: [Vec3; 3], uv: [Vec2; 3]) {
+        // Counter-clockwise: corners 0, 2, 1.
+        let order = [0, 2, 1];
+        let n = (p[2] - p[0]).cross(p[1] - p[0]).normalize_or(Vec3::Z);
+        let base = self.positions.len() as u32;
+        for &i in &order {
+            self.positions.push(p[i]);
+            self.normals.push(n);
+            self.uvs.push(uv[i]);
+        }
+        let idx = [base, base + 1, base + 2];
+        self.triangles.push(Triangle {
+            vertices: idx,
+            uvs: idx,
+        });
+    }
+
+    fn finish(self, skin: Skin) -> Model {
+        let (bbox_min, bbox_max) = Frame::compute_bbox(&self.positions);
+        Model {
+            frames: vec![Frame {
+                name: String::new(),
+                positions: self.positions,
+                normals: self.normals,
+                normal_indices: None,
+                bbox_min,
+                bbox_max,
+            }],
+            uvs: self.uvs,
+            triangles: self.triangles,
+            skins: vec![skin],
+        }
+    }
+}
+
+fn rgba_skin(width: usize, height: usize, rgba: Vec<u8>) -> Skin {
+    Skin {
+        kind: 5,
+        has_mipmaps: false,
+        width,
+        height,
+        pixels: SkinPixels::Argb8888(
+            rgba.chunks_exact(4)
+                .map(|c| [c[0], c[1], c[2], c[3]])
+                .collect(),
+        ),
+        rgba,
+    }
+}
+
+/// A grey 8x8 stand-in for a texture that cannot be decoded or does not exist.
+fn grey() -> (usize, usize, Vec<u8>) {
+    (8, 8, [160, 160, 160, 255].repeat(64))
+}
+
+/// Every mip level of texture `index` as RGBA, first level first (a grey stand-in if missing).
+fn texture_levels(file: &WmbFile, index: usize) -> Vec<(usize, usize, Vec<u8>)> {
+    let Some(t) = file.textures.get(index) else {
+        return vec![grey()];
+    };
+    let levels: Vec<_> = (0..t.level_sizes().len())
+        .map_while(|l| t.rgba(l))
+        .collect();
+    if levels.is_empty() {
+        vec![grey()]
+    } else {
+        levels
+    }
+}
+
+/// The level's blocks as models: one per lightmap page (baked), one per texture of flat skins
+/// and one per texture of sky skins.
+pub fn level_models(file: &WmbFile) -> Vec<LevelModel> {
+    let dim = file.lightmap_dim;
+    let scale = surface_scale(dim);
+    let side = dim * scale;
+    let mut out = Vec::new();
+    // Lightmapped triangles, by page.
+    for page in 0..file.lightmaps.len() {
+        let mut b = Builder::default();
+        let mut surface = Surface::new(side);
+        let mut textures: std::collections::HashMap<usize, Vec<(usize, usize, Vec<u8>)>> =
+            Default::default();
+        for block in &file.blocks {
+            for t in &block.triangles {
+                let skin: &BlockSkin = &block.skins[t.skin as usize];
+                if skin.kind() != SkinType::Shaded || skin.lightmap as usize != page {
+                    continue;
+                }
+                let v = t.vertices.map(|i| block.vertices[i as usize]);
+                let levels = textures
+                    .entry(skin.texture as usize)
+                    .or_insert_with(|| texture_levels(file, skin.texture as usize));
+                surface.bake(
+                    v.map(|x| x.lightmap_uv),
+                    v.map(|x| x.texture_uv),
+                    levels,
+                    &file.lightmaps[page],
+                    dim,
+                );
+                b.push(v.map(|x| x.position), v.map(|x| x.lightmap_uv));
+            }
+        }
+        if b.triangles.is_empty() {
+            continue;
+        }
+        surface.dilate(2);
+        out.push(LevelModel {
+            kind: SurfaceKind::Lightmapped,
+            model: b.finish(rgba_skin(side, side, surface.rgba)),
+        });
+    }
+    // Flat and sky triangles, by texture.
+    for (kind, wanted) in [
+        (SurfaceKind::Flat, [SkinType::Flat, SkinType::Turbulence]),
+        (SurfaceKind::Sky, [SkinType::Sky, SkinType::Sky]),
+    ] {
+        let mut by_texture: std::collections::BTreeMap<u16, Builder> = Default::default();
+        for block in &file.blocks {
+            for t in &block.triangles {
+                let skin = &block.skins[t.skin as usize];
+                if !wanted.contains(&skin.kind()) {
+                    continue;
+                }
+                let v = t.vertices.map(|i| block.vertices[i as usize]);
+                by_texture
+                    .entry(skin.texture)
+                    .or_default()
+                    .push(v.map(|x| x.position), v.map(|x| x.texture_uv));
+            }
+        }
+        for (texture, b) in by_texture {
+            let (w, h, rgba) = texture_levels(file, texture as usize).swap_remove(0);
+            out.push(LevelModel {
+                kind,
+                model: b.finish(rgba_skin(w, h, rgba)),
+            });
+        }
+    }
+    out
+}
+
+/// The blocks as one model per texture with the texture's own (repeating) UVs and its first
+/// level as the skin, `none` skins left out: what an OBJ export writes, since other tools tile
+/// textures themselves.
+pub fn texture_models(file: &WmbFile) -> Vec<(u16, Model)> {
+    let mut by_texture: std::collections::BTreeMap<u16, Builder> = Default::default();
+    for block in &file.blocks {
+        for t in &block.triangles {
+            let skin = &block.skins[t.skin as usize];
+            if skin.kind() == SkinType::None {
+                continue;
+            }
+            let v = t.vertices.map(|i| block.vertices[i as usize]);
+            by_texture
+                .entry(skin.texture)
+                .or_default()
+                .push(v.map(|x| x.position), v.map(|x| x.texture_uv));
+        }
+    }
+    by_texture
+        .into_iter()
+        .map(|(texture, b)| {
+            let (w, h, rgba) = texture_levels(file, texture as usize).swap_remove(0);
+            (texture, b.finish(rgba_skin(w, h, rgba)))
+        })
+        .collect()
+}
+
+/// A surface page being baked: RGBA texels and which of them a triangle covered.
+struct Surface {
+    side: usize,
+    rgba: Vec<u8>,
+    filled: Vec<bool>,
+}
+
+impl Surface {
+    fn new(side: usize) -> Surface {
+        Surface {
+            side,
+            rgba: vec![0; side * side * 4],
+            filled: vec![false; side * side],
+        }
+    }
+
+    /// Fill the texels whose centres lie in the triangle of lightmap UVs `luv` with texture ×
+    /// lightmap × 2.
+    fn bake(
+        &mut self,
+        luv: [Vec2; 3],
+        tuv: [Vec2; 3],
+        levels: &[(usize, usize, Vec<u8>)],
+        page: &[u8],
+        dim: usize,
+    ) {
+        let side = self.side as f32;
+        let p = luv.map(|q| q * side);
+        if p.iter().any(|q| !q.is_finite()) || tuv.iter().any(|q| !q.is_finite()) {
+            return;
+        }
+        let area = (p[1] - p[0]).perp_dot(p[2] - p[0]);
+        if area.abs() < 1e-6 {
+            return;
+        }
+        // Texture texels per surface texel (from the UV derivatives), for the mip level.
+        let (w0, h0) = (levels[0].0 as f32, levels[0].1 as f32);
+        let du = Vec2::new(
+            ((tuv[1].x - tuv[0].x) * (p[2].y - p[0].y) - (tuv[2].x - tuv[0].x) * (p[1].y - p[0].y))
+                / area
+                * w0,
+            ((tuv[2].x - tuv[0].x) * (p[1].x - p[0].x) - (tuv[1].x - tuv[0].x) * (p[2].x - p[0].x))
+                / area
+                * w0,
+        );
+        let dv = Vec2::new(
+            ((tuv[1].y - tuv[0].y) * (p[2].y - p[0].y) - (tuv[2].y - tuv[0].y) * (p[1].y - p[0].y))
+                / area
+                * h0,
+            ((tuv[2].y - tuv[0].y) * (p[1].x - p[0].x) - (tuv[1].y - tuv[0].y) * (p[2].x - p[0].x))
+                / area
+                * h0,
+        );
+        let rho = du.length().max(dv.length()).max(1e-6);
+        let level = (rho.log2().round().max(0.0) as usize).min(levels.len() - 1);
+        let (lw, lh, tex) = (&levels[level].0, &levels[level].1, &levels[level].2);
+        let lo = p[0].min(p[1]).min(p[2]).floor().max(Vec2::ZERO);
+        let hi = p[0].max(p[1]).max(p[2]).ceil().min(Vec2::splat(side));
+        if lo.x >= hi.x || lo.y >= hi.y {
+            return;
+        }
+        // A texel counts as covered when its centre is inside, or within half a texel of an edge
+        // (so thin triangles still get their texels).
+        let edge = |a: Vec2, b: Vec2, c: Vec2| (b - a).perp_dot(c - a) / area;
+        for y in lo.y as usize..hi.y as usize {
+            for x in lo.x as usize..hi.x as usize {
+                let c = Vec2::new(x as f32 + 0.5, y as f32 + 0.5);
+                let b0 = edge(p[1], p[2], c);
+                let b1 = edge(p[2], p[0], c);
+                let b2 = 1.0 - b0 - b1;
+                let slack = -0.5 / (p[1] - p[0]).length().max(1.0);
+                if b0 < slack || b1 < slack || b2 < slack {
+                    continue;
+                }
+                let t = tuv[0] * b0 + tuv[1] * b1 + tuv[2] * b2;
+                let tx = ((t.x * *lw as f32).floor() as i64).rem_euclid(*lw as i64) as usize;
+                let ty = ((t.y * *lh as f32).floor() as i64).rem_euclid(*lh as i64) as usize;
+                let texel = &tex[(ty * lw + tx) * 4..(ty * lw + tx) * 4 + 4];
+                let light = bilinear(page, dim, c / side);
+                let o = (y * self.side + x) * 4;
+                for ch in 0..3 {
+                    let v = texel[ch] as f32 * light[ch] * 2.0 / 255.0;
+                    self.rgba[o + ch] = v.round().clamp(0.0, 255.0) as u8;
+                }
+                self.rgba[o + 3] = 255;
+                self.filled[y * self.side + x] = true;
+            }
+        }
+    }
+
+    /// Fill empty texels next to filled ones with their average, `passes` times.
+    fn dilate(&mut self, passes: usize) {
+        let s = self.side;
+        for _ in 0..passes {
+            let filled = self.filled.clone();
+            for y in 0..s {
+                for x in 0..s {
+                    if filled[y * s + x] {
+                        continue;
+                    }
+                    let mut sum = [0u32; 3];
+                    let mut n = 0;
+                    for (dx, dy) in [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)] {
+                        let (nx, ny) = (x as i64 + dx, y as i64 + dy);
+                        if nx < 0 || ny < 0 || nx >= s as i64 || ny >= s as i64 {
+                            continue;
+                        }
+                        let i = ny as usize * s + nx as usize;
+                        if filled[i] {
+                            for (ch, v) in sum.iter_mut().enumerate() {
+                                *v += self.rgba[i * 4 + ch] as u32;
+                            }
+                            n += 1;
+                        }
+                    }
+                    if let Some(avg) = sum
+                        .map(|v| v.checked_div(n))
+                        .into_iter()
+                        .collect::<Option<Vec<u32>>>()
+                    {
+                        let o = (y * s + x) * 4;
+                        for (px, v) in self.rgba[o..o + 3].iter_mut().zip(avg) {
+                            *px = v as u8;
+                        }
+                        self.rgba[o + 3] = 255;
+                        self.filled[y * s + x] = true;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The lightmap page's R, G, B at `uv` (0..1), bilinear between texel centres, clamped at the
+/// page's edges.
+fn bilinear(page: &[u8], dim: usize, uv: Vec2) -> [f32; 3] {
+    let f = uv * dim as f32 - Vec2::splat(0.5);
+    let x0 = f.x.floor();
+    let y0 = f.y.floor();
+    let (fx, fy) = (f.x - x0, f.y - y0);
+    let at = |x: f32, y: f32| {
+        let x = (x.max(0.0) as usize).min(dim - 1);
+        let y = (y.max(0.0) as usize).min(dim - 1);
+        let o = (y * dim + x) * 3;
+        // Stored B G R.
+        [page[o + 2] as f32, page[o + 1] as f32, page[o] as f32]
+    };
+    let (a, b, c, d) = (
+        at(x0, y0),
+        at(x0 + 1.0, y0),
+        at(x0, y0 + 1.0),
+        at(x0 + 1.0, y0 + 1.0),
+    );
+    let mut out = [0.0; 3];
+    for ch in 0..3 {
+        let top = a[ch] + (b[ch] - a[ch]) * fx;
+        let bottom = c[ch] + (d[ch] - c[ch]) * fx;
+        out[ch] = top + (bottom - top) * fy;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bilinear_reads_stored_bgr_as_rgb() {
+        let page = [30u8, 20, 10].repeat(4);
+        assert_eq!(bilinear(&page, 2, Vec2::splat(0.5)), [10.0, 20.0, 30.0]);
+    }
+
+    #[test]
+    fn scale_keeps_pages_at_most_2048() {
+        assert_eq!(surface_scale(256), 8);
+        assert_eq!(surface_scale(512), 4);
+        assert_eq!(surface_scale(1024), 2);
+    }
+}

@@ -1,0 +1,383 @@
+//! WMB7 levels in the commands: what `info` says, and the level as the renderer draws it (block
+//! models with baked surfaces, and the entities' files found, decoded and placed). Rendering and
+//! walking are in `wmb_render.rs`, exports in `wmb_export.rs`, the file search in `wmb_files.rs`.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use glam::{Vec2, Vec3};
+use modex::Palette;
+use modex_assets::Asset;
+use modex_mdl::hmp::HmpFile;
+use modex_mdl::mdl7::{self, Mdl7File};
+use modex_mdl::wmb::surface::{level_models, LevelModel};
+use modex_mdl::wmb::{EntityKind, Object, WmbFile};
+use modex_mdl::{Frame, MdlFile, Model, Triangle};
+use serde_json::{json, Value};
+
+use super::wmb_files::EntityFiles;
+use super::Description;
+
+/// What an entity's file is drawn as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// A model, terrain or nested level, posed by the entity.
+    Mesh,
+    /// An image drawn as a quad turned to face the camera.
+    Sprite,
+}
+
+/// A decoded entity file: its models, and a sphere around them in model space for culling.
+pub struct Placeable {
+    pub models: Vec<Model>,
+    pub shape: Shape,
+    pub centre: Vec3,
+    pub radius: f32,
+}
+
+/// One placed entity.
+pub struct Placed {
+    /// Index into [`Level::files`].
+    pub file: usize,
+    pub origin: Vec3,
+    /// Pan, tilt, roll in degrees.
+    pub angle: Vec3,
+    pub scale: Vec3,
+    pub ambient: f32,
+    pub albedo: f32,
+}
+
+/// A level ready to draw.
+pub struct Level {
+    pub name: String,
+    pub file: WmbFile,
+    pub blocks: Vec<LevelModel>,
+    pub files: Vec<Placeable>,
+    pub placed: Vec<Placed>,
+    /// Entities whose file was found and decoded.
+    pub found: usize,
+}
+
+/// The number of entities whose file is on disk, by the search rule.
+fn count_found(file: &WmbFile, files: &EntityFiles) -> usize {
+    file.entities()
+        .filter(|e| files.lookup(&e.file).is_some())
+        .count()
+}
+
+/// `modex info LEVEL.wmb`.
+pub fn describe(asset: &Asset, paths: &[PathBuf]) -> Result<Description> {
+    let f = WmbFile::parse(asset.bytes())?;
+    let files = EntityFiles::new(asset.path(), paths);
+    let vertices: usize = f.blocks.iter().map(|b| b.vertices.len()).sum();
+    let triangles: usize = f.blocks.iter().map(|b| b.triangles.len()).sum();
+    let skins: usize = f.blocks.iter().map(|b| b.skins.len()).sum();
+    let mut counts: Vec<(&str, usize)> = [
+        "position",
+        "light",
+        "old_entity",
+        "sound",
+        "info",
+        "path",
+        "entity",
+        "region",
+    ]
+    .into_iter()
+    .map(|k| (k, 0))
+    .collect();
+    for o in &f.objects {
+        if let Some(c) = counts.iter_mut().find(|c| c.0 == o.kind_name()) {
+            c.1 += 1;
+        }
+    }
+    let entities: Vec<Value> = f
+        .entities()
+        .map(|e| {
+            json!({
+                "kind": if e.kind == EntityKind::Old { "old_entity" } else { "entity" },
+                "name": e.name,
+                "file": e.file,
+                "position": e.origin.to_array(),
+                "angle": e.angle.to_array(),
+                "scale": e.scale.to_array(),
+                "action": e.action,
+                "skills": e.skills,
+            })
+        })
+        .collect();
+    let found = count_found(&f, &files);
+    let textures: Vec<Value> = f
+        .textures
+        .iter()
+        .map(|t| json!({"name": t.name, "width": t.width, "height": t.height, "type": t.kind}))
+        .collect();
+    let mut objects = serde_json::Map::new();
+    for (k, n) in &counts {
+        objects.insert(k.to_string(), json!(n));
+    }
+    let json = json!({
+        "format": "wmb7",
+        "textures": textures,
+        "blocks": f.blocks.len(),
+        "vertices": vertices,
+        "triangles": triangles,
+        "skins": skins,
+        "lightmaps": f.lightmaps.len(),
+        "lightmap_size": f.lightmap_dim,
+        "objects": objects,
+        "entities": entities,
+        "entities_found": found,
+    });
+    let mut text = format!(
+        "WMB7 level: {} blocks, {vertices} vertices, {triangles} triangles, {skins} skins\n",
+        f.blocks.len()
+    );
+    text.push_str(&format!(
+        "lightmaps: {} pages of {}x{}\n",
+        f.lightmaps.len(),
+        f.lightmap_dim,
+        f.lightmap_dim
+    ));
+    for t in &f.textures {
+        text.push_str(&format!(
+            "texture {}: {}x{} type {}\n",
+            t.name, t.width, t.height, t.kind
+        ));
+    }
+    let listed: Vec<String> = counts
+        .iter()
+        .filter(|c| c.1 > 0)
+        .map(|(k, n)| format!("{n} {k}"))
+        .collect();
+    text.push_str(&format!("objects: {}\n", listed.join(", ")));
+    if let Some(i) = f.info() {
+        text.push_str(&format!(
+            "info: compiler {:.2}, sun azimuth {} elevation {}, sun colour #{:06x}, ambient #{:06x}\n",
+            i.version, i.azimuth, i.elevation, i.sun_color & 0xFF_FFFF, i.ambient_color & 0xFF_FFFF
+        ));
+    }
+    text.push_str(&format!(
+        "entities: {}, files found for {found} (root {})\n",
+        f.entities().count(),
+        files.root().display()
+    ));
+    for e in f.entities() {
+        text.push_str(&format!(
+            "  {} {} at ({:.1}, {:.1}, {:.1})\n",
+            e.name, e.file, e.origin.x, e.origin.y, e.origin.z
+        ));
+    }
+    Ok(Description { json, text })
+}
+
+/// Decode the entity file at `path` (MDL, HMP, WMB or an image); `None` after a log line when it
+/// cannot be read.
+fn load_placeable(
+    path: &Path,
+    files: &EntityFiles,
+    palette: &Palette,
+    depth: usize,
+) -> Option<Placeable> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            log::warn!("{}: {e} (drawn as nothing)", path.display());
+            return None;
+        }
+    };
+    let name = path.file_name()?.to_string_lossy().to_string();
+    let result: Result<(Vec<Model>, Shape)> = (|| {
+        if mdl7::sniff(&bytes) {
+            let mut f = Mdl7File::parse_with_palette(&bytes, palette)?;
+            let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
+            let mut find = |skin: &str| -> Option<Vec<u8>> {
+                let base = skin.rsplit(['/', '\\']).next().unwrap_or(skin);
+                let p = files
+                    .lookup(base)
+                    .or_else(|| Some(folder.join(base)).filter(|p| p.is_file()))?;
+                std::fs::read(p).ok()
+            };
+            for problem in f.resolve_skins(&mut find) {
+                log::warn!("{name}: {problem}");
+            }
+            Ok((
+                f.parts().into_iter().map(|p| p.model).collect(),
+                Shape::Mesh,
+            ))
+        } else if modex_mdl::mdl::sniff(&bytes) {
+            Ok((
+                vec![MdlFile::parse_with_palette(&bytes, palette)?.model],
+                Shape::Mesh,
+            ))
+        } else if modex_mdl::hmp::sniff(&bytes) {
+            Ok((
+                vec![HmpFile::parse_with_palette(&bytes, palette)?.model],
+                Shape::Mesh,
+            ))
+        } else if modex_mdl::wmb::sniff(&bytes) {
+            // A nested level: its blocks (its own entities are not placed again).
+            let w = WmbFile::parse(&bytes)?;
+            let _ = depth;
+            Ok((
+                level_models(&w).into_iter().map(|m| m.model).collect(),
+                Shape::Mesh,
+            ))
+        } else {
+            let (w, h, rgba) = modex_mdl::external::decode_image(&name, &bytes)?;
+            Ok((vec![sprite_quad(w, h, rgba)], Shape::Sprite))
+        }
+    })();
+    match result {
+        Ok((models, shape)) => {
+            let models: Vec<Model> = models
+                .into_iter()
+                .filter(|m| !m.triangles.is_empty())
+                .collect();
+            let positions: Vec<Vec3> = models
+                .iter()
+                .filter_map(|m| m.frames.first())
+                .flat_map(|f| f.positions.iter().copied())
+                .collect();
+            let (lo, hi) = Frame::compute_bbox(&positions);
+            Some(Placeable {
+                models,
+                shape,
+                centre: (lo + hi) * 0.5,
+                radius: (hi - lo).length() * 0.5,
+            })
+        }
+        Err(e) => {
+            log::warn!("{}: {e:#} (drawn as nothing)", path.display());
+            None
+        }
+    }
+}
+
+/// An image as a quad in the model's Y-Z plane, its front towards +X (the entity's forward axis,
+/// turned to the camera at each draw), centred on the origin, one unit per pixel.
+fn sprite_quad(w: usize, h: usize, rgba: Vec<u8>) -> Model {
+    let (hw, hh) = (w as f32 / 2.0, h as f32 / 2.0);
+    let positions = vec![
+        Vec3::new(0.0, hw, hh),
+        Vec3::new(0.0, -hw, hh),
+        Vec3::new(0.0, -hw, -hh),
+        Vec3::new(0.0, hw, -hh),
+    ];
+    let (bbox_min, bbox_max) = Frame::compute_bbox(&positions);
+    Model {
+        frames: vec![Frame {
+            name: String::new(),
+            normals: vec![Vec3::X; 4],
+            positions,
+            normal_indices: None,
+            bbox_min,
+            bbox_max,
+        }],
+        uvs: vec![
+            Vec2::new(0.0, 0.0),
+            Vec2::new(1.0, 0.0),
+            Vec2::new(1.0, 1.0),
+            Vec2::new(0.0, 1.0),
+        ],
+        // Counter-clockwise seen from +X: (0, y, z) with y to the left.
+        triangles: vec![
+            Triangle {
+                vertices: [0, 2, 1],
+                uvs: [0, 2, 1],
+            },
+            Triangle {
+                vertices: [0, 3, 2],
+                uvs: [0, 3, 2],
+            },
+        ],
+        skins: vec![modex_mdl::external::rgba_skin(7, w, h, rgba)],
+    }
+}
+
+/// Open a level: decode it, bake its blocks, find, decode and place its entities' files (each
+/// file decoded once).
+pub fn load_level(
+    path: &Path,
+    bytes: &[u8],
+    paths: &[PathBuf],
+    palette: &Palette,
+) -> Result<Level> {
+    let file = WmbFile::parse(bytes)?;
+    let files = EntityFiles::new(path, paths);
+    let blocks = level_models(&file);
+    let mut by_path: HashMap<PathBuf, Option<usize>> = HashMap::new();
+    let mut decoded = Vec::new();
+    let mut placed = Vec::new();
+    let mut found = 0;
+    for e in file.entities() {
+        let Some(p) = files.find(&e.file) else {
+            continue;
+        };
+        let index = *by_path.entry(p.clone()).or_insert_with(|| {
+            load_placeable(&p, &files, palette, 0).map(|pl| {
+                decoded.push(pl);
+                decoded.len() - 1
+            })
+        });
+        let Some(index) = index else {
+            continue;
+        };
+        found += 1;
+        placed.push(Placed {
+            file: index,
+            origin: e.origin,
+            angle: e.angle,
+            scale: e.scale,
+            ambient: e.ambient,
+            albedo: if e.kind == EntityKind::Old {
+                50.0
+            } else {
+                e.albedo
+            },
+        });
+    }
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Ok(Level {
+        name,
+        file,
+        blocks,
+        files: decoded,
+        placed,
+        found,
+    })
+}
+
+impl Level {
+    /// The start position: the first POSITION object, else `None`.
+    pub fn start(&self) -> Option<(Vec3, Vec3)> {
+        self.file.objects.iter().find_map(|o| match o {
+            Object::Position { origin, angle, .. } => Some((*origin, *angle)),
+            _ => None,
+        })
+    }
+
+    /// Lowest and highest corner of the blocks and the placed entities.
+    pub fn bounds(&self) -> (Vec3, Vec3) {
+        let mut lo = Vec3::splat(f32::INFINITY);
+        let mut hi = Vec3::splat(f32::NEG_INFINITY);
+        if let Some((a, b)) = self.file.block_bounds() {
+            lo = lo.min(a);
+            hi = hi.max(b);
+        }
+        for p in &self.placed {
+            let f = &self.files[p.file];
+            let r = f.radius * p.scale.max_element();
+            lo = lo.min(p.origin - Vec3::splat(r));
+            hi = hi.max(p.origin + Vec3::splat(r));
+        }
+        if lo.x > hi.x {
+            (Vec3::splat(-100.0), Vec3::splat(100.0))
+        } else {
+            (lo, hi)
+        }
+    }
+}

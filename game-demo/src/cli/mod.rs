@@ -250,7 +250,7 @@ fn target_format() -> impl clap::builder::TypedValueParser<Value = TargetFormat>
 
 #[derive(Debug, Args, Clone)]
 pub struct ViewArgs {
-    /// The file to view (.mdl, .hmp, .vxl).
+    /// The file to view (.mdl, .hmp, .vxl, .wmb).
     pub file: PathBuf,
     /// Palette for 8-bit skins and voxels: a VGA .pal (6- or 8-bit), a .pcx, an APAL or a .vpl (one rule, see `modex info FILE`).
     #[arg(long)]
@@ -273,14 +273,14 @@ pub struct ViewArgs {
     /// Render threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Target pixel format (the viewer's F key changes it; --bench uses it).
+    /// Target pixel format of a WMB level's walk-through (G changes it while walking; --bench uses it).
     #[arg(long, value_parser = target_format(), default_value = "8888")]
     pub format: TargetFormat,
 }
 
 #[derive(Debug, Args, Clone)]
 pub struct RenderArgs {
-    /// The file to render (.mdl, .hmp, .vxl).
+    /// The file to render (.mdl, .hmp, .vxl, .wmb).
     pub file: PathBuf,
     /// Output PNG (indexed for the 8-bit format).
     #[arg(short, long)]

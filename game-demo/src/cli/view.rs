@@ -12,6 +12,13 @@ pub fn run(args: &ViewArgs) -> Result<()> {
     if asset.format() == modex_assets::Format::Wmb {
         return wmb_render::view(args, &asset);
     }
+    // The walk-through's own options: refused, not silently ignored, for the other viewers.
+    if args.bench || args.threads.is_some() || !args.path.is_empty() {
+        bail!(
+            "--bench, --threads and --path are for WMB levels; {} files open in the interactive viewer",
+            asset.format()
+        );
+    }
     match asset.format().family() {
         Family::Model => model_render::view(args, &asset),
         Family::Voxel => voxel::view(args, &asset),

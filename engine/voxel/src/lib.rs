@@ -34,8 +34,9 @@ pub use scene::{world_bounds, Instance, Pose, Unit};
 
 // Drawing: the direct draw, its options and pixel formats, cameras and outlines.
 pub use render::{
-    draw, draw_limb_outlines, frame_scene, game_camera, limb_outlines, DrawError, LightSource,
-    RenderOptions, Shading, Splatting, VoxelPixel, SPLAT_FOOTPRINT, SPLAT_FOOTPRINT_MAX,
+    draw, draw_limb_outlines, frame_scene, game_camera, limb_outlines, DrawError, LightSource, Lod,
+    RenderOptions, Shading, Splatting, VoxelPixel, LOD_FOOTPRINT, SPLAT_FOOTPRINT,
+    SPLAT_FOOTPRINT_MAX,
 };
 
 // The draw cache kept across frames and the settings a caller chooses or is bound by.

@@ -43,7 +43,7 @@ pub(crate) fn level(
         return 0;
     }
     let footprint = cell_footprint(grid_to_world, camera, corners);
-    if !(footprint > 0.0) {
+    if footprint.is_nan() || footprint <= 0.0 {
         return 0;
     }
     let mut level = 0;
@@ -62,7 +62,7 @@ fn cell_footprint(grid_to_world: &Mat4, camera: &ViewMatrices, corners: &[Vec3; 
     let mut largest = 0.0f32;
     for c in corners {
         let p: Vec4 = clip * c.extend(1.0);
-        if !(p.w > 0.0) {
+        if p.w.is_nan() || p.w <= 0.0 {
             return f32::INFINITY;
         }
         // d(ndc) per cell step along each axis: (a - ndc * a.w) / w, in pixels.

@@ -90,3 +90,55 @@ fn bench_needs_headless_and_rejects_bad_sizes() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("WIDTHxHEIGHT"));
 }
+
+/// At 1000 units the bench also prints `LODERROR coverage=<%> colour=<steps>` (levels of detail
+/// against the exact units) with LOD on, and not with `--lod off`.
+#[test]
+fn bench_prints_the_lod_error_at_1000_units() {
+    let run = |lod: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_modex"))
+            .args([
+                "demo",
+                "--headless",
+                "--bench",
+                "--bench-seconds",
+                "0",
+                "--bench-units",
+                "1000",
+                "--bench-sizes",
+                "96x64",
+                "--bench-case",
+                "path=8,threads=1",
+                "--lod",
+                lod,
+            ])
+            .env("RUST_LOG", "warn")
+            .output()
+            .expect("run modex");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let on = run("on");
+    let lines: Vec<&str> = on.lines().filter(|l| l.starts_with("LODERROR ")).collect();
+    assert_eq!(lines.len(), 1, "{on}");
+    let fields: Vec<(&str, &str)> = lines[0]["LODERROR ".len()..]
+        .split(' ')
+        .map(|f| f.split_once('=').expect("KEY=VALUE"))
+        .collect();
+    assert_eq!(
+        fields.iter().map(|f| f.0).collect::<Vec<_>>(),
+        ["coverage", "colour"]
+    );
+    let coverage: f64 = fields[0].1.parse().unwrap();
+    let colour: f64 = fields[1].1.parse().unwrap();
+    assert!(
+        coverage.is_finite() && colour.is_finite() && colour >= 0.0,
+        "{}",
+        lines[0]
+    );
+    assert!(!run("off").contains("LODERROR"));
+}

@@ -14,7 +14,7 @@ use glam::{Mat3, Mat4, Vec3};
 use modex::{FormatError, FormatResult};
 use modex_vxl::VxlNormalTable;
 
-use crate::volume::LimbVolume;
+use crate::volume::{LimbVolume, LOD_FACTORS};
 use modex_vxl::Hva;
 use modex_vxl::Vxl;
 
@@ -139,6 +139,8 @@ pub struct VoxelModel {
     /// `None` for voxel animations, which load a VXL without a motion file (identity placement).
     pub hva: Option<Hva>,
     volumes: Vec<LimbVolume>,
+    /// The coarser levels of each limb ([`VoxelModel::level`]), cells 2 and 4 fine cells wide.
+    coarse: Vec<[LimbVolume; 2]>,
     quirks: Vec<Quirk>,
     /// The scale of the first layer: multiplies every HVA translation.
     translation_scale: f32,
@@ -171,12 +173,17 @@ impl VoxelModel {
             ));
         }
         let translation_scale = first.scale;
-        let volumes = vxl.limbs.iter().map(LimbVolume::from_limb).collect();
+        let volumes: Vec<LimbVolume> = vxl.limbs.iter().map(LimbVolume::from_limb).collect();
+        let coarse = volumes
+            .iter()
+            .map(|v| LOD_FACTORS.map(|f| v.coarsened(f)))
+            .collect();
         let mut m = VoxelModel {
             name,
             vxl,
             hva,
             volumes,
+            coarse,
             quirks: Vec::new(),
             translation_scale,
             max_lit_normal: 0,
@@ -259,6 +266,16 @@ impl VoxelModel {
     /// One occupancy volume per layer.
     pub fn volumes(&self) -> &[LimbVolume] {
         &self.volumes
+    }
+
+    /// Limb `limb` at level of detail `level`: 0 is the limb as loaded, 1 and 2 its copies with
+    /// cells 2 and 4 fine cells wide (the rule is in `volume/lod.rs`; levels above 2 give the
+    /// coarsest). `None` for a limb the model does not have.
+    pub fn level(&self, limb: usize, level: usize) -> Option<&LimbVolume> {
+        match level {
+            0 => self.volumes.get(limb),
+            l => self.coarse.get(limb).map(|c| &c[l.min(2) - 1]),
+        }
     }
 
     /// The factor applied to every HVA translation: the first layer's scale.

@@ -135,9 +135,14 @@ pub struct DemoArgs {
     pub cache_mib: usize,
     /// Blit the units from the voxel draw cache in the perspective view too (each cached unit
     /// within the cache's stated error bound of the exact picture instead of exact; whether it is
-    /// faster depends on how often units turn and move: docs/benchmarks.md, round 6).
+    /// faster depends on how often units turn and move: docs/benchmarks-history.md, "Round 6b").
     #[arg(long, requires = "headless")]
     pub cache_perspective: bool,
+    /// Levels of detail in the perspective view: `on` draws far units from coarser copies of
+    /// their voxels (each coarse cell at most about a pixel, units near the eye exact; the error
+    /// bound is in docs/benchmarks.md), `off` draws every unit exactly.
+    #[arg(long, value_name = "on|off", value_enum, default_value = "on")]
+    pub lod: LodArg,
     /// Draw path: 8 (the 8-bit mode-X frame) or 8888 (true colour; headless frames are RGBA PNGs).
     /// The window's T key switches too.
     #[arg(long, value_name = "8|8888", value_enum, default_value = "8")]
@@ -149,6 +154,23 @@ pub struct DemoArgs {
 /// The scene's own `DrawPath` stays free of clap (the scene is a library the generator and the
 /// golden tests use); this enum only names its values on the command line. The variants carry no
 /// doc comments on purpose: clap would print them as a list and change `--help`.
+/// `--lod`: whether the demo draws far units from their levels of detail (variants without doc
+/// comments, as [`PathArg`]'s).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LodArg {
+    On,
+    Off,
+}
+
+impl From<LodArg> for modex_voxel::Lod {
+    fn from(l: LodArg) -> modex_voxel::Lod {
+        match l {
+            LodArg::On => modex_voxel::Lod::Auto,
+            LodArg::Off => modex_voxel::Lod::Off,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum PathArg {
     #[value(name = "8")]

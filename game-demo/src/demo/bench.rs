@@ -6,6 +6,10 @@
 //! unit counts, the frame sizes, both draw paths and 1 and 2 threads, so the table shows how the
 //! cost grows with units and with pixels and what the second core buys (docs/benchmarks.md).
 //!
+//! At 1000 units with levels of detail on, each frame size also prints
+//! `LODERROR coverage=<%> colour=<steps>` after its cases: the units drawn with levels of detail
+//! against the same units drawn exactly (`lod_error.rs`).
+//!
 //! Each case starts from the same world (a copy taken before the first case), so the numbers of one
 //! run compare like with like. One untimed frame first builds the thread pool's workers and touches
 //! every buffer, so start-up costs are not counted as drawing.
@@ -15,8 +19,12 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use modex_demo::scene::assets::Assets;
 use modex_demo::scene::{DrawPath, FrameStats, SceneRenderer, World};
+use modex_voxel::Lod;
 
 use crate::cli::{parse_size, DemoArgs};
+
+/// The unit count whose cases also print the `LODERROR` line (`lod_error.rs`).
+const LOD_ERROR_UNITS: usize = 1000;
 
 /// Thread counts every case runs with.
 const THREADS: [usize; 2] = [1, 2];
@@ -79,6 +87,7 @@ pub fn run(assets: &Assets, args: &DemoArgs, new_world: impl Fn(usize) -> World)
             }
             let mut scene = SceneRenderer::new(assets, width, height);
             scene.view.orthographic = args.orthographic;
+            scene.lod = args.lod.into();
             scene.set_cache(args.cache_mib << 20, args.cache_perspective);
             for (path, path_name) in PATHS {
                 for threads in THREADS {
@@ -117,6 +126,17 @@ pub fn run(assets: &Assets, args: &DemoArgs, new_world: impl Fn(usize) -> World)
                         c.pixels
                     );
                 }
+            }
+            if units == LOD_ERROR_UNITS && scene.lod != Lod::Off {
+                let e = super::lod_error::measure(&scene, &start_world)?;
+                log::info!(
+                    "LODERROR at {width}x{height}: exact {} px, lod {} px, {} px covered by one only, colour over {} px",
+                    e.exact_pixels,
+                    e.lod_pixels,
+                    e.differ_pixels,
+                    e.both_pixels
+                );
+                println!("{}", e.line());
             }
         }
     }

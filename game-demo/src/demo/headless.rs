@@ -18,6 +18,7 @@ pub fn run(assets: &Assets, args: &DemoArgs, world: World, plugins: Option<Plugi
     let (frames, out) = (args.frames, args.out.as_path());
     let mut game = GameLoop::new(assets, world, args.path.into(), plugins);
     game.scene.view.orthographic = args.orthographic;
+    game.scene.lod = args.lod.into();
     game.scene
         .set_cache(args.cache_mib << 20, args.cache_perspective);
     let mut screen: Box<dyn Present> = Box::new(HeadlessPresenter::new(out)?);

@@ -11,6 +11,7 @@ mod bench;
 mod game_loop;
 mod headless;
 mod intro;
+mod lod_error;
 mod net;
 mod pacer;
 mod plugins;

@@ -37,6 +37,7 @@ pub fn run(assets: &Assets, args: &DemoArgs, world: World, plugins: Option<Plugi
         return Ok(());
     }
     let mut game = GameLoop::new(assets, world, args.path.into(), plugins);
+    game.scene.lod = args.lod.into();
     let mut screen = DemoWindow::new(window);
     game.run(Pacing::WallClock, None, &mut screen, &mut Offline)?;
     Ok(())

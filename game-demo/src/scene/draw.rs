@@ -16,7 +16,9 @@ use glam::Vec3;
 use modex::{Argb8888, Camera, DepthBuffer, DrawStats, IndexedFrame, Surface, Target};
 use modex_mdl::Model;
 use modex_raster::{Entity, Light, PreparedModel, Renderer};
-use modex_voxel::{DrawCache, DrawError, Instance, Pose, RenderOptions, Shading, Unit, VoxelPixel};
+use modex_voxel::{
+    DrawCache, DrawError, Instance, Lod, Pose, RenderOptions, Shading, Unit, VoxelPixel,
+};
 use modex_vxl::Vpl;
 
 use super::assets::Assets;
@@ -162,6 +164,9 @@ pub struct SceneRenderer<'a> {
     cache: DrawCache<'a>,
     /// Whether perspective views also blit from the cache (orthographic ones always do).
     cache_perspective: bool,
+    /// Whether far units are drawn from their coarser levels of detail (off at start: the
+    /// exact picture, which the goldens hold; the binary turns it on unless `--lod off`).
+    pub lod: Lod,
 }
 
 /// Palette index the 8-bit frame is cleared to (sky).
@@ -186,6 +191,7 @@ impl<'a> SceneRenderer<'a> {
             view: ViewControl::default(),
             cache: DrawCache::new(),
             cache_perspective: false,
+            lod: Lod::Off,
         }
     }
 
@@ -298,6 +304,7 @@ impl<'a> SceneRenderer<'a> {
         let opts = RenderOptions {
             shading: Shading::Game,
             sun: Some(world.sun()),
+            lod: self.lod,
             ..RenderOptions::default()
         };
         // A budget of 0 turns the cache off: every unit drawn directly (the bench's baseline).
@@ -334,6 +341,38 @@ impl<'a> SceneRenderer<'a> {
         )?;
         stats.raster_ms += start.elapsed().as_secs_f32() * 1000.0;
         Ok(stats)
+    }
+
+    /// The units of `world` alone, drawn directly (no cache) with levels of detail `lod` into a
+    /// cleared 8-bit frame and depth buffer of this renderer's size, in the order and light of
+    /// [`Self::draw`]: what the bench's `LODERROR` line compares (covered pixels are those whose
+    /// depth is finite).
+    pub fn unit_layer(
+        &self,
+        world: &World,
+        lod: Lod,
+    ) -> anyhow::Result<(IndexedFrame, DepthBuffer)> {
+        let camera = self.camera();
+        let mut instances = self.instances(world);
+        front_to_back(&mut instances, &camera);
+        let opts = RenderOptions {
+            shading: Shading::Game,
+            sun: Some(world.sun()),
+            lod,
+            ..RenderOptions::default()
+        };
+        let mut frame = IndexedFrame::new(self.frame.width(), self.frame.height());
+        let mut depth = DepthBuffer::new(self.frame.width(), self.frame.height());
+        modex_voxel::draw(
+            &instances, &camera, &self.vpl, &opts, &mut frame, &mut depth,
+        )
+        .context("voxel draw")?;
+        Ok((frame, depth))
+    }
+
+    /// The lighting pages and palette the units are drawn with.
+    pub fn vpl(&self) -> &Vpl {
+        &self.vpl
     }
 
     fn instances(&self, world: &World) -> Vec<Instance<'a>> {

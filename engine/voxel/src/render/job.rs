@@ -14,11 +14,12 @@ use rayon::prelude::*;
 use super::camera::ViewMatrices;
 use super::footprint::Footprint;
 use super::light::LimbShade;
+use super::lod;
 use super::splat::Splat;
 use super::{RenderOptions, Splatting, SPLAT_FOOTPRINT_MAX};
 use crate::model::{NoFrames, VoxelModel};
 use crate::scene::{box_corners, limbs_of, Instance, PlacedLimb, BOX_EDGES};
-use crate::volume::{LimbVolume, RayDir};
+use crate::volume::{LimbVolume, RayDir, LOD_FACTORS};
 
 /// What one marched ray costs in splatted voxels, measured on hmec (Tiberian Sun's Mammoth Mk II)
 /// in the 100-unit scene at 360x240, one thread, CPU time per draw with every limb splatted
@@ -122,10 +123,28 @@ pub(crate) fn prepare<'a>(
         if alpha.is_invisible() {
             return None;
         }
-        let volume = &model.volumes()[limb];
-        if volume.voxel_count() == 0 {
+        let fine = &model.volumes()[limb];
+        if fine.voxel_count() == 0 {
             return None;
         }
+        // The level of detail (render/lod.rs): a coarse level's cell is LOD_FACTORS[l - 1] fine
+        // cells wide, so its grid-to-world matrix is the fine one times that scale. A level its
+        // rule left empty (a limb thinner than its cells) falls back to the next finer one.
+        let fine_m = m;
+        let chosen = lod::level(
+            opts.lod,
+            &fine_m,
+            &cam,
+            &box_corners(fine.bounds().0, fine.bounds().1),
+        );
+        let (volume, m) = (1..=chosen)
+            .rev()
+            .find_map(|l| {
+                let v = model.level(limb, l).filter(|v| v.voxel_count() > 0)?;
+                let scale = LOD_FACTORS[l - 1] as f32;
+                Some((v, fine_m * Mat4::from_scale(Vec3::splat(scale))))
+            })
+            .unwrap_or((fine, fine_m));
         let world_to_grid = m.inverse();
         if !world_to_grid.is_finite() || m.determinant().abs() < 1e-20 {
             return None;
@@ -184,7 +203,7 @@ pub(crate) fn prepare<'a>(
             || lo.y < 0.0
             || hi.x.ceil() + 1.0 > w as f32
             || hi.y.ceil() + 1.0 > h as f32;
-        let linear = shade_linear(model, limb, &m);
+        let linear = shade_linear(model, limb, &fine_m);
         let ndc_to_grid = world_to_grid * inv_vp;
         let affine = orthographic
             .then(|| {

@@ -15,6 +15,10 @@
 //! [`draw_cached`] is the same draw through a [`DrawCache`] kept across frames ([`cache`]: each
 //! unit piece recorded once per key into a sprite with per-pixel depth, then blitted).
 //!
+//! With [`RenderOptions::lod`] on, a perspective draw takes each far limb from a coarser copy
+//! built at load ([`lod`]: the coarsest level whose cell still projects to at most about a
+//! pixel; the copies' rule is in `volume/lod.rs`).
+//!
 //! Beside the draw: cameras for voxel scenes ([`camera`]) and the limb-box outlines of the viewer
 //! ([`outline`]).
 
@@ -23,6 +27,7 @@ mod camera;
 mod footprint;
 mod job;
 mod light;
+mod lod;
 mod march;
 mod occlusion;
 mod outline;
@@ -41,6 +46,7 @@ pub use cache::{
 };
 pub use camera::{frame_scene, game_camera};
 pub use light::{LightSource, Shading};
+pub use lod::{Lod, LOD_FOOTPRINT};
 pub use outline::{draw_limb_outlines, limb_outlines};
 use pixel::Shade;
 pub use pixel::VoxelPixel;
@@ -61,6 +67,9 @@ pub struct RenderOptions {
     pub parallel: bool,
     /// When limbs are splatted (their voxels projected) instead of ray-marched.
     pub splat: Splatting,
+    /// Whether far limbs are drawn from their coarser levels of detail ([`Lod`]; off by default:
+    /// the exact picture).
+    pub lod: Lod,
 }
 
 /// When a limb is splatted (its voxels projected: one depth-tested pixel each up to
@@ -98,6 +107,7 @@ impl Default for RenderOptions {
             sun: None,
             parallel: true,
             splat: Splatting::WhenCheaper,
+            lod: Lod::Off,
         }
     }
 }

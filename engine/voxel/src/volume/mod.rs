@@ -9,10 +9,13 @@
 //!   built at load and left out for boxes above 4 M cells.
 //! - [`surface`]: the voxels with a face towards an empty cell that light from outside can reach,
 //!   four bytes each, column by column: all a splat reads.
+//! - [`lod`]: the coarser levels of a limb (cells 2 and 4 fine cells wide), each itself a
+//!   `LimbVolume`, built at load for limbs seen from far away.
 //! - [`dda`]: the marcher. Rays only march the occupied box and skip empty space with the distance
 //!   field (limbs without one march cell by cell testing one bit per step).
 
 mod dda;
+mod lod;
 mod occupancy;
 mod surface;
 
@@ -20,6 +23,7 @@ use modex_vxl::Limb;
 
 pub use dda::Hit;
 pub(crate) use dda::RayDir;
+pub(crate) use lod::LOD_FACTORS;
 use surface::SurfaceColumn;
 pub(crate) use surface::SurfaceVoxel;
 

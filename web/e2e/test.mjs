@@ -17,11 +17,11 @@ const tmp = mkdtempSync(join(tmpdir(), "modex-web-"));
 let failed = 0;
 const check = (ok, what) => { console.log(`${ok ? "ok  " : "FAIL"} ${what}`); if (!ok) failed++; };
 
-const browser = await chromium.launch({
+// A fresh user data dir (playwright passes it as --user-data-dir).
+const browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "modex-chromium-")), {
   executablePath: "/usr/bin/chromium",
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    `--user-data-dir=${mkdtempSync(join(tmpdir(), "modex-chromium-"))}`],
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
 const page = await browser.newPage();
 page.on("console", (m) => console.log("  page:", m.text()));

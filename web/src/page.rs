@@ -41,6 +41,7 @@ impl Default for View {
 }
 
 /// The file shown.
+#[allow(clippy::large_enum_variant)] // one value per page, never moved in a loop
 enum Shown {
     Model(ShownModel),
     Unit(ShownUnit),

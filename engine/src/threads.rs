@@ -4,6 +4,9 @@
 //! closure on a pool of a chosen size so callers (the command line's `--threads`, benches, the
 //! tests that compare 1 and N threads) set it without depending on rayon themselves.
 
+/// Whether this build can start threads: not on WebAssembly without shared memory.
+const THREADS_AVAILABLE: bool = !cfg!(all(target_family = "wasm", not(target_feature = "atomics")));
+
 /// The thread pool could not be started.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot start a pool of {threads} threads")]
@@ -17,10 +20,17 @@ pub struct ThreadPoolError {
 
 /// Run `f` on a rayon pool of `threads` threads (0 = one per core), so every draw inside it uses
 /// that many.
+///
+/// Where threads are unavailable (WebAssembly without the atomics feature: the web frontend),
+/// rayon already runs every `join` and `par_iter` on the calling thread but cannot build a pool,
+/// so `f` runs there directly, whatever `threads` says: one thread draws the same pixels as N.
 pub fn with_threads<R: Send>(
     threads: usize,
     f: impl FnOnce() -> R + Send,
 ) -> Result<R, ThreadPoolError> {
+    if !THREADS_AVAILABLE {
+        return Ok(f());
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

@@ -5,6 +5,12 @@ use std::path::PathBuf;
 /// A plugin library that cannot be used. Every message names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
+    /// This build has no native code loader (the WebAssembly build of the web frontend).
+    #[error("cannot load plugin {}: plugins need a native build (this is a WebAssembly build)", file.display())]
+    NeedsNativeBuild {
+        /// The library.
+        file: PathBuf,
+    },
     /// The file is missing or is not a loadable library.
     #[error("cannot load plugin {}: {reason}", file.display())]
     Open {

@@ -3,6 +3,10 @@
 //! A C plugin runs in the engine's process with no protection: if it crashes, the engine crashes
 //! (docs/plugins.md says so). What the loader can check, it checks: the library opens, it exports
 //! `a5dll_attach`, and the version that returns is not newer than the engine's.
+//!
+//! A wasm build (the web frontend) has no shared libraries to open: there the library handle is
+//! absent and [`NativePlugin::load`] answers [`LoadError::NeedsNativeBuild`], so the rest of the
+//! crate (the host, the Rust `Plugin` trait) still compiles and says why no plugin can load.
 #![allow(unsafe_code)]
 
 use std::collections::HashMap;
@@ -11,7 +15,43 @@ use std::os::raw::c_long;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+#[cfg(not(target_family = "wasm"))]
 use libloading::Library;
+
+#[cfg(target_family = "wasm")]
+use no_loader::Library;
+
+/// Where no shared library can be opened (wasm): a library type with no value, so the loader's
+/// code type-checks and [`NativePlugin::load`] returns before reaching it.
+#[cfg(target_family = "wasm")]
+mod no_loader {
+    use std::path::Path;
+
+    /// No library can exist.
+    pub(super) enum Library {}
+
+    /// A symbol of a library that cannot exist.
+    pub(super) struct Symbol<T>(T);
+
+    impl<T> std::ops::Deref for Symbol<T> {
+        type Target = T;
+        fn deref(&self) -> &T {
+            &self.0
+        }
+    }
+
+    impl Library {
+        /// Always refused: there is no dynamic loader.
+        pub(super) unsafe fn new(_path: &Path) -> Result<Library, &'static str> {
+            Err("plugins need a native build")
+        }
+
+        /// Unreachable: no `Library` value exists.
+        pub(super) unsafe fn get<T>(&self, _symbol: &[u8]) -> Result<Symbol<T>, ()> {
+            match *self {}
+        }
+    }
+}
 
 use crate::abi::{AttachFunc, DllFunc, RawFixed, ReceiveFunc};
 use crate::callbacks::CallScope;
@@ -35,6 +75,9 @@ impl NativePlugin {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| path.display().to_string());
+        if cfg!(target_family = "wasm") {
+            return Err(LoadError::NeedsNativeBuild { file });
+        }
         if !path.exists() {
             return Err(LoadError::Open {
                 file,

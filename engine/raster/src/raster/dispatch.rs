@@ -15,6 +15,8 @@
 
 #![allow(unsafe_code)]
 
+// Only the x86-64 kernel reads the switch (other targets, e.g. wasm, have no kernel to switch).
+#[cfg(any(target_arch = "x86_64", test))]
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use modex::{Argb8888, Rgb565};
@@ -23,6 +25,7 @@ use super::light::SHADE_LEVELS;
 use super::span::Run;
 
 /// Whether vector kernels may be used (tests switch them off to compare with the scalar loop).
+#[cfg(any(target_arch = "x86_64", test))]
 static ENABLED: AtomicBool = AtomicBool::new(true);
 
 /// Allow or forbid the vector kernels (for tests: both must give the same pixels).

@@ -1,16 +1,10 @@
-//! CLI for MDL7 (GameStudio A6..A8) models: `info` text and JSON, and the renderer models with
-//! their external skins looked up beside the model, then in `--skins DIR`.
+//! CLI for MDL7 (GameStudio A6..A8) models: `info` text and JSON (the renderer models with their
+//! external skins are `modex_view::model::load_models`').
 //!
-//! Decoding and posing are `modex_mdl::mdl7`; this module only finds files and prints.
+//! Decoding and posing are `modex_mdl::mdl7`; this module only prints.
 
-use std::path::Path;
-
-use anyhow::Result;
-use modex::{DirSource, FileSource, Palette};
-use modex_assets::Asset;
 use modex_mdl::mdl7::{Mdl7File, SkinSource};
 use modex_mdl::skin::kind_name;
-use modex_mdl::Model;
 use serde_json::{json, Value};
 
 use super::Description;
@@ -77,33 +71,6 @@ pub fn decode_names<'a>(
         encodings.join("+")
     };
     (names, encoding)
-}
-
-/// The renderer models of an MDL7 file (one per group and skin), external skins resolved: beside
-/// the model first (any case), then in `skins_dir`. Each missing or unreadable file is logged once.
-pub fn load_parts(
-    asset: &Asset,
-    palette: &Palette,
-    skins_dir: Option<&Path>,
-) -> Result<Vec<Model>> {
-    let mut file = Mdl7File::parse_with_palette(asset.bytes(), palette)?;
-    let extra = skins_dir.map(DirSource::new);
-    let folder = asset.file().folder();
-    let mut find = |name: &str| -> Option<Vec<u8>> {
-        // A name may carry a path from the artist's machine: only its last part is looked up.
-        let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-        [Some(folder), extra.as_ref()]
-            .into_iter()
-            .flatten()
-            .find_map(|src| src.read(base).ok().flatten())
-    };
-    for problem in file.resolve_skins(&mut find) {
-        log::warn!(
-            "{}: {problem}; drawn in its material colour or grey",
-            asset.path().display()
-        );
-    }
-    Ok(file.parts().into_iter().map(|p| p.model).collect())
 }
 
 fn skin_json(s: &modex_mdl::mdl7::Mdl7Skin) -> Value {

@@ -43,37 +43,27 @@ pub fn palette_or_quake(path: Option<&Path>) -> Result<Palette> {
     })
 }
 
-/// The model of an MDL or HMP file, its 8-bit skins read through `palette`.
-pub fn load_model(asset: &Asset, palette: &Palette) -> Result<Model> {
-    let bytes = asset.bytes();
-    Ok(match asset.format() {
-        Format::Mdl => MdlFile::parse_with_palette(bytes, palette)?.model,
-        Format::Hmp => HmpFile::parse_with_palette(bytes, palette)?.model,
-        Format::StoriesMdl => super::stories::load_model(asset)?,
-        other => bail!("{other} files are not models"),
-    })
-}
-
-/// The renderer models of a model file: one for MDL2..5 and HMP, one per group and skin for MDL7
-/// (whose external skins are looked up beside the file, then in `skins_dir`).
+/// The renderer models of a model file (`modex_view::model::load_models`): one for MDL2..5, HMP
+/// and Stories models, one per group and skin for MDL7, whose external skins are looked up beside
+/// the file, then in `skins_dir`.
 pub fn load_models(
     asset: &Asset,
     palette: &Palette,
     skins_dir: Option<&Path>,
 ) -> Result<Vec<Model>> {
-    let models = if matches!(asset.format(), Format::Mdl) && mdl7::sniff(asset.bytes()) {
-        super::mdl7::load_parts(asset, palette, skins_dir)?
-    } else {
-        vec![load_model(asset, palette)?]
+    let extra = skins_dir.map(modex::DirSource::new);
+    let skins = modex_view::model::SkinSources {
+        folder: asset.file().folder(),
+        extra: extra.as_ref().map(|d| d as &dyn modex::FileSource),
     };
-    // A corrupt MDL7 can decode to groups without one triangle: nothing to frame or draw.
-    if models.is_empty() {
-        bail!(
-            "{}: the model holds no triangle to draw",
-            asset.path().display()
-        );
-    }
-    Ok(models)
+    let name = asset.path().display().to_string();
+    Ok(modex_view::model::load_models(
+        asset.format(),
+        &name,
+        asset.bytes(),
+        palette,
+        &skins,
+    )?)
 }
 
 /// Box of frame 0 as `[[min], [max]]`, computed from the decoded vertices.

@@ -7,25 +7,16 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use modex::{with_threads, Camera, DepthBuffer, Target};
 use modex_assets::Asset;
-use modex_raster::{framing_camera, Entity, Light, PreparedModel, RasterPixel, Renderer};
+use modex_raster::{framing_camera, Entity, PreparedModel, RasterPixel, Renderer};
+use modex_view::model::{bounds_model, default_pitch};
 use modex_voxel::VoxelPixel;
 
 use super::model::{load_models, palette_or_quake};
 use super::target::{save_png, DrawInto, Targets};
 use crate::cli::{parse_size, RenderArgs, TargetFormat, ViewArgs};
-use modex_mdl::{Frame, Model};
 
-/// Light used by the viewer and renders: the sun over the camera's left shoulder.
-const AMBIENT: f32 = 0.35;
-const DIFFUSE: f32 = 1.3;
-/// `render`'s pitch when none is given, degrees (the viewer opens at [`VIEW_PITCH`]).
-pub const DEFAULT_PITCH: f32 = 10.0;
 /// The viewer's opening pitch, degrees.
 const VIEW_PITCH: f32 = 15.0;
-/// Height over width at or below which a model counts as flat for the default view.
-const FLAT_SHARE: f32 = 0.05;
-/// The default pitch of a flat model, degrees.
-const FLAT_PITCH: f32 = 45.0;
 /// Animation speed of the viewer's playback, frames per second.
 const PLAY_FPS: f32 = 10.0;
 
@@ -46,58 +37,16 @@ impl DrawInto for Picture<'_> {
     where
         T::Px: RasterPixel + VoxelPixel,
     {
-        target.fill(T::flat([0, 0, 0], self.renderer.palette()));
-        self.depth.clear();
-        let r = self.renderer;
-        for model in self.models {
-            r.draw(target, &mut self.depth, &self.camera, model, &self.entity)?;
-        }
-        if self.wireframe {
-            for model in self.models {
-                r.draw_wireframe(target, &self.camera, model, &self.entity, [255, 255, 255]);
-            }
-        }
+        modex_view::model::draw_picture(
+            target,
+            &mut self.depth,
+            self.renderer,
+            &self.camera,
+            self.models,
+            &self.entity,
+            self.wireframe,
+        )?;
         Ok(())
-    }
-}
-
-/// A stand-in holding frame `frame` of every part in one vertex list, so the one framing rule sees
-/// the whole model.
-fn bounds_model(models: &[Model], frame: usize) -> Model {
-    let positions: Vec<glam::Vec3> = models
-        .iter()
-        .filter_map(|m| m.frames.get(frame % m.frames.len().max(1)))
-        .flat_map(|f| f.positions.iter().copied())
-        .collect();
-    let (bbox_min, bbox_max) = Frame::compute_bbox(&positions);
-    Model {
-        frames: vec![Frame {
-            name: String::new(),
-            normals: vec![glam::Vec3::Z; positions.len()],
-            positions,
-            normal_indices: None,
-            bbox_min,
-            bbox_max,
-        }],
-        uvs: Vec::new(),
-        triangles: Vec::new(),
-        skins: Vec::new(),
-    }
-}
-
-/// The pitch of `render` and `view` when none is given. A flat model (a water plane, a decal:
-/// its box at most [`FLAT_SHARE`] as high as it is wide) is seen from [`FLAT_PITCH`] instead:
-/// from [`DEFAULT_PITCH`] it would be a sliver seen nearly edge-on.
-pub fn default_pitch(bounds: &Model, pitch: f32) -> f32 {
-    let Some(f) = bounds.frames.first() else {
-        return pitch;
-    };
-    let size = f.bbox_max - f.bbox_min;
-    let wide = size.x.max(size.y);
-    if wide > 0.0 && size.z <= wide * FLAT_SHARE {
-        pitch.max(FLAT_PITCH)
-    } else {
-        pitch
     }
 }
 
@@ -131,13 +80,8 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
         );
     }
     let mut renderer = Renderer::new(&palette);
-    let bounds = bounds_model(&models, frame);
-    let pitch = args
-        .pitch
-        .unwrap_or_else(|| default_pitch(&bounds, DEFAULT_PITCH));
-    let camera = framing_camera(&bounds, 0, args.yaw, pitch, w, h);
-    renderer.light = Light::over_shoulder(&camera, AMBIENT, DIFFUSE);
-    super::stories::adjust_renderer(asset, &mut renderer);
+    let camera = modex_view::model::render_camera(&models, frame, args.yaw, args.pitch, (w, h));
+    modex_view::model::light_for(&mut renderer, &camera, asset.format());
     let prepared: Vec<PreparedModel> = models.iter().map(|m| renderer.prepare(m)).collect();
     let entity = Entity {
         frame: frame as f32 + args.fraction.min(0.9999),
@@ -300,8 +244,7 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
         let offset = camera.eye - camera.target;
         camera.eye = camera.target + offset / st.zoom;
         camera.near /= st.zoom.max(1.0);
-        renderer.light = Light::over_shoulder(&camera, AMBIENT, DIFFUSE);
-        super::stories::adjust_renderer(asset, &mut renderer);
+        modex_view::model::light_for(&mut renderer, &camera, asset.format());
         let entity = Entity {
             // Interpolate only while playing; stepping shows whole frames.
             frame: if st.playing { st.frame } else { fi as f32 },

@@ -1,5 +1,5 @@
-//! CLI for GTA Liberty City / Vice City Stories PS2 models (`.mdl`): `info`, `export --obj`, and
-//! the renderer settings `render` and `view` use for them.
+//! CLI for GTA Liberty City / Vice City Stories PS2 models (`.mdl`): `info` and `export --obj`
+//! (their renderer light is `modex_view::model::light_for`'s).
 //!
 //! The decoding, the drawing conversion and the OBJ conversion live in
 //! `modex_mdl::stories_mdl`; this module turns them into text, JSON and files.
@@ -7,11 +7,9 @@
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use modex_assets::{Asset, Format};
+use modex_assets::Asset;
 use modex_mdl::obj::{encode_mtl, encode_obj};
 use modex_mdl::stories_mdl::{self, Atomic, StoriesModel};
-use modex_mdl::Model;
-use modex_raster::{Light, Renderer};
 use serde_json::{json, Value};
 
 use super::Description;
@@ -24,24 +22,6 @@ pub fn describe(asset: &Asset) -> Result<Description> {
     let bytes = asset.bytes();
     let m = StoriesModel::parse(bytes)?;
     Ok(describe_model(&m, bytes.len()))
-}
-
-/// The model the rasterizer draws (pre-light baked into a generated skin).
-pub fn load_model(asset: &Asset) -> Result<Model> {
-    Ok(StoriesModel::parse(asset.bytes())?.to_model())
-}
-
-/// Renderer settings for a Stories model, applied after the frontend's own: the pre-light is the
-/// model's light, so the baked colours are shown as they are (ambient 1, no sun). Back faces are
-/// culled as for every model: the decoder turns each strip to face out by its normals.
-pub fn adjust_renderer(asset: &Asset, renderer: &mut Renderer) {
-    if asset.format() == Format::StoriesMdl {
-        renderer.light = Light {
-            ambient: 1.0,
-            diffuse: 0.0,
-            ..renderer.light
-        };
-    }
 }
 
 fn atomic_json(a: &Atomic) -> Value {

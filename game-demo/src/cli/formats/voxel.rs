@@ -6,12 +6,11 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use glam::Vec3;
-use modex::{Argb8888, Camera, DepthBuffer, IndexedFrame, OpenedFile, Surface, Target};
+use modex::{Argb8888, Camera, IndexedFrame, OpenedFile, Surface, Target};
 use modex_raster::RasterPixel;
 use modex_voxel::{
-    draw, draw_limb_outlines, frame_scene, lighting_for, Instance, LightSource, Pose,
-    RenderOptions, Shading, TableChoice, VoxelModel, VoxelPixel, VoxelSet,
+    draw_limb_outlines, frame_scene, lighting_for, Instance, LightSource, Pose, RenderOptions,
+    Shading, TableChoice, VoxelModel, VoxelPixel, VoxelSet,
 };
 use modex_vxl::{hva, vpl, vxl, Vpl};
 use serde_json::json;
@@ -190,32 +189,9 @@ impl DrawInto for Shot<'_> {
     where
         T::Px: RasterPixel + VoxelPixel,
     {
-        let (w, h) = target.size();
-        let mut depth = DepthBuffer::new(w, h);
-        draw(
-            self.scene,
-            &self.camera,
-            self.vpl,
-            &self.opts,
-            target,
-            &mut depth,
-        )?;
+        modex_view::voxel::draw_shot(target, self.scene, &self.camera, self.vpl, &self.opts)?;
         Ok(())
     }
-}
-
-fn base_camera(yaw: f32, pitch: f32, w: usize, h: usize) -> Camera {
-    let mut c = Camera::orbit(
-        Vec3::ZERO,
-        1000.0,
-        yaw.to_radians(),
-        pitch.to_radians(),
-        0.6,
-        w,
-        h,
-    );
-    c.projection = modex::Projection::Orthographic { height: 100.0 };
-    c
 }
 
 /// `modex render unit.vxl -o out.png --facing 64 --frame 3`.
@@ -234,15 +210,7 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
             ..Pose::default()
         },
     }];
-    let camera = frame_scene(
-        &scene,
-        &base_camera(
-            args.yaw,
-            args.pitch.unwrap_or(super::model_render::DEFAULT_PITCH),
-            w,
-            h,
-        ),
-    )?;
+    let camera = modex_view::voxel::render_camera(&scene, args.yaw, args.pitch, (w, h))?;
     let out = &args.output;
     let mut shot = Shot {
         scene: &scene,
@@ -359,7 +327,7 @@ impl ViewState {
             unit: set.unit(),
             pose: Pose::default(),
         }];
-        let mut base = base_camera(self.yaw, self.pitch, w, h);
+        let mut base = modex_view::voxel::base_camera(self.yaw, self.pitch, w, h);
         if self.perspective {
             base.projection = modex::Projection::Perspective { fov_y: 0.6 };
         }

@@ -1,0 +1,94 @@
+// End-to-end test of the web frontend: serves web/dist on 127.0.0.1, loads real samples through
+// the file input in headless Chromium, waits for `ready`, and compares the canvas pixels with
+// what the native `modex render` writes for the same parameters (decoded to RGBA here by
+// Chromium itself, from the PNG the binary wrote). Usage: node test.mjs MODEX_BIN SAMPLES_DIR
+import { chromium } from "playwright-core";
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const [modex, samples] = process.argv.slice(2).map((p) => resolve(p));
+const root = resolve(new URL("../..", import.meta.url).pathname);
+const dist = join(root, "web/dist");
+const port = 8000 + (process.pid % 1000);
+const server = spawn("python3", ["-m", "http.server", "-b", "127.0.0.1", "-d", dist, String(port)], { stdio: "ignore" });
+const tmp = mkdtempSync(join(tmpdir(), "modex-web-"));
+let failed = 0;
+const check = (ok, what) => { console.log(`${ok ? "ok  " : "FAIL"} ${what}`); if (!ok) failed++; };
+
+// A fresh user data dir (playwright passes it as --user-data-dir).
+const browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "modex-chromium-")), {
+  executablePath: "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+const page = await browser.newPage();
+page.on("console", (m) => console.log("  page:", m.text()));
+for (let i = 0; i < 50; i++) { try { await fetch(`http://127.0.0.1:${port}/`); break; } catch { await new Promise((r) => setTimeout(r, 100)); } }
+
+async function load(query, files) {
+  await page.goto(`http://127.0.0.1:${port}/index.html?${query}`);
+  await page.waitForFunction(() => document.body.dataset.state === "empty");
+  await page.setInputFiles("#files", files);
+  await page.waitForFunction(() => ["ready", "error"].includes(document.body.dataset.state), null, { timeout: 60000 });
+  return page.evaluate(() => document.body.dataset.state);
+}
+const canvasPixels = () => page.evaluate(() => {
+  const c = document.getElementById("view");
+  return Array.from(c.getContext("2d").getImageData(0, 0, c.width, c.height).data);
+});
+// The PNG `modex render` wrote, decoded by the browser (an indexed PNG becomes its palette's RGBA).
+async function pngPixels(file) {
+  const b64 = readFileSync(file).toString("base64");
+  return page.evaluate(async (b64) => {
+    const img = new Image(); img.src = `data:image/png;base64,${b64}`; await img.decode();
+    const c = new OffscreenCanvas(img.width, img.height); const x = c.getContext("2d");
+    x.drawImage(img, 0, 0); return Array.from(x.getImageData(0, 0, img.width, img.height).data);
+  }, b64);
+}
+
+async function sameAsRender(label, file, files, args) {
+  const out = join(tmp, `${label}.png`);
+  execFileSync(modex, ["render", file, "-o", out, "--size", args.size, "--yaw", args.yaw, "--pitch", args.pitch, "--format", args.format, ...(args.extra || [])]);
+  const q = new URLSearchParams({ size: args.size, yaw: args.yaw, pitch: args.pitch, format: args.format, ...(args.query || {}) });
+  const state = await load(q.toString(), files);
+  check(state === "ready", `${label}: ready (${await page.textContent("#error")})`);
+  const [a, b] = [await canvasPixels(), await pngPixels(out)];
+  const diff = a.length === b.length ? a.filter((v, i) => v !== b[i]).length : -1;
+  check(diff === 0, `${label}: canvas equals modex render (${diff} bytes differ of ${b.length})`);
+  await page.screenshot({ path: join(tmp, `${label}-page.png`) });
+  console.log(`  stats ${JSON.stringify(await page.evaluate(() => window.modexStats()))}`);
+}
+
+const mdl = join(samples, "mdl/assimp/minigun.MDL");
+for (const format of ["8", "8888"])
+  await sameAsRender(`mdl3-${format}`, mdl, [mdl], { size: "320x240", yaw: "30", pitch: "15", format });
+const vdir = join(samples, "vxl/vengi");
+const unit = ["hmec.vxl", "hmec.hva", "test.vpl"].map((n) => join(vdir, n));
+await sameAsRender("vxl-hmec", unit[0], unit, { size: "320x240", yaw: "45", pitch: "30", format: "8", extra: ["--facing", "32"], query: { facing: "32" } });
+
+// A damaged file: its error, then the page still shows the next file.
+const bad = join(tmp, "broken.mdl");
+const bytes = readFileSync(mdl); (await import("node:fs")).writeFileSync(bad, bytes.subarray(0, 200));
+check(await load("", [bad]) === "error", "damaged file: state error");
+const msg = await page.textContent("#error");
+check(/offset|byte/i.test(msg), `damaged file: typed error shown (${msg})`);
+await page.setInputFiles("#files", [mdl]);
+await page.waitForFunction(() => document.body.dataset.state === "ready", null, { timeout: 60000 });
+check(true, "page usable after the error");
+
+// The cutscene: the canvas changes as it plays and #time advances.
+const cut = join(root, "data/cutscene");
+const cfiles = ["ASCR001.ascr", ...["ANI", "ENG"].flatMap((d) => readdirSync(join(cut, d)).map((n) => join(d, n)))].map((n) => join(cut, n));
+check(await load("", cfiles) === "ready", `cutscene: ready (${await page.textContent("#error")})`);
+const t0 = Number(await page.textContent("#time")); const p0 = await canvasPixels();
+await page.waitForTimeout(1500);
+const t1 = Number(await page.textContent("#time")); const p1 = await canvasPixels();
+check(t1 > t0, `cutscene: #time advances (${t0} -> ${t1})`);
+check(p0.some((v, i) => v !== p1[i]), "cutscene: the canvas changes as it plays");
+await page.screenshot({ path: join(tmp, "cutscene-page.png") });
+
+console.log(`screenshots in ${tmp}`);
+await browser.close(); server.kill();
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,127 @@
+//! A Battle Isle 2 cutscene from a dropped game folder: the engine's [`Playback`] drawing each
+//! tick, its sounds mixed for Web Audio, and the player's [`Transport`] for pause, step and seek.
+
+use std::time::Duration;
+
+use modex::{MemorySource, Mixer};
+use modex_assets::Format;
+use modex_cutscene::{ascr, Action, GameDir, Playback, Scene, SceneError, Transport};
+
+use crate::files::{Dropped, SCRIPT_ARCHIVE};
+use crate::shown::ShowError;
+
+/// A scene being played.
+pub struct ShownCutscene {
+    playback: Playback<'static>,
+    transport: Transport,
+    scene: &'static Scene,
+    /// The sound mixed since the page last took it, mono at [`modex::OUTPUT_RATE`].
+    samples: Vec<f32>,
+    /// Wall-clock time not yet turned into samples, in samples (fractional).
+    pending: f64,
+}
+
+impl ShownCutscene {
+    /// The scene of the script `name` (an `.ascr` file, or the install's script archive, whose
+    /// first script with commands plays) with the assets it names among `dropped`: the files of
+    /// the install's `ANI` and `ENG` folders, found by name whatever folder they were dropped in.
+    ///
+    /// The scene is leaked, as a shown model is: the playback borrows it for the page's life.
+    pub fn load(name: &str, format: Format, dropped: &Dropped) -> Result<ShownCutscene, ShowError> {
+        let files: MemorySource = dropped.source().clone();
+        let dir = GameDir::from_sources(name, files.clone(), files);
+        let scene = if format == Format::Ascr {
+            let bytes = dropped.bytes(name).unwrap_or_default();
+            let script = ascr::parse_script(&bytes).map_err(|e| SceneError::ScriptFile {
+                path: name.into(),
+                cause: Box::new(e),
+            })?;
+            Scene::load(script, &dir)
+        } else {
+            debug_assert!(name.eq_ignore_ascii_case(SCRIPT_ARCHIVE));
+            Scene::load_script(&dir, dir.first_script()?)?
+        };
+        for w in &scene.warnings {
+            modex_log(&format!("warning: {w}"));
+        }
+        let scene: &'static Scene = Box::leak(Box::new(scene));
+        let playback = Playback::new(scene, Mixer::default());
+        let transport = Transport::new(playback.length(), 1.0);
+        Ok(ShownCutscene {
+            playback,
+            transport,
+            scene,
+            samples: Vec::new(),
+            pending: 0.0,
+        })
+    }
+
+    /// The scene's length in ticks.
+    pub fn length(&self) -> u32 {
+        self.playback.length()
+    }
+
+    /// The tick shown.
+    pub fn tick(&self) -> u32 {
+        self.transport.tick()
+    }
+
+    /// Whether the clock stands still.
+    pub fn paused(&self) -> bool {
+        self.transport.paused
+    }
+
+    /// Let `ms` milliseconds of wall-clock time pass: the clock moves, the sounds of the ticks
+    /// passed start, and that much sound is mixed into [`ShownCutscene::take_samples`].
+    pub fn advance(&mut self, ms: f64) {
+        let ms = ms.clamp(0.0, 250.0);
+        let was_paused = self.transport.paused;
+        self.transport.advance(Duration::from_secs_f64(ms / 1000.0));
+        self.playback.sound_to(self.transport.tick());
+        if !was_paused {
+            self.pending += ms / 1000.0 * self.playback.mixer().rate() as f64;
+            let n = self.pending as usize;
+            self.pending -= n as f64;
+            self.samples.extend(self.playback.mixer().render(n));
+        }
+    }
+
+    /// Apply a transport action (pause, step, seek); a jump silences the sound.
+    pub fn apply(&mut self, action: Action) {
+        if self.transport.apply(action) {
+            self.playback.jump(self.transport.tick());
+        }
+    }
+
+    /// The sound mixed since the last call.
+    pub fn take_samples(&mut self) -> Vec<f32> {
+        std::mem::take(&mut self.samples)
+    }
+
+    /// The tick shown, drawn, as RGBA8 through the tick's palette.
+    pub fn draw(&mut self, out: &mut Vec<u8>) -> (usize, usize) {
+        use modex::Target;
+        let tick = self.transport.tick();
+        let palette = self.playback.palette_at(tick);
+        let frame = self.playback.frame_at(tick);
+        *out = frame.to_rgba8(&palette);
+        frame.size()
+    }
+
+    /// The `#info` lines.
+    pub fn describe(&self) -> String {
+        let (w, h) = self.playback.timeline().size();
+        format!(
+            "Battle Isle 2 scene: {} ticks ({:.2} s) at {w}x{h}, {} sounds, {} warnings",
+            self.length(),
+            self.length() as f32 / modex_cutscene::TICKS_PER_SECOND as f32,
+            self.scene.assets.sounds.len(),
+            self.scene.warnings.len()
+        )
+    }
+}
+
+/// Loading warnings go to the browser console (the page has no terminal).
+fn modex_log(line: &str) {
+    crate::exports::log(line);
+}

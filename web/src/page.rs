@@ -1,0 +1,149 @@
+//! The page's state: the dropped files, the file shown, the last picture and message.
+
+use modex::TargetFormat;
+use modex_assets::{Family, Format};
+
+use crate::cutscene::ShownCutscene;
+use crate::files::Dropped;
+use crate::shown::{ShowError, ShownModel, ShownUnit};
+
+/// What to draw: the URL parameters of the page, meaning what they mean to `modex render`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct View {
+    /// `size=WxH`.
+    pub size: (usize, usize),
+    /// `yaw`, degrees.
+    pub yaw: f32,
+    /// `pitch`, degrees; `None`: `modex render`'s default (10, or 45 for a flat model).
+    pub pitch: Option<f32>,
+    /// `format`.
+    pub format: TargetFormat,
+    /// `frame`.
+    pub frame: usize,
+    /// `facing` (voxel units, 0..=255).
+    pub facing: u32,
+    /// The mouse wheel's zoom; 1 is `modex render`'s framing.
+    pub zoom: f32,
+}
+
+impl Default for View {
+    fn default() -> View {
+        View {
+            size: (640, 480),
+            yaw: 0.0,
+            pitch: None,
+            format: TargetFormat::Indexed8,
+            frame: 0,
+            facing: 0,
+            zoom: 1.0,
+        }
+    }
+}
+
+/// The file shown.
+#[allow(clippy::large_enum_variant)] // one value per page, never moved in a loop
+enum Shown {
+    Model(ShownModel),
+    Unit(ShownUnit),
+    Cutscene(ShownCutscene),
+}
+
+/// Everything the page holds between calls.
+#[derive(Default)]
+pub struct Page {
+    /// The files dropped since the last [`Page::clear`].
+    pub dropped: Dropped,
+    shown: Option<Shown>,
+    /// The name of the file shown.
+    pub name: String,
+    /// The last picture, RGBA8, `size` of the view it was drawn for.
+    pub rgba: Vec<u8>,
+    /// The last picture's size.
+    pub rgba_size: (usize, usize),
+    /// What the page shows in `#info` for the file shown.
+    pub info: String,
+}
+
+impl Page {
+    /// Forget every file.
+    pub fn clear(&mut self) {
+        *self = Page::default();
+    }
+
+    /// Decode `name` among the dropped files (the first showable one when `name` is empty).
+    pub fn open(&mut self, name: &str) -> Result<(), ShowError> {
+        self.shown = None;
+        self.info.clear();
+        let showable = self.dropped.showable();
+        let (name, format) = match showable
+            .iter()
+            .find(|(n, _)| name.is_empty() || n.eq_ignore_ascii_case(name))
+        {
+            Some((n, f)) => (n.clone(), *f),
+            None => {
+                let first = self.dropped.names().first().cloned().unwrap_or_default();
+                let bytes = self.dropped.bytes(&first).unwrap_or_default();
+                return Err(ShowError::Unknown {
+                    name: first,
+                    first: bytes[..bytes.len().min(8)].to_vec(),
+                });
+            }
+        };
+        self.name = name.clone();
+        let shown = match format.family() {
+            Family::Model => Shown::Model(ShownModel::load(&name, format, &self.dropped)?),
+            Family::Voxel => Shown::Unit(ShownUnit::load(&name, &self.dropped)?),
+            _ => Shown::Cutscene(ShownCutscene::load(&name, format, &self.dropped)?),
+        };
+        self.info = describe(&name, format, &shown);
+        self.shown = Some(shown);
+        Ok(())
+    }
+
+    /// The frames of the file shown (cutscenes: ticks).
+    pub fn frames(&self) -> usize {
+        match &self.shown {
+            Some(Shown::Model(m)) => m.frames(),
+            Some(Shown::Unit(u)) => u.frames(),
+            Some(Shown::Cutscene(c)) => c.length() as usize,
+            None => 0,
+        }
+    }
+
+    /// Whether a cutscene is shown (the page then plays it instead of drawing views).
+    pub fn is_cutscene(&self) -> bool {
+        matches!(self.shown, Some(Shown::Cutscene(_)))
+    }
+
+    /// Draw `view` of the model or unit shown into [`Page::rgba`].
+    pub fn draw(&mut self, view: &View) -> Result<(), ShowError> {
+        let out = &mut self.rgba;
+        // One thread: the web has no other (with_threads then runs the closure directly).
+        let r = modex::with_threads(1, || match &mut self.shown {
+            Some(Shown::Model(m)) => m.draw(view, out),
+            Some(Shown::Unit(u)) => u.draw(view, out),
+            Some(Shown::Cutscene(_)) | None => Err(ShowError::NothingShown),
+        });
+        r.map_err(|e| ShowError::Threads(e.to_string()))??;
+        self.rgba_size = view.size;
+        Ok(())
+    }
+
+    /// The cutscene shown, if one is.
+    pub fn cutscene(&mut self) -> Option<&mut ShownCutscene> {
+        match &mut self.shown {
+            Some(Shown::Cutscene(c)) => Some(c),
+            _ => None,
+        }
+    }
+}
+
+/// The `#info` text of the file shown.
+fn describe(name: &str, format: Format, shown: &Shown) -> String {
+    let what = match shown {
+        Shown::Model(m) => m.describe(),
+        Shown::Unit(u) => u.describe(),
+        Shown::Cutscene(c) => c.describe(),
+    };
+    format!("{name}: {format}\n{what}")
+}

@@ -1,0 +1,285 @@
+//! A model or a voxel unit, decoded once, drawn for each view the page asks for through
+//! `modex_view`, the functions `modex render` calls.
+
+use modex::{Argb4444, Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Rgb565, Surface};
+use modex::{Target, TargetFormat};
+use modex_assets::Format;
+use modex_mdl::Model;
+use modex_raster::{Entity, PreparedModel, RasterPixel, Renderer};
+use modex_view::model::{self, SkinSources};
+use modex_view::voxel::{self, LoadedUnit};
+use modex_view::ViewError;
+use modex_voxel::{Instance, Pose, RenderOptions, VoxelPixel};
+use modex_vxl::Vpl;
+
+use crate::files::Dropped;
+use crate::page::View;
+
+/// A decoded model: its parts, the renderer prepared for them (skins and mip levels), its format.
+pub struct ShownModel {
+    /// Kept for the page's life: the prepared parts borrow them (see [`ShownModel::load`]).
+    models: &'static [Model],
+    prepared: Vec<PreparedModel<'static>>,
+    renderer: Renderer,
+    format: Format,
+    palette: Palette,
+}
+
+/// A decoded voxel unit with its lighting pages.
+pub struct ShownUnit {
+    unit: LoadedUnit,
+}
+
+/// Why a view cannot be drawn: the loader's typed error, or a view parameter out of range.
+#[derive(Debug, thiserror::Error)]
+pub enum ShowError {
+    /// Loading or drawing failed.
+    #[error(transparent)]
+    View(#[from] ViewError),
+    /// `frame` is past the model's frames (what `modex render --frame` refuses).
+    #[error("frame {frame} is out of range: the model has {frames} frames")]
+    Frame {
+        /// Asked for.
+        frame: usize,
+        /// The model's.
+        frames: usize,
+    },
+    /// `facing` is past 255 (what `modex render --facing` refuses).
+    #[error("facing {0} is out of range 0..=255")]
+    Facing(u32),
+    /// None of the dropped files is a model, unit or cutscene (the message `modex` prints for
+    /// an unknown format).
+    #[error("{name}: unknown format (first bytes {first:02x?})")]
+    Unknown {
+        /// The first file dropped.
+        name: String,
+        /// Its first (up to 8) bytes.
+        first: Vec<u8>,
+    },
+    /// A view was asked for with no model or unit shown.
+    #[error("no model or unit is shown")]
+    NothingShown,
+    /// The draw could not run.
+    #[error("{0}")]
+    Threads(String),
+    /// The cutscene could not be loaded.
+    #[error(transparent)]
+    Cutscene(#[from] modex_cutscene::SceneError),
+}
+
+impl ShownModel {
+    /// Decode `name` (of `format`) with its external skins among `dropped`; 8-bit skins through
+    /// the Quake palette, as `modex render` without `--palette`.
+    ///
+    /// The models are leaked: the prepared parts (the renderer's skins and mip levels, built once
+    /// so orbiting does not rebuild them) borrow them, and this crate has no `unsafe` to end that
+    /// borrow. Each file shown keeps its decoded model until the page is reloaded.
+    pub fn load(name: &str, format: Format, dropped: &Dropped) -> Result<ShownModel, ShowError> {
+        let palette = Palette::quake();
+        let bytes = dropped.bytes(name).unwrap_or_default();
+        let skins = SkinSources {
+            folder: dropped.source(),
+            extra: None,
+        };
+        let models = model::load_models(format, name, &bytes, &palette, &skins)?;
+        let models: &'static [Model] = Vec::leak(models);
+        let renderer = Renderer::new(&palette);
+        let prepared = models.iter().map(|m| renderer.prepare(m)).collect();
+        Ok(ShownModel {
+            models,
+            prepared,
+            renderer,
+            format,
+            palette,
+        })
+    }
+
+    /// The most frames of any part.
+    pub fn frames(&self) -> usize {
+        model::frame_count(self.models)
+    }
+
+    /// The `#info` lines.
+    pub fn describe(&self) -> String {
+        let tris: usize = self.models.iter().map(|m| m.triangles.len()).sum();
+        let verts: usize = self.models.iter().map(|m| m.vertex_count()).sum();
+        let skins: usize = self.models.iter().map(|m| m.skins.len()).sum();
+        format!(
+            "{} part(s), {verts} vertices, {tris} triangles, {} frames, {skins} skins",
+            self.models.len(),
+            self.frames()
+        )
+    }
+
+    /// Draw `view` as RGBA8 into `out`, as `modex render` draws it (`zoom` 1 is its camera).
+    pub fn draw(&mut self, view: &View, out: &mut Vec<u8>) -> Result<(), ShowError> {
+        let frames = self.frames();
+        if view.frame >= frames {
+            return Err(ShowError::Frame {
+                frame: view.frame,
+                frames,
+            });
+        }
+        let (w, h) = view.size;
+        let mut camera =
+            model::render_camera(self.models, view.frame, view.yaw, view.pitch, (w, h));
+        if view.zoom != 1.0 {
+            // The viewer's zoom: the eye moves along its line of sight.
+            let offset = camera.eye - camera.target;
+            camera.eye = camera.target + offset / view.zoom;
+            camera.near /= view.zoom.max(1.0);
+        }
+        model::light_for(&mut self.renderer, &camera, self.format);
+        let mut shot = ModelShot {
+            renderer: &self.renderer,
+            camera,
+            models: &self.prepared,
+            entity: Entity {
+                frame: view.frame as f32,
+                ..Entity::default()
+            },
+        };
+        into_rgba(view.format, (w, h), &self.palette, out, &mut shot)?;
+        Ok(())
+    }
+}
+
+impl ShownUnit {
+    /// Decode the unit whose body is `name`, its HVA and other pieces among `dropped`, lit by a
+    /// VPL among them or the unit's palette (the crate's rule, as `modex render` without
+    /// `--palette`).
+    pub fn load(name: &str, dropped: &Dropped) -> Result<ShownUnit, ShowError> {
+        let bytes = dropped.bytes(name).unwrap_or_default();
+        let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+        let unit = voxel::load_unit(stem, &bytes, dropped.source(), None)?;
+        Ok(ShownUnit { unit })
+    }
+
+    /// The `#info` lines.
+    pub fn describe(&self) -> String {
+        let s = &self.unit.set;
+        let pieces = [&s.body, &s.turret, &s.barrel]
+            .into_iter()
+            .flatten()
+            .count();
+        format!(
+            "voxel unit: {pieces} piece(s), {} HVA frames",
+            self.frames()
+        )
+    }
+
+    /// The most HVA frames of any piece.
+    pub fn frames(&self) -> usize {
+        let s = &self.unit.set;
+        [&s.body, &s.turret, &s.barrel]
+            .into_iter()
+            .flatten()
+            .map(|m| m.frame_count())
+            .max()
+            .unwrap_or(1)
+    }
+
+    /// Draw `view` as RGBA8 into `out`, as `modex render` draws it.
+    pub fn draw(&mut self, view: &View, out: &mut Vec<u8>) -> Result<(), ShowError> {
+        if view.facing > 255 {
+            return Err(ShowError::Facing(view.facing));
+        }
+        let scene = [Instance {
+            unit: self.unit.set.unit(),
+            pose: Pose {
+                facing: view.facing as f32,
+                frame: view.frame,
+                ..Pose::default()
+            },
+        }];
+        let (w, h) = view.size;
+        let mut camera = voxel::render_camera(&scene, view.yaw, view.pitch, (w, h))?;
+        if view.zoom != 1.0 {
+            if let modex::Projection::Orthographic { height } = &mut camera.projection {
+                *height /= view.zoom;
+            }
+        }
+        let mut shot = UnitShot {
+            scene: &scene,
+            camera,
+            vpl: &self.unit.vpl,
+        };
+        into_rgba(view.format, (w, h), &self.unit.vpl.palette, out, &mut shot)?;
+        Ok(())
+    }
+}
+
+/// A drawing that can be made in any target format (as the binary's `DrawInto`).
+trait Drawing {
+    /// Draw into `target` (clearing what it needs to).
+    fn draw<T: Target>(&mut self, target: &mut T) -> Result<(), ViewError>
+    where
+        T::Px: RasterPixel + VoxelPixel;
+}
+
+/// One picture of a model.
+struct ModelShot<'a> {
+    renderer: &'a Renderer,
+    camera: Camera,
+    models: &'a [PreparedModel<'static>],
+    entity: Entity,
+}
+
+impl Drawing for ModelShot<'_> {
+    fn draw<T: Target>(&mut self, target: &mut T) -> Result<(), ViewError>
+    where
+        T::Px: RasterPixel + VoxelPixel,
+    {
+        let (w, h) = target.size();
+        let mut depth = DepthBuffer::new(w, h);
+        let (r, c) = (self.renderer, &self.camera);
+        model::draw_picture(target, &mut depth, r, c, self.models, &self.entity, false)
+    }
+}
+
+/// One picture of a posed unit.
+struct UnitShot<'a> {
+    scene: &'a [Instance<'a>],
+    camera: Camera,
+    vpl: &'a Vpl,
+}
+
+impl Drawing for UnitShot<'_> {
+    fn draw<T: Target>(&mut self, target: &mut T) -> Result<(), ViewError>
+    where
+        T::Px: RasterPixel + VoxelPixel,
+    {
+        let opts = RenderOptions::default();
+        voxel::draw_shot(target, self.scene, &self.camera, self.vpl, &opts)
+    }
+}
+
+/// Draw into a fresh `size` target of `format` and write its RGBA8 pixels (what
+/// `modex::pngio::save_target` writes: palette colours for the 8-bit frame) into `out`.
+fn into_rgba(
+    format: TargetFormat,
+    (w, h): (usize, usize),
+    palette: &Palette,
+    out: &mut Vec<u8>,
+    drawing: &mut impl Drawing,
+) -> Result<(), ViewError> {
+    fn draw<T: Target>(
+        mut target: T,
+        palette: &Palette,
+        out: &mut Vec<u8>,
+        drawing: &mut impl Drawing,
+    ) -> Result<(), ViewError>
+    where
+        T::Px: RasterPixel + VoxelPixel,
+    {
+        drawing.draw(&mut target)?;
+        *out = target.to_rgba8(palette);
+        Ok(())
+    }
+    match format {
+        TargetFormat::Indexed8 => draw(IndexedFrame::new(w, h), palette, out, drawing),
+        TargetFormat::Rgb565 => draw(Surface::<Rgb565>::new(w, h), palette, out, drawing),
+        TargetFormat::Argb4444 => draw(Surface::<Argb4444>::new(w, h), palette, out, drawing),
+        TargetFormat::Argb8888 => draw(Surface::<Argb8888>::new(w, h), palette, out, drawing),
+    }
+}

@@ -19,7 +19,10 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> u8 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (self.0 >> 56) as u8
     }
 

@@ -166,7 +166,10 @@ mod tests {
         );
         assert_eq!(a.tracked(), TRACKED_ADDRESSES);
         // Once the window has passed, the old entries make room.
-        assert_eq!(a.join(one_more, false, 0, t + JOIN_WINDOW), JoinVerdict::Accept);
+        assert_eq!(
+            a.join(one_more, false, 0, t + JOIN_WINDOW),
+            JoinVerdict::Accept
+        );
         assert_eq!(a.tracked(), 1);
     }
 }

@@ -189,7 +189,10 @@ impl DropLog {
         }
         let interval = self.interval;
         let (peer, key) = if self.peers.len() < DROP_ADDRESSES || self.peers.contains_key(&ip) {
-            (self.peers.entry(ip).or_insert_with(|| Peer::new(now)), Some(ip))
+            (
+                self.peers.entry(ip).or_insert_with(|| Peer::new(now)),
+                Some(ip),
+            )
         } else {
             (&mut self.others, None)
         };
@@ -317,9 +320,12 @@ mod tests {
         assert!(log.due(t + Duration::from_secs(3)).is_empty());
         assert_eq!(log.addresses(), 0);
         assert!(log
-            .record(addr(1, 7), DropKind::Full, t + Duration::from_secs(3), || {
-                "full".into()
-            })
+            .record(
+                addr(1, 7),
+                DropKind::Full,
+                t + Duration::from_secs(3),
+                || { "full".into() }
+            )
             .is_some());
     }
 
@@ -339,7 +345,11 @@ mod tests {
             }
         }
         assert_eq!(log.addresses(), DROP_ADDRESSES);
-        assert_eq!(lines, DROP_ADDRESSES + 1, "one each, and one for the others");
+        assert_eq!(
+            lines,
+            DROP_ADDRESSES + 1,
+            "one each, and one for the others"
+        );
         let rest = log.flush(t);
         let others = rest.iter().find(|r| r.from.is_none()).unwrap();
         assert_eq!(others.dropped.bad, 500 * 3 - 1);
@@ -350,7 +360,9 @@ mod tests {
     fn long_reasons_are_cut() {
         let mut log = DropLog::default();
         let r = log
-            .record(addr(2, 1), DropKind::Bad, Instant::now(), || "é".repeat(500))
+            .record(addr(2, 1), DropKind::Bad, Instant::now(), || {
+                "é".repeat(500)
+            })
             .unwrap();
         assert!(r.reason.len() <= MAX_REASON + 3);
         assert!(r.reason.ends_with("..."));

@@ -19,7 +19,9 @@ use std::time::{Duration, Instant};
 use modex_demo::scene::assets::{data_dir, Assets};
 use modex_demo::scene::world::STEP;
 use modex_demo::scene::World;
-use modex_net::{decode_server, encode_client, ClientMessage, ClientState, DecodeOptions, NetString};
+use modex_net::{
+    decode_server, encode_client, ClientMessage, ClientState, DecodeOptions, NetString,
+};
 
 /// The binary's world seed (`src/demo/mod.rs`).
 pub const WORLD_SEED: u64 = 1994;
@@ -61,7 +63,12 @@ impl Server {
         let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
         let mut child = Command::new(bin)
             .args(["demo", "--serve", &addr.to_string(), "--headless"])
-            .args(["--units", &units.to_string(), "--frames", &frames.to_string()])
+            .args([
+                "--units",
+                &units.to_string(),
+                "--frames",
+                &frames.to_string(),
+            ])
             .arg("--out")
             .arg(out)
             .args(extra)
@@ -114,7 +121,11 @@ impl Server {
             if self.child.try_wait().unwrap().is_some() {
                 break;
             }
-            assert!(Instant::now() < end, "server did not finish; saw {:?}", self.seen);
+            assert!(
+                Instant::now() < end,
+                "server did not finish; saw {:?}",
+                self.seen
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
         while let Ok(l) = self.lines.recv_timeout(Duration::from_secs(5)) {
@@ -244,7 +255,12 @@ pub fn world_at(units: usize, t: f64) -> World {
 /// Check that a client received the whole battlefield of `units` units, each last received
 /// position where the server's unit was at that server time (to 1/256 quant); `world_at_t` gives
 /// the server's world at a time (cached by the caller).
-pub fn check_battlefield(name: &str, heard: &Heard, units: usize, world: &mut impl FnMut(f64) -> World) {
+pub fn check_battlefield(
+    name: &str,
+    heard: &Heard,
+    units: usize,
+    world: &mut impl FnMut(f64) -> World,
+) {
     let t = heard
         .state
         .server_time()

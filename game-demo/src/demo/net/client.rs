@@ -269,7 +269,8 @@ impl NetStep for Client {
                 self.log
                     .warn("SendPacket: not joined to a server yet; packet dropped");
             } else {
-                self.log.warn("SendPacket: the server is gone; packet dropped");
+                self.log
+                    .warn("SendPacket: the server is gone; packet dropped");
             }
         }
         Ok(())

@@ -229,7 +229,8 @@ impl Server {
                 }
                 ClientMessage::Leave { .. } => {
                     if let Some(p) = self.peers.remove(&from) {
-                        self.log.out(format!("net: client {} ({from}) left", p.name));
+                        self.log
+                            .out(format!("net: client {} ({from}) left", p.name));
                     }
                 }
                 ClientMessage::User(payload) => {
@@ -253,9 +254,7 @@ impl Server {
     fn join(&mut self, from: SocketAddr, dpid: i32, name: String) {
         let now = Instant::now();
         let known = self.peers.contains_key(&from);
-        let verdict = self
-            .admission
-            .join(from.ip(), known, self.peers.len(), now);
+        let verdict = self.admission.join(from.ip(), known, self.peers.len(), now);
         let kind = match verdict {
             JoinVerdict::Accept => {
                 if !known {

@@ -151,7 +151,7 @@ pub fn served(lines: &[String]) -> (f64, f64, usize) {
         .unwrap_or_else(|| panic!("no served line in {lines:?}"));
     let num_before = |needle: &str| -> f64 {
         let head = &l[..l.find(needle).unwrap_or_else(|| panic!("{l}"))];
-        head.rsplit(|c: char| c == ' ' || c == '(')
+        head.rsplit([' ', '('])
             .next()
             .unwrap()
             .parse()

@@ -200,6 +200,17 @@ pub fn diff(entity: i16, old: Option<&EntityState>, new: &EntityState) -> Vec<Se
     out
 }
 
+/// Every field of every entity: what a client that knows nothing needs (a joining client's
+/// first frame). The same messages a fresh [`DeltaEncoder`]'s first frame gives, without an
+/// encoder: a server that encodes each frame once for every client ([`DeltaEncoder`] shared)
+/// sends this to a newcomer and the shared frames after it.
+pub fn full_state(entities: &[(i16, EntityState)]) -> Vec<ServerMessage> {
+    entities
+        .iter()
+        .flat_map(|(index, state)| diff(*index, None, state))
+        .collect()
+}
+
 /// What one client was last sent of each entity.
 #[derive(Debug, Clone)]
 pub struct DeltaEncoder {
@@ -282,6 +293,14 @@ mod tests {
         assert_eq!(u.position, Some(at(1.5)));
         // The manual's "12 bytes including header" for a changed XYZ.
         assert_eq!(crate::encode_server(&m).unwrap().len(), 12);
+    }
+
+    #[test]
+    fn full_state_is_a_fresh_encoders_first_frame() {
+        let mut s = tank();
+        s.position = at(4.0);
+        let ents = vec![(3, s.clone()), (9, tank())];
+        assert_eq!(full_state(&ents), DeltaEncoder::new(60).frame(&ents));
     }
 
     #[test]

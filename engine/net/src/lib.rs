@@ -15,6 +15,8 @@
 //!   fields that changed at wire resolution.
 //! - [`ClientState`]: what a client knows of the entities, with dead reckoning from the last two
 //!   updates.
+//! - [`Admission`]: a server's client cap and joins-per-address cap; [`DropLog`]: what it drops,
+//!   counted per address and logged at most once a second.
 //! - [`LossyLink`]: a seeded link that drops, duplicates and reorders datagrams, for tests.
 //! - With the `serde` feature, `Serialize` and `Deserialize` for the messages (and `AnyMessage`,
 //!   either direction chosen by name) in the JSON shape of `modex net decode --json`: one object
@@ -28,10 +30,12 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod admission;
 mod client;
 mod codec;
 mod decode;
 mod delta;
+mod drops;
 mod encode;
 mod hex;
 #[cfg(feature = "serde")]
@@ -41,9 +45,11 @@ mod message;
 mod table;
 mod wire;
 
+pub use admission::{Admission, JoinVerdict, JOIN_WINDOW, TRACKED_ADDRESSES};
 pub use client::{ClientEntity, ClientState};
 pub use decode::{decode_client, decode_server, DecodeError, DecodeOptions};
-pub use delta::{diff, DeltaEncoder, EntityState};
+pub use delta::{diff, full_state, DeltaEncoder, EntityState};
+pub use drops::{DropKind, DropLog, DropReport, Dropped, DROP_ADDRESSES};
 pub use encode::{
     encode_client, encode_server, packetize, EncodeError, EncodeProblem, MAX_DATAGRAM,
 };

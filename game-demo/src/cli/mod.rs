@@ -86,6 +86,14 @@ pub struct DemoArgs {
     /// Join the A5 protocol server at this UDP address and draw the units where it says.
     #[arg(long, value_name = "ADDR", conflicts_with = "soak")]
     pub connect: Option<std::net::SocketAddr>,
+    /// Most clients the server serves at once; further joins are refused until a place is free
+    /// (docs/network.md says why 64).
+    #[arg(long, value_name = "N", default_value_t = 64, requires = "serve")]
+    pub max_clients: usize,
+    /// Units on the served battlefield (13: the demo's own; more are drawn from the same mix, as
+    /// `--bench-units` does).
+    #[arg(long, value_name = "N", default_value_t = 13, requires = "serve")]
+    pub units: usize,
     /// Load an A5-style plugin: a shared library built against engine/plugin/include/a5dll.h, or
     /// `builtin` for the Rust example effects (repeatable; docs/plugins.md).
     #[arg(long = "plugin", value_name = "LIB.so")]

@@ -36,7 +36,12 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     let assets = Assets::load(&data_dir())?;
     if let Some(addr) = args.serve {
         let plugins = Plugins::from_args(args, &data_dir())?;
-        return net::server::serve(addr, args, &assets, new_world(&assets), plugins);
+        let world = World::with_units(
+            WORLD_SEED,
+            assets.terrain.model.frames[0].positions.clone(),
+            args.units,
+        );
+        return net::server::serve(addr, args, &assets, world, plugins);
     }
     if let Some(addr) = args.connect {
         let plugins = Plugins::from_args(args, &data_dir())?;

@@ -10,12 +10,13 @@ use anyhow::{Context, Result};
 use modex_demo::scene::world::STEP;
 use modex_demo::scene::{Assets, World};
 use modex_net::{
-    decode_server, encode_client, ClientMessage, ClientState, DecodeOptions, NetString,
-    ServerMessage,
+    decode_server, encode_client, ClientMessage, ClientState, DecodeOptions, DropKind, DropLog,
+    NetString, ServerMessage,
 };
 use serde_json::json;
 
-use super::udp::{drain, send, Traffic};
+use super::log::NetLog;
+use super::udp::{receive, send, Traffic, MAX_DATAGRAMS_PER_FRAME};
 use super::units::unit_of;
 use super::{session, user_packet};
 use crate::cli::DemoArgs;
@@ -47,8 +48,9 @@ struct Client {
     said_gone: bool,
     said_left: bool,
     said_silent: bool,
-    /// Datagrams that could not be decoded.
-    bad: u64,
+    /// Datagrams that could not be decoded, logged at most once a second.
+    drops: DropLog,
+    log: NetLog,
 }
 
 /// `modex demo --connect ADDR`.
@@ -87,14 +89,20 @@ pub fn connect(
         said_gone: false,
         said_left: false,
         said_silent: false,
-        bad: 0,
+        drops: DropLog::default(),
+        log: NetLog::start(),
     })?;
     if client.in_session() {
         let leave = encode_client(&[ClientMessage::Leave { dpid }])?;
         send(&client.socket, &leave, addr, &mut client.sent)?;
     }
-    if client.bad > 0 {
-        println!("net: {} datagrams could not be decoded", client.bad);
+    for r in client.drops.flush(Instant::now()) {
+        client.log.warn(r.to_string());
+    }
+    let bad = client.drops.total().bad;
+    client.log.close(Duration::from_secs(2));
+    if bad > 0 {
+        println!("net: {bad} datagrams could not be decoded");
     }
     if let Some(p) = &game.plugins {
         println!("{}", p.summary());
@@ -120,13 +128,17 @@ impl Client {
     /// The server's datagrams: applied to the state, user packets handed to the plugins.
     fn receive(&mut self, mut plugins: Option<&mut Plugins>) -> Result<()> {
         let addr = self.addr;
-        for (bytes, from) in drain(&self.socket, &mut self.buf)? {
+        for _ in 0..MAX_DATAGRAMS_PER_FRAME {
+            let Some((n, from)) = receive(&self.socket, &mut self.buf)? else {
+                break;
+            };
             if from != addr {
                 continue; // not our server
             }
+            let bytes = &self.buf[..n];
             self.traffic.count(bytes.len());
             self.heard = Instant::now();
-            match decode_server(&bytes, DecodeOptions::default()) {
+            match decode_server(bytes, DecodeOptions::default()) {
                 Ok(messages) => {
                     if let Some(p) = plugins.as_deref_mut() {
                         for m in &messages {
@@ -142,14 +154,21 @@ impl Client {
                     }
                     if !self.joined && self.state.server_time().is_some() {
                         self.joined = true;
-                        println!("net: joined {addr}");
+                        self.log.out(format!("net: joined {addr}"));
                     }
                 }
                 Err(e) => {
-                    self.bad += 1;
-                    log::warn!("net: bad datagram from {addr}: {e}");
+                    let line = self
+                        .drops
+                        .record(from, DropKind::Bad, Instant::now(), || e.to_string());
+                    if let Some(r) = line {
+                        self.log.warn(r.to_string());
+                    }
                 }
             }
+        }
+        for r in self.drops.due(Instant::now()) {
+            self.log.warn(r.to_string());
         }
         Ok(())
     }
@@ -159,7 +178,7 @@ impl Client {
         let addr = self.addr;
         if self.state.server_left && !self.said_left {
             self.said_left = true;
-            println!("net: server {addr} left (svc_leave)");
+            self.log.out(format!("net: server {addr} left (svc_leave)"));
         }
         if self.joined
             && !self.said_gone
@@ -167,14 +186,15 @@ impl Client {
             && self.heard.elapsed() > SERVER_TIMEOUT
         {
             self.said_gone = true;
-            println!(
+            self.log.out(format!(
                 "net: server {addr} gone: no datagram for {:.1} s",
                 SERVER_TIMEOUT.as_secs_f32()
-            );
+            ));
         }
         if !self.joined && !self.said_silent && self.started.elapsed() > SERVER_TIMEOUT {
             self.said_silent = true;
-            println!("net: no answer from {addr} yet, still asking");
+            self.log
+                .out(format!("net: no answer from {addr} yet, still asking"));
         }
     }
 
@@ -246,9 +266,11 @@ impl NetStep for Client {
                     &mut self.sent,
                 )?;
             } else if !self.joined {
-                log::warn!("SendPacket: not joined to a server yet; packet dropped");
+                self.log
+                    .warn("SendPacket: not joined to a server yet; packet dropped");
             } else {
-                log::warn!("SendPacket: the server is gone; packet dropped");
+                self.log
+                    .warn("SendPacket: the server is gone; packet dropped");
             }
         }
         Ok(())

@@ -14,9 +14,11 @@
 //! and keeps drawing what it last knew until its frames are done.
 
 pub mod client;
+mod log;
 pub mod server;
 mod udp;
 mod units;
+mod usage;
 
 use anyhow::{Context, Result};
 use modex::present::{HeadlessPresenter, Present};

@@ -1,6 +1,6 @@
-//! The UDP socket as both networked demos use it: every waiting datagram read at once without
-//! blocking the frame, sends that tolerate a peer not (yet, or any more) there, and the traffic
-//! counted for the `net:` line each run prints on exit.
+//! The UDP socket as both networked demos use it: waiting datagrams read without blocking the
+//! frame (at most [`MAX_DATAGRAMS_PER_FRAME`] a frame), sends that tolerate a peer not (yet, or
+//! any more) there, and the traffic counted for the `net:` line each run prints on exit.
 
 use std::io::ErrorKind;
 use std::net::{SocketAddr, UdpSocket};
@@ -41,13 +41,17 @@ impl Traffic {
     }
 }
 
-/// Every datagram waiting on `socket`, with its sender.
-pub fn drain(socket: &UdpSocket, buf: &mut [u8]) -> Result<Vec<(Vec<u8>, SocketAddr)>> {
-    let mut out = Vec::new();
+/// Most datagrams one frame reads: under a flood the frame's work stays bounded, and what is
+/// left waits for the next frame (or is dropped by the kernel when the socket's buffer is full).
+pub const MAX_DATAGRAMS_PER_FRAME: usize = 2048;
+
+/// The next datagram waiting on `socket` (its length in `buf`, and its sender), `None` when there
+/// is none.
+pub fn receive(socket: &UdpSocket, buf: &mut [u8]) -> Result<Option<(usize, SocketAddr)>> {
     loop {
         match socket.recv_from(buf) {
-            Ok((n, from)) => out.push((buf[..n].to_vec(), from)),
-            Err(e) if e.kind() == ErrorKind::WouldBlock => return Ok(out),
+            Ok((n, from)) => return Ok(Some((n, from))),
+            Err(e) if e.kind() == ErrorKind::WouldBlock => return Ok(None),
             // A previous datagram bounced off a closed port (ICMP): not this read's concern.
             Err(e)
                 if matches!(

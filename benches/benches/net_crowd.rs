@@ -16,7 +16,7 @@ mod crowd;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crowd::{check_battlefield, client, client_ip, rss_kib, served, tmp, world_at, Server};
+use crowd::{cached_world, check_battlefield, client, client_ip, rss_kib, served, tmp, Server};
 
 fn binary() -> PathBuf {
     if let Some(p) = std::env::var_os("MODEX_BIN") {
@@ -69,13 +69,7 @@ fn run(units: usize, clients: usize, seconds: f64) -> Run {
     let lines = server.finish(deadline);
     let (fps, cpu_ms, n) = served(&lines);
     let mut bytes = 0.0;
-    let mut cache: Option<(f64, modex_demo::scene::World)> = None;
-    let mut world = |t: f64| {
-        if cache.as_ref().is_none_or(|(ct, _)| *ct != t) {
-            cache = Some((t, world_at(units, t)));
-        }
-        cache.as_ref().unwrap().1.clone()
-    };
+    let mut world = cached_world(units);
     for (i, h) in handles.into_iter().enumerate() {
         let heard = h.join().unwrap();
         check_battlefield(&format!("client {i}"), &heard, units, &mut world);

@@ -8,7 +8,9 @@ use std::net::{SocketAddr, UdpSocket};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crowd::{check_battlefield, client, client_ip, rss_kib, served, tmp, world_at, Server};
+use crowd::{
+    cached_world, check_battlefield, client, client_ip, rss_kib, served, tmp, world_at, Server,
+};
 
 const BIN: &str = env!("CARGO_BIN_EXE_modex");
 /// Generous: the machine running the tests may be busy, and debug frames are slow.
@@ -120,13 +122,7 @@ fn run(units: usize, clients: usize, frames: u32) -> ((f64, f64, usize), u64, u6
         std::thread::sleep(Duration::from_millis(100));
     }
     let lines = server.finish(DEADLINE);
-    let mut cache: Option<(f64, modex_demo::scene::World)> = None;
-    let mut world = |t: f64| {
-        if cache.as_ref().is_none_or(|(ct, _)| *ct != t) {
-            cache = Some((t, world_at(units, t)));
-        }
-        cache.as_ref().unwrap().1.clone()
-    };
+    let mut world = cached_world(units);
     for (i, h) in handles.into_iter().enumerate() {
         let heard = h.join().unwrap();
         assert!(heard.state.server_left, "client {i} heard svc_leave");

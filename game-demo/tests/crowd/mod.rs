@@ -252,6 +252,21 @@ pub fn world_at(units: usize, t: f64) -> World {
     w
 }
 
+/// [`world_at`] for `units` units, kept for the last time asked: the clients of one run mostly
+/// stop at the same server time, and each world is a replay of the simulation from the start.
+pub fn cached_world(units: usize) -> impl FnMut(f64) -> World {
+    let mut cache: Option<(f64, World)> = None;
+    move |t| {
+        if cache.as_ref().is_none_or(|(ct, _)| *ct != t) {
+            cache = Some((t, world_at(units, t)));
+        }
+        cache
+            .as_ref()
+            .map(|(_, w)| w.clone())
+            .expect("filled above")
+    }
+}
+
 /// Check that a client received the whole battlefield of `units` units, each last received
 /// position where the server's unit was at that server time (to 1/256 quant); `world_at_t` gives
 /// the server's world at a time (cached by the caller).

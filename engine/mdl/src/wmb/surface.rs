@@ -130,6 +130,38 @@ fn texture_levels(file: &WmbFile, index: usize) -> Vec<(usize, usize, Vec<u8>)> 
     }
 }
 
+/// Texture `index`'s first level: what the unbaked (flat, sky) and exported models are skinned
+/// with, decoded alone (the other levels are not needed there). Grey as [`texture_levels`].
+fn texture_level0(file: &WmbFile, index: usize) -> (usize, usize, Vec<u8>) {
+    match file.textures.get(index) {
+        Some(t) if !t.level_sizes().is_empty() => t.rgba(0).unwrap_or_else(grey),
+        _ => grey(),
+    }
+}
+
+/// The blocks' triangles whose skin type `keep` accepts, grouped by texture with the texture's
+/// own (repeating) UVs, in texture order.
+fn triangles_by_texture(
+    file: &WmbFile,
+    keep: impl Fn(SkinType) -> bool,
+) -> std::collections::BTreeMap<u16, Builder> {
+    let mut by_texture: std::collections::BTreeMap<u16, Builder> = Default::default();
+    for block in &file.blocks {
+        for t in &block.triangles {
+            let skin = &block.skins[t.skin as usize];
+            if !keep(skin.kind()) {
+                continue;
+            }
+            let v = t.vertices.map(|i| block.vertices[i as usize]);
+            by_texture
+                .entry(skin.texture)
+                .or_default()
+                .push(v.map(|x| x.position), v.map(|x| x.texture_uv));
+        }
+    }
+    by_texture
+}
+
 /// The level's blocks as models: one per lightmap page (baked), one per texture of flat skins
 /// and one per texture of sky skins.
 pub fn level_models(file: &WmbFile) -> Vec<LevelModel> {
@@ -177,22 +209,8 @@ pub fn level_models(file: &WmbFile) -> Vec<LevelModel> {
         (SurfaceKind::Flat, [SkinType::Flat, SkinType::Turbulence]),
         (SurfaceKind::Sky, [SkinType::Sky, SkinType::Sky]),
     ] {
-        let mut by_texture: std::collections::BTreeMap<u16, Builder> = Default::default();
-        for block in &file.blocks {
-            for t in &block.triangles {
-                let skin = &block.skins[t.skin as usize];
-                if !wanted.contains(&skin.kind()) {
-                    continue;
-                }
-                let v = t.vertices.map(|i| block.vertices[i as usize]);
-                by_texture
-                    .entry(skin.texture)
-                    .or_default()
-                    .push(v.map(|x| x.position), v.map(|x| x.texture_uv));
-            }
-        }
-        for (texture, b) in by_texture {
-            let (w, h, rgba) = texture_levels(file, texture as usize).swap_remove(0);
+        for (texture, b) in triangles_by_texture(file, |k| wanted.contains(&k)) {
+            let (w, h, rgba) = texture_level0(file, texture as usize);
             out.push(LevelModel {
                 kind,
                 model: b.finish(rgba_skin(w, h, rgba)),
@@ -206,24 +224,10 @@ pub fn level_models(file: &WmbFile) -> Vec<LevelModel> {
 /// level as the skin, `none` skins left out: what an OBJ export writes, since other tools tile
 /// textures themselves.
 pub fn texture_models(file: &WmbFile) -> Vec<(u16, Model)> {
-    let mut by_texture: std::collections::BTreeMap<u16, Builder> = Default::default();
-    for block in &file.blocks {
-        for t in &block.triangles {
-            let skin = &block.skins[t.skin as usize];
-            if skin.kind() == SkinType::None {
-                continue;
-            }
-            let v = t.vertices.map(|i| block.vertices[i as usize]);
-            by_texture
-                .entry(skin.texture)
-                .or_default()
-                .push(v.map(|x| x.position), v.map(|x| x.texture_uv));
-        }
-    }
-    by_texture
+    triangles_by_texture(file, |k| k != SkinType::None)
         .into_iter()
         .map(|(texture, b)| {
-            let (w, h, rgba) = texture_levels(file, texture as usize).swap_remove(0);
+            let (w, h, rgba) = texture_level0(file, texture as usize);
             (texture, b.finish(rgba_skin(w, h, rgba)))
         })
         .collect()

@@ -48,5 +48,5 @@ pub use render::{
 
 // The draw cache kept across frames and the settings a caller chooses or is bound by.
 pub use render::{
-    draw_cached, CacheStats, DrawCache, DEFAULT_BUDGET_BYTES, DEFAULT_FACINGS, PERSPECTIVE_BOUND_PX,
+    draw_cached, CacheStats, DrawCache, DEFAULT_BUDGET_BYTES, DEFAULT_FACINGS,
 };

@@ -141,11 +141,6 @@ pub struct DemoArgs {
     /// turns the cache off and draws every unit directly.
     #[arg(long, value_name = "MIB", default_value_t = 48, requires = "headless")]
     pub cache_mib: usize,
-    /// Blit the units from the voxel draw cache in the perspective view too (each cached unit
-    /// within the cache's stated error bound of the exact picture instead of exact; whether it is
-    /// faster depends on how often units turn and move: docs/benchmarks-history.md, "Round 6b").
-    #[arg(long, requires = "headless")]
-    pub cache_perspective: bool,
     /// Levels of detail in the perspective view: `on` draws far units from coarser copies of
     /// their voxels (each coarse cell at most about a pixel, units near the eye exact; the error
     /// bound is in docs/benchmarks.md), `off` draws every unit exactly.

@@ -88,7 +88,7 @@ pub fn run(assets: &Assets, args: &DemoArgs, new_world: impl Fn(usize) -> World)
             let mut scene = SceneRenderer::new(assets, width, height);
             scene.view.orthographic = args.orthographic;
             scene.lod = args.lod.into();
-            scene.set_cache(args.cache_mib << 20, args.cache_perspective);
+            scene.set_cache(args.cache_mib << 20);
             for (path, path_name) in PATHS {
                 for threads in THREADS {
                     if !filter.accepts(units, (width, height), path_name, threads) {

@@ -20,7 +20,7 @@ pub fn run(assets: &Assets, args: &DemoArgs, world: World, plugins: Option<Plugi
     game.scene.view.orthographic = args.orthographic;
     game.scene.lod = args.lod.into();
     game.scene
-        .set_cache(args.cache_mib << 20, args.cache_perspective);
+        .set_cache(args.cache_mib << 20);
     let mut screen: Box<dyn Present> = Box::new(HeadlessPresenter::new(out)?);
     let start = Instant::now();
     let busy = game.run(Pacing::Unpaced, Some(frames), &mut screen, &mut Offline)?;

@@ -3,11 +3,8 @@
 //! renderers occlude each other correctly. The units go through one voxel draw cache kept across
 //! frames ([`modex_voxel::DrawCache`]), which blits them from sprites when the view is
 //! orthographic ([`ViewControl::orthographic`]: a hit on a key's steps is the direct draw's
-//! picture) and draws them directly otherwise. Under the default perspective view the cache is
-//! opt-in ([`SceneRenderer::set_cache`]): there a cached unit is only within the cache's stated
-//! bound of the direct draw (about a tenth of a unit's pixels move by a pixel), which is not the
-//! picture the goldens and a preservationist expect by default, and at 1000 units on 1920x1080 it
-//! gains nothing (docs/benchmarks-history.md, "Round 6b").
+//! picture) and draws them directly under the default perspective view (the cache serves
+//! orthographic cameras only: its module docs say why).
 
 use std::time::Instant;
 
@@ -162,8 +159,6 @@ pub struct SceneRenderer<'a> {
     pub view: ViewControl,
     /// The units' sprites, kept across frames.
     cache: DrawCache<'a>,
-    /// Whether perspective views also blit from the cache (orthographic ones always do).
-    cache_perspective: bool,
     /// Whether far units are drawn from their coarser levels of detail (off at start: the
     /// exact picture, which the goldens hold; the binary turns it on unless `--lod off`).
     pub lod: Lod,
@@ -190,17 +185,15 @@ impl<'a> SceneRenderer<'a> {
             depth: DepthBuffer::new(width, height),
             view: ViewControl::default(),
             cache: DrawCache::new(),
-            cache_perspective: false,
             lod: Lod::Off,
         }
     }
 
     /// Give the units' draw cache a memory budget of `bytes` (it starts with
-    /// [`modex_voxel::DEFAULT_BUDGET_BYTES`]; 0 draws every unit directly), and say whether
-    /// perspective views use it too (off at start: module docs).
-    pub fn set_cache(&mut self, bytes: usize, perspective: bool) {
+    /// [`modex_voxel::DEFAULT_BUDGET_BYTES`]; 0 draws every unit directly). Only orthographic
+    /// views use it.
+    pub fn set_cache(&mut self, bytes: usize) {
         self.cache = std::mem::take(&mut self.cache).with_budget(bytes);
-        self.cache_perspective = perspective;
     }
 
     /// What the units' draw cache did in the last frame.
@@ -308,8 +301,7 @@ impl<'a> SceneRenderer<'a> {
             ..RenderOptions::default()
         };
         // A budget of 0 turns the cache off: every unit drawn directly (the bench's baseline).
-        let direct =
-            self.cache.budget() == 0 || !(self.view.orthographic || self.cache_perspective);
+        let direct = self.cache.budget() == 0 || !self.view.orthographic;
         let cache = (!direct).then_some(&mut self.cache);
         let s = match path {
             DrawPath::Indexed => draw_units(
@@ -568,17 +560,17 @@ mod tests {
         }
     }
 
-    /// Which views blit from the draw cache: orthographic ones always, perspective ones only when
-    /// asked, none with a budget of 0; a perspective frame without the opt-in is the direct draw.
+    /// Which views blit from the draw cache: orthographic ones, unless the budget is 0; a
+    /// perspective frame is the direct draw, whatever the budget.
     #[test]
     fn the_cache_serves_the_views_it_is_set_for() {
         let assets = Assets::from_files(&generate()).unwrap();
         let mut world =
             World::with_units(1994, assets.terrain.model.frames[0].positions.clone(), 40);
-        let frames = |orthographic: bool, budget: usize, perspective: bool, world: &mut World| {
+        let frames = |orthographic: bool, budget: usize, world: &mut World| {
             let mut scene = SceneRenderer::new(&assets, 360, 240);
             scene.view.orthographic = orthographic;
-            scene.set_cache(budget, perspective);
+            scene.set_cache(budget);
             let mut hits = 0;
             let mut shots = Vec::new();
             for _ in 0..3 {
@@ -590,26 +582,19 @@ mod tests {
             (hits, shots)
         };
         let start = world.clone();
-        let (hits, default) = frames(false, 48 << 20, false, &mut world);
-        assert_eq!(hits, 0, "perspective without the opt-in draws directly");
+        let (hits, default) = frames(false, 48 << 20, &mut world);
+        assert_eq!(hits, 0, "perspective draws directly");
         world = start.clone();
-        let (_, direct) = frames(false, 0, true, &mut world);
+        let (_, direct) = frames(false, 0, &mut world);
         assert!(
             default == direct,
-            "the default perspective frame is the direct draw"
+            "the perspective frame is the direct draw"
         );
         world = start.clone();
-        let (hits, cached) = frames(false, 48 << 20, true, &mut world);
-        assert!(hits > 0, "perspective with the opt-in blits");
-        assert!(
-            cached != direct,
-            "cached units are within the bound, not exact"
-        );
-        world = start.clone();
-        let (hits, _) = frames(true, 48 << 20, false, &mut world);
+        let (hits, _) = frames(true, 48 << 20, &mut world);
         assert!(hits > 0, "orthographic views blit");
         world = start;
-        let (hits, _) = frames(true, 0, false, &mut world);
+        let (hits, _) = frames(true, 0, &mut world);
         assert_eq!(hits, 0, "a budget of 0 turns the cache off");
     }
 }

@@ -42,7 +42,7 @@ use crate::scene::Instance;
 use modex_vxl::Vpl;
 
 pub use cache::{
-    CacheStats, DrawCache, DEFAULT_BUDGET_BYTES, DEFAULT_FACINGS, PERSPECTIVE_BOUND_PX,
+    CacheStats, DrawCache, DEFAULT_BUDGET_BYTES, DEFAULT_FACINGS,
 };
 pub use camera::{frame_scene, game_camera};
 pub use light::{LightSource, Shading};
@@ -153,8 +153,7 @@ where
 
 /// [`draw`] through `cache`: every opaque unit piece is blitted from the cache's sprite for its
 /// key (recorded now when missing), and the rest (translucent units, pieces cut by the screen
-/// edge, and under a perspective camera pieces whose sprite would be more than
-/// [`PERSPECTIVE_BOUND_PX`] off) is drawn as [`draw`] draws it. The key, the error bound and
+/// edge, and everything under a perspective camera) is drawn as [`draw`] draws it. The key, the error bound and
 /// the memory budget are in `docs/design.md` ("The voxel draw cache"); [`DrawCache::stats`] tells
 /// what this draw did.
 pub fn draw_cached<'m, T: Target>(

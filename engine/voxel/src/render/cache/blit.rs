@@ -29,16 +29,11 @@ pub(super) struct Blit<'c> {
 
 impl<'c> Blit<'c> {
     /// The blit of `entry`'s sprite for a unit whose origin is at `origin` on screen (rounded to
-    /// `phases` per pixel) and `depth` in view; `None` far off screen (and beyond any `i64`
+    /// the nearest pixel corner) and `depth` in view; `None` far off screen (and beyond any `i64`
     /// arithmetic on its rows), where there is nothing to draw.
-    pub(super) fn at(
-        entry: &'c Entry<'c>,
-        origin: Vec2,
-        phases: f32,
-        depth: f32,
-    ) -> Option<Blit<'c>> {
+    pub(super) fn at(entry: &'c Entry<'c>, origin: Vec2, depth: f32) -> Option<Blit<'c>> {
         let s = &entry.sprite;
-        let (at, _) = anchor(origin, phases);
+        let at = anchor(origin);
         if at.abs().max_element() > 1e9 {
             return None;
         }

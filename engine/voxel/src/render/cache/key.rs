@@ -1,6 +1,5 @@
 //! The cache's key: which sprite draws a limb of a piece at a pose, what a sprite was recorded
-//! with besides its key (the context), and where on screen it goes (the origin's pixel corner and,
-//! for perspective cameras, its view cell).
+//! with besides its key (the context), and where on screen it goes (the origin's pixel corner).
 
 use std::collections::HashMap;
 
@@ -9,7 +8,7 @@ use modex::{Camera, Projection};
 
 use super::super::{RenderOptions, Splatting};
 use crate::model::{NoFrames, VoxelModel};
-use crate::scene::{box_corners, limbs_of, Instance, PieceRole, Pose, Unit};
+use crate::scene::{PieceRole, Pose, Unit};
 
 /// Facings per turn of the default key: the game's 256 steps.
 pub const DEFAULT_FACINGS: u32 = 256;
@@ -17,29 +16,6 @@ pub const DEFAULT_FACINGS: u32 = 256;
 /// Recoil steps per model unit in the barrel's key: 1/8 unit is at most 0.06 unit of error, a
 /// fifth of a pixel at the battlefield's 1080p scale.
 pub(crate) const RECOIL_STEPS: f32 = 8.0;
-
-/// Perspective cameras: the view-direction step of the key, in radians each way (half a game
-/// facing step, 0.70 degrees): the origin's direction in the camera frame, in these steps, is
-/// part of the view cell whose canonical origin a sprite is recorded at.
-pub(crate) const VIEW_DIRECTION_STEP: f32 = std::f32::consts::TAU / 512.0;
-
-/// Perspective cameras: the ratio between successive view depths of the key (1.005, steps of
-/// 0.5 %).
-pub(crate) const VIEW_DEPTH_STEP: f32 = 1.005;
-
-/// Perspective cameras: a piece is cached only while its sprite, recorded at its view cell's
-/// canonical origin and blitted at its own, puts every corner of its limbs' boxes within this
-/// many pixels of where the camera projects it (the error of moving the picture instead of the
-/// unit, from the key's quantisation of direction and depth); nearer or larger pieces are drawn
-/// directly.
-pub const PERSPECTIVE_BOUND_PX: f32 = 0.5;
-
-/// Sub-pixel phases per pixel each way in a perspective key: 1, the origin rounded to whole
-/// pixels as for orthographic cameras. 2 (half pixels) was measured: it halves the phase error
-/// (mean share of differing pixels 4.8 % instead of 10.5 %) but a moving unit then changes key
-/// every few frames, and the 1000-unit 1080p bench fell from 788 to 238 hits per frame
-/// (docs/benchmarks-history.md, "Round 6b").
-pub(crate) const PERSPECTIVE_PHASES: f32 = 1.0;
 
 /// What a sprite was recorded with, besides its key: a change empties the cache.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -51,16 +27,14 @@ pub(super) struct Context {
     viewport: (usize, usize),
     near_far: [u32; 2],
     splat: Splatting,
-    /// A perspective camera (then `height` holds the field of view's bits).
-    pub(super) perspective: bool,
 }
 
 impl Context {
-    /// The context of a camera; `None` for one whose matrices are not finite.
+    /// The context of a camera; `None` for a perspective camera (drawn directly: the cache's
+    /// module docs say why) or one whose matrices are not finite.
     pub(super) fn of(camera: &Camera, opts: &RenderOptions) -> Option<Context> {
-        let (height, perspective) = match camera.projection {
-            Projection::Orthographic { height } => (height, false),
-            Projection::Perspective { fov_y } => (fov_y, true),
+        let Projection::Orthographic { height } = camera.projection else {
+            return None;
         };
         if !camera.view_projection().is_finite() || camera.width == 0 || camera.height == 0 {
             return None;
@@ -72,7 +46,6 @@ impl Context {
             viewport: (camera.width, camera.height),
             near_far: [camera.near.to_bits(), camera.far.to_bits()],
             splat: opts.splat,
-            perspective,
         })
     }
 }
@@ -96,108 +69,6 @@ pub(super) struct Key {
     recoil: i32,
     /// Tilt, roll and scale bits of a unit that is not upright (else 0).
     attitude: [u32; 5],
-    /// Perspective cameras: the origin's quantised direction in the camera frame (two angles in
-    /// [`VIEW_DIRECTION_STEP`]s), view depth (in [`VIEW_DEPTH_STEP`]s) and its phase in
-    /// [`PERSPECTIVE_PHASES`] (x, y); else 0.
-    pub(super) view: [i32; 5],
-}
-
-/// A perspective camera's view cell of a unit origin: the origin's direction in the camera
-/// frame (two angles) and its view depth, quantised, and the cell's canonical origin, where a
-/// sprite of the cell is recorded through the camera itself.
-#[derive(Clone, Copy)]
-pub(super) struct ViewCell {
-    pub(super) cell: [i32; 5],
-    /// The canonical origin (world): the cell's direction and depth, moved onto a pixel corner.
-    pub(super) canonical: Vec3,
-    /// Its screen position (a pixel corner).
-    at: Vec2,
-}
-
-impl ViewCell {
-    /// The cell of a unit whose origin is at `p` under the perspective `camera`, `None` when it
-    /// is behind the near plane or not finite.
-    pub(super) fn of(camera: &Camera, p: Vec3) -> Option<ViewCell> {
-        let (at, _) = project(camera, p);
-        if !at.is_finite() {
-            return None;
-        }
-        let (_, phase) = anchor(at, PERSPECTIVE_PHASES);
-        let view = camera.view();
-        let o = view.transform_point3(p);
-        let d = -o.z;
-        if !o.is_finite() || d <= camera.near.max(1e-3) {
-            return None;
-        }
-        let step = VIEW_DIRECTION_STEP;
-        let dstep = VIEW_DEPTH_STEP.ln();
-        let qa = ((o.x / d).atan() / step).round();
-        let qe = ((o.y / d).atan() / step).round();
-        let qd = (d.ln() / dstep).round();
-        if !(qa.abs() < 1e6 && qe.abs() < 1e6 && qd.abs() < 1e6) {
-            return None;
-        }
-        let dq = (qd * dstep).exp();
-        let c_view = Vec3::new((qa * step).tan() * dq, (qe * step).tan() * dq, -dq);
-        let canonical = on_grid(
-            camera,
-            view.inverse().transform_point3(c_view),
-            phase / PERSPECTIVE_PHASES,
-        );
-        let (at, depth) = project(camera, canonical);
-        if !canonical.is_finite() || !at.is_finite() || depth.is_nan() || depth <= camera.near {
-            return None;
-        }
-        Some(ViewCell {
-            cell: [
-                qa as i32,
-                qe as i32,
-                qd as i32,
-                phase.x as i32,
-                phase.y as i32,
-            ],
-            canonical,
-            at,
-        })
-    }
-
-    /// The largest distance in pixels between where the camera puts a corner of the boxes of
-    /// `piece`'s limbs (its origin at `origin` on screen) and where the cell's sprite, recorded
-    /// at the canonical origin and blitted at `origin`, puts it: the error of moving the picture
-    /// instead of the unit, before rounding the origin to its pixel. Infinite when a corner is
-    /// behind the eye.
-    pub(super) fn error(
-        &self,
-        camera: &Camera,
-        piece: &Instance<'_>,
-        origin: Vec2,
-    ) -> Result<f32, NoFrames> {
-        let p = piece.pose.position;
-        let shift = self.canonical - p;
-        let mut worst = 0f32;
-        for placed in limbs_of(std::slice::from_ref(piece))? {
-            let volume = &placed.model.volumes()[placed.limb];
-            if volume.voxel_count() == 0 {
-                continue;
-            }
-            let (lo, hi) = volume.bounds();
-            for c in box_corners(lo, hi) {
-                let q = placed.grid_to_world.transform_point3(c);
-                let (a, da) = project(camera, q);
-                let (b, db) = project(camera, q + shift);
-                if da.is_nan() || db.is_nan() || da.min(db) <= camera.near {
-                    return Ok(f32::INFINITY);
-                }
-                let e = ((a - origin) - (b - self.at)).length();
-                worst = if e.is_nan() {
-                    f32::INFINITY
-                } else {
-                    worst.max(e)
-                };
-            }
-        }
-        Ok(worst)
-    }
 }
 
 /// `p` moved in the screen plane so that it projects onto the nearest pixel corner (whole screen
@@ -206,21 +77,19 @@ impl ViewCell {
 /// point already within 1/1000 pixel of a corner is kept as it is, so a pose there records
 /// exactly its own direct draw.
 pub(super) fn on_pixel(camera: &Camera, p: Vec3) -> Vec3 {
-    on_grid(camera, p, Vec2::ZERO)
+    on_grid(camera, p)
 }
 
-/// The pixel a sprite's anchor is blitted at for an origin at `s` with `phases` per pixel, and
-/// the origin's phase on that grid (in 1 / `phases` pixels).
-pub(super) fn anchor(s: Vec2, phases: f32) -> (Vec2, Vec2) {
-    let q = (s * phases).round();
-    let at = (q / phases + 0.25).floor();
-    (at, q - at * phases)
+/// The pixel corner a sprite's anchor is blitted at for an origin at `s`: the nearest (where
+/// [`on_pixel`] put the recording's origin).
+pub(super) fn anchor(s: Vec2) -> Vec2 {
+    s.round()
 }
 
-/// [`on_pixel`] with the pixel corner moved by `phase` pixels.
-fn on_grid(camera: &Camera, p: Vec3, phase: Vec2) -> Vec3 {
+/// [`on_pixel`].
+fn on_grid(camera: &Camera, p: Vec3) -> Vec3 {
     let (s, _) = project(camera, p);
-    let corner = s.round() + phase;
+    let corner = s.round();
     if (s - corner).abs().max_element() < 1e-3 || !s.is_finite() {
         return p;
     }
@@ -376,7 +245,6 @@ impl Keys {
             frame,
             recoil,
             attitude,
-            view: [0; 5],
         };
         (key, record)
     }

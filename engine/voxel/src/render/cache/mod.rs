@@ -7,23 +7,15 @@
 //! and the rasterizer write, for both projections), which is affine in world space, so the offsets
 //! are exact for both projections.
 //!
-//! **Perspective cameras** (the demo's). An orthographic sprite serves a key anywhere on screen; a
-//! perspective picture of a unit also depends on where it is seen from. So a perspective key adds
-//! the origin's *view cell*: its direction in the camera frame as two angles in
-//! [`VIEW_DIRECTION_STEP`](key::VIEW_DIRECTION_STEP)s (0.7 degrees) and its view depth in
-//! [`VIEW_DEPTH_STEP`](key::VIEW_DEPTH_STEP)s (0.5 %); the sprite is recorded through the camera
-//! itself with the unit moved to the cell's canonical origin (its centre, moved onto a pixel
-//! corner), and blitted translated to the unit's origin. (Recording with the projection linearised
-//! at the origin, the issue's first idea, was measured first: at the demo's 340 units the
-//! linearisation alone moves the corners of a tank's limb boxes by 1.5 to 3.5 pixels at 1080p,
-//! since the units are ~30 world units across with turret and barrel, not 10; moving the unit, not
-//! linearising the camera, leaves only the cell's own error, 0.1 to 0.5 pixel.) Each draw checks
-//! every piece: the 8 corners of each of its limbs' boxes are projected at the pose and at the
-//! canonical origin, and a piece with a corner more than [`PERSPECTIVE_BOUND_PX`] (0.5) pixel from
-//! where the sprite puts it is drawn directly — units near the eye draw exactly as without the
-//! cache. Cells share nothing across units that stand apart, so under perspective each unit records
-//! its own sprites, again when it turns a facing step or moves to another cell
-//! (docs/benchmarks-history.md, "Round 6").
+//! **Orthographic cameras only** (the Westwood games' projection). A perspective picture of a
+//! unit also depends on where it is seen from, so a sprite would serve only units seen from
+//! nearly the same place. That was built and measured (a key with the origin's *view cell*:
+//! direction in 0.7-degree steps, depth in 0.5 % steps, within 0.5 pixel of the exact corners) and
+//! removed (issue 30): on the 1000-unit 1080p battlefield about half the ~2 000 pieces recorded
+//! again every frame, and a recording costs a direct draw plus extracting its spans, so the cached
+//! perspective frame was slower than the direct one (12.0 against 19.6 frames/s;
+//! docs/benchmarks-history.md, "Round 6b", and docs/benchmarks.md, issue 30). A perspective draw
+//! through the cache is the direct draw ([`key::Context::of`] is `None`), counted as direct.
 //!
 //! **Why shade at the blit.** The sprite stores what the marcher or the splat found, not the lit
 //! pixel: the blit shades it with the limb's table for this draw's light
@@ -41,19 +33,18 @@
 //! [`RECOIL_STEPS`](key::RECOIL_STEPS) per unit; and, for a tilted, rolled or scaled unit
 //! (plugins), both facings and the exact bits of tilt, roll and scale. Not in the key: the position. Camera and options are the
 //! cache's *context*: a change of the camera's orientation, projection or viewport (exact bits; the
-//! eye's position excluded: it only moves an orthographic picture, and a perspective key's cell is
-//! taken relative to the eye) or of the splat rule empties the cache.
+//! eye's position excluded: it only moves an orthographic picture) or of the splat rule empties
+//! the cache.
 //!
 //! **Phase.** A sprite is recorded with its unit's origin moved (in the screen plane) onto the
 //! nearest pixel corner, and blitted with the origin rounded to the nearest corner: so every sprite
 //! of a key is the same picture whoever recorded it, the pieces of a unit stay aligned with each
 //! other, and a frame drawn through a warm cache is the frame drawn through a cold one (up to
-//! rounding where a cell edge passes exactly through a pixel centre).
+//! rounding where a voxel's edge passes exactly through a pixel centre).
 //!
 //! **What is drawn directly** (in its place in scene order, so equal depths resolve as before):
-//! translucent and invisible units (after everything opaque, far to near, as today), pieces of a
-//! perspective camera over [`PERSPECTIVE_BOUND_PX`] or behind the near plane, and a piece with a
-//! limb the screen edge cuts when it would be recorded.
+//! translucent and invisible units (after everything opaque, far to near, as today), and a piece
+//! with a limb the screen edge cuts when it would be recorded.
 //!
 //! **Error bound** (tested in `engine/voxel/tests/draw_cache.rs` on the demo's units at the 1080p
 //! battlefield's scale). A hit at a pose whose facings are on their steps and whose origin is on a
@@ -64,11 +55,7 @@
 //! 25 % of the unit's covered pixels differ (10 % on average over 60 random poses; each differing
 //! pixel has one of its colour within one pixel in the direct draw) and at most 5 % show a colour
 //! the direct draw has nowhere within one pixel (face slivers that half a step of rotation shows
-//! or hides). Under the demo's perspective
-//! camera at 1920x1080 (units spread over the battlefield, near and far): the same mean (10.5 % of
-//! covered pixels differ, against 10.5 % orthographic), at most 4.1 % without their colour within
-//! one pixel, the 25 % bound for units of 2000 pixels and more (a far 1600-pixel tank reaches
-//! 28 %: its outline is a larger share of it).
+//! or hides).
 //!
 //! **Memory.** Entries are charged their bytes (spans, per-pixel colour, normal and depth, shading
 //! tables); after each draw the least recently used go until the total is within the budget
@@ -100,7 +87,7 @@ use modex_vxl::Vpl;
 use plan::Plan;
 use record::Recorder;
 
-pub use key::{DEFAULT_FACINGS, PERSPECTIVE_BOUND_PX};
+pub use key::DEFAULT_FACINGS;
 pub use store::{CacheStats, DrawCache, DEFAULT_BUDGET_BYTES};
 
 /// Draw `instances` through `cache`: cached pieces blitted, the others drawn directly, opaque
@@ -126,7 +113,7 @@ pub(crate) fn draw_cached<'m, P: Shade>(
         return P::draw_pixels(instances, camera, vpl, opts, pixels, depth);
     };
     cache.begin(context);
-    let mut plan = Plan::sort(cache, instances, camera, context.perspective)?;
+    let mut plan = Plan::sort(cache, instances, camera)?;
 
     let mut fresh = None;
     let tables: &BlendTables = super::blend_tables(vpl, &mut fresh);

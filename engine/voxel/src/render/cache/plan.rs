@@ -1,6 +1,6 @@
 //! How one draw through the cache draws each piece, decided before anything is drawn: blitted
 //! limb by limb (a use per limb, and a miss for each key to record first), or directly (pieces
-//! whose sprite would be off by more than the bound, or cut by the screen edge when recorded);
+//! whose origin is not on screen's finite plane, or cut by the screen edge when recorded);
 //! translucent units apart, after everything opaque.
 
 use std::collections::HashSet;
@@ -10,9 +10,7 @@ use modex::Camera;
 
 use super::super::job::Job;
 use super::blit::{Blit, Item};
-use super::key::{
-    on_pixel, only, project, Key, ViewCell, PERSPECTIVE_BOUND_PX, PERSPECTIVE_PHASES,
-};
+use super::key::{on_pixel, only, project, Key};
 use super::record::{Miss, Recorder};
 use super::store::{CacheStats, DrawCache};
 use crate::model::{NoFrames, VoxelModel};
@@ -26,8 +24,6 @@ struct Use {
     origin: Vec2,
     /// View depth of its unit's origin.
     origin_depth: f32,
-    /// Phases per pixel its origin is rounded to (1, or [`PERSPECTIVE_PHASES`]).
-    phases: f32,
 }
 
 /// What draws one piece, in scene order.
@@ -43,12 +39,10 @@ enum Slot {
     Direct(usize),
 }
 
-/// Where a unit's origin is in this draw: on screen, at which view depth, and (perspective
-/// cameras, when it has one) its view cell.
+/// Where a unit's origin is in this draw: on screen, and at which view depth.
 struct UnitOrigin {
     at: Vec2,
     depth: f32,
-    cell: Option<ViewCell>,
 }
 
 /// How this draw draws each piece, in scene order, as [`Plan::sort`] decided: blitted limb by
@@ -70,12 +64,11 @@ pub(super) struct Plan<'m> {
 
 impl<'m> Plan<'m> {
     /// Sort every piece of `instances` into blits (one per limb, with its key) or the direct
-    /// draw, keeping scene order; `perspective` when the camera is.
+    /// draw, keeping scene order (the camera is orthographic: `key::Context::of`).
     pub(super) fn sort(
         cache: &mut DrawCache<'m>,
         instances: &[Instance<'m>],
         camera: &Camera,
-        perspective: bool,
     ) -> Result<Plan<'m>, NoFrames> {
         let mut plan = Plan::default();
         for inst in instances {
@@ -85,25 +78,13 @@ impl<'m> Plan<'m> {
                 continue;
             }
             let (at, depth) = project(camera, inst.pose.position);
-            let cell = if perspective {
-                ViewCell::of(camera, inst.pose.position)
-            } else {
-                None
-            };
-            let origin = UnitOrigin { at, depth, cell };
+            let origin = UnitOrigin { at, depth };
             for (role, model) in inst.unit.pieces() {
                 let piece = Instance {
                     unit: only(&inst.unit, role),
                     pose: inst.pose,
                 };
-                let within = match (&origin.cell, perspective) {
-                    (_, false) => true,
-                    (None, true) => false,
-                    (Some(c), true) => {
-                        at.is_finite() && c.error(camera, &piece, at)? <= PERSPECTIVE_BOUND_PX
-                    }
-                };
-                if !at.is_finite() || !depth.is_finite() || !within {
+                if !at.is_finite() || !depth.is_finite() {
                     let slot = plan.direct_slot(piece);
                     plan.slots.push(slot);
                     continue;
@@ -133,14 +114,8 @@ impl<'m> Plan<'m> {
             let Some(frame) = cache.keys.canonical_frame(model, limb, piece.pose.frame)? else {
                 continue;
             };
-            let (mut key, record) = cache.keys.key(model, role, limb, frame, &piece.pose);
-            let position = match &origin.cell {
-                Some(c) => {
-                    key.view = c.cell;
-                    c.canonical
-                }
-                None => on_pixel(camera, record.position),
-            };
+            let (key, record) = cache.keys.key(model, role, limb, frame, &piece.pose);
+            let position = on_pixel(camera, record.position);
             if let Some(e) = cache.entries.get_mut(&key) {
                 e.last_used = tick;
                 self.stats.hits += 1;
@@ -161,11 +136,6 @@ impl<'m> Plan<'m> {
                 key,
                 origin: origin.at,
                 origin_depth: origin.depth,
-                phases: if origin.cell.is_some() {
-                    PERSPECTIVE_PHASES
-                } else {
-                    1.0
-                },
             });
         }
         self.slots.push(Slot::Blit {
@@ -256,7 +226,7 @@ impl<'m> Plan<'m> {
                         let Some(e) = cache.entries.get(&u.key) else {
                             continue;
                         };
-                        let Some(b) = Blit::at(e, u.origin, u.phases, u.origin_depth) else {
+                        let Some(b) = Blit::at(e, u.origin, u.origin_depth) else {
                             continue;
                         };
                         limbs += 1;

@@ -12,7 +12,7 @@ use super::super::light::LimbShade;
 use super::super::march::{self, Screen};
 use super::super::pixel::{Mixer, Shade};
 use super::super::RenderOptions;
-use super::key::{anchor, project, Key, PERSPECTIVE_PHASES};
+use super::key::{anchor, project, Key};
 use crate::model::{NoFrames, VoxelModel};
 use crate::scene::Instance;
 use modex_vxl::Vpl;
@@ -218,10 +218,9 @@ impl<'d> Recorder<'d> {
         if jobs.len() != 1 || jobs[0].clipped {
             return Ok(None);
         }
-        // The unit's origin is on a pixel corner (`on_pixel`, or a perspective cell's anchor); the
-        // sprite is kept relative to it.
+        // The unit's origin is on a pixel corner (`on_pixel`); the sprite is kept relative to it.
         let (origin, origin_depth) = project(camera, instance.pose.position);
-        let (anchor, _) = anchor(origin, PERSPECTIVE_PHASES);
+        let anchor = anchor(origin);
         let anchor = (anchor.x as i64, anchor.y as i64);
         let mut limbs: Vec<SpriteLimb> = jobs
             .iter()

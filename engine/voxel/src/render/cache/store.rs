@@ -23,7 +23,7 @@ pub struct CacheStats {
     pub hits: usize,
     /// Pieces whose entry was recorded in this draw (each key recorded once, then blitted).
     pub misses: usize,
-    /// Pieces drawn directly: translucent, perspective camera, or cut by the screen edge.
+    /// Pieces drawn directly: translucent, all of a perspective draw, or cut by the screen edge.
     pub direct: usize,
     /// Entries after the draw.
     pub entries: usize,

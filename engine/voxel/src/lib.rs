@@ -47,6 +47,4 @@ pub use render::{
 };
 
 // The draw cache kept across frames and the settings a caller chooses or is bound by.
-pub use render::{
-    draw_cached, CacheStats, DrawCache, DEFAULT_BUDGET_BYTES, DEFAULT_FACINGS,
-};
+pub use render::{draw_cached, CacheStats, DrawCache, DEFAULT_BUDGET_BYTES, DEFAULT_FACINGS};

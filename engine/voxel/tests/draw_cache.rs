@@ -563,7 +563,11 @@ fn a_perspective_draw_through_the_cache_is_the_direct_draw() {
     let o = opts(false);
     let scene = battlefield(&u, 60, 8);
     let (direct, direct_depth) = direct8(&scene, &cam, &u.vpl, &o);
-    let covered = direct_depth.values().iter().filter(|z| z.is_finite()).count();
+    let covered = direct_depth
+        .values()
+        .iter()
+        .filter(|z| z.is_finite())
+        .count();
     assert!(covered > 10_000, "the crowd is on screen: {covered} px");
     let mut cache = DrawCache::new();
     for pass in ["cold", "warm"] {
@@ -572,7 +576,11 @@ fn a_perspective_draw_through_the_cache_is_the_direct_draw() {
         assert!(d.values() == direct_depth.values(), "{pass}: depths");
         let s = cache.stats();
         assert_eq!((s.hits, s.misses, s.entries), (0, 0, 0), "{pass}: {s:?}");
-        assert_eq!(s.direct, pieces(&scene), "{pass}: every piece drawn directly");
+        assert_eq!(
+            s.direct,
+            pieces(&scene),
+            "{pass}: every piece drawn directly"
+        );
     }
 }
 

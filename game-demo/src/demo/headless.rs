@@ -19,8 +19,7 @@ pub fn run(assets: &Assets, args: &DemoArgs, world: World, plugins: Option<Plugi
     let mut game = GameLoop::new(assets, world, args.path.into(), plugins);
     game.scene.view.orthographic = args.orthographic;
     game.scene.lod = args.lod.into();
-    game.scene
-        .set_cache(args.cache_mib << 20);
+    game.scene.set_cache(args.cache_mib << 20);
     let mut screen: Box<dyn Present> = Box::new(HeadlessPresenter::new(out)?);
     let start = Instant::now();
     let busy = game.run(Pacing::Unpaced, Some(frames), &mut screen, &mut Offline)?;

@@ -41,9 +41,7 @@ use crate::model::{NoFrames, TableChoice};
 use crate::scene::Instance;
 use modex_vxl::Vpl;
 
-pub use cache::{
-    CacheStats, DrawCache, DEFAULT_BUDGET_BYTES, DEFAULT_FACINGS,
-};
+pub use cache::{CacheStats, DrawCache, DEFAULT_BUDGET_BYTES, DEFAULT_FACINGS};
 pub use camera::{frame_scene, game_camera};
 pub use light::{LightSource, Shading};
 pub use lod::{Lod, LOD_FOOTPRINT};

@@ -301,8 +301,9 @@ impl<'a> SceneRenderer<'a> {
             ..RenderOptions::default()
         };
         // A budget of 0 turns the cache off: every unit drawn directly (the bench's baseline).
-        let direct = self.cache.budget() == 0 || !self.view.orthographic;
-        let cache = (!direct).then_some(&mut self.cache);
+        // Perspective views go through the cache too: it draws them directly itself, and its
+        // stats then say so.
+        let cache = (self.cache.budget() > 0).then_some(&mut self.cache);
         let s = match path {
             DrawPath::Indexed => draw_units(
                 cache,

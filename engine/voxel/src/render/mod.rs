@@ -151,9 +151,9 @@ where
 
 /// [`draw`] through `cache`: every opaque unit piece is blitted from the cache's sprite for its
 /// key (recorded now when missing), and the rest (translucent units, pieces cut by the screen
-/// edge, and everything under a perspective camera) is drawn as [`draw`] draws it. The key, the error bound and
-/// the memory budget are in `docs/design.md` ("The voxel draw cache"); [`DrawCache::stats`] tells
-/// what this draw did.
+/// edge, and everything under a perspective camera) is drawn as [`draw`] draws it. The key, the
+/// error bound and the memory budget are in `docs/design.md` ("The voxel draw cache");
+/// [`DrawCache::stats`] tells what this draw did.
 pub fn draw_cached<'m, T: Target>(
     cache: &mut DrawCache<'m>,
     instances: &[Instance<'m>],

@@ -77,19 +77,8 @@ pub(super) struct Key {
 /// point already within 1/1000 pixel of a corner is kept as it is, so a pose there records
 /// exactly its own direct draw.
 pub(super) fn on_pixel(camera: &Camera, p: Vec3) -> Vec3 {
-    on_grid(camera, p)
-}
-
-/// The pixel corner a sprite's anchor is blitted at for an origin at `s`: the nearest (where
-/// [`on_pixel`] put the recording's origin).
-pub(super) fn anchor(s: Vec2) -> Vec2 {
-    s.round()
-}
-
-/// [`on_pixel`].
-fn on_grid(camera: &Camera, p: Vec3) -> Vec3 {
     let (s, _) = project(camera, p);
-    let corner = s.round();
+    let corner = anchor(s);
     if (s - corner).abs().max_element() < 1e-3 || !s.is_finite() {
         return p;
     }
@@ -107,6 +96,12 @@ fn on_grid(camera: &Camera, p: Vec3) -> Vec3 {
     } else {
         p
     }
+}
+
+/// The pixel corner a sprite's anchor is blitted at for an origin at `s`: the nearest (where
+/// [`on_pixel`] put the recording's origin).
+pub(super) fn anchor(s: Vec2) -> Vec2 {
+    s.round()
 }
 
 /// Where `p` is on screen and its view depth.

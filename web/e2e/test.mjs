@@ -1,39 +1,20 @@
 // End-to-end test of the web frontend: serves web/dist on 127.0.0.1, loads real samples through
 // the file input in headless Chromium, waits for `ready`, and compares the canvas pixels with
 // what the native `modex render` writes for the same parameters (decoded to RGBA here by
-// Chromium itself, from the PNG the binary wrote). Usage: node test.mjs MODEX_BIN SAMPLES_DIR
-import { chromium } from "playwright-core";
-import { spawn, execFileSync } from "node:child_process";
+// Chromium itself, from the PNG the binary wrote), and `#info` with what `modex info` prints.
+// Usage: node test.mjs MODEX_BIN SAMPLES_DIR
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
+import { open, root } from "./harness.mjs";
 
 const [modex, samples] = process.argv.slice(2).map((p) => resolve(p));
-const root = resolve(new URL("../..", import.meta.url).pathname);
-const dist = join(root, "web/dist");
-const port = 8000 + (process.pid % 1000);
-const server = spawn("python3", ["-m", "http.server", "-b", "127.0.0.1", "-d", dist, String(port)], { stdio: "ignore" });
 const tmp = mkdtempSync(join(tmpdir(), "modex-web-"));
 let failed = 0;
 const check = (ok, what) => { console.log(`${ok ? "ok  " : "FAIL"} ${what}`); if (!ok) failed++; };
+const { page, load, close } = await open();
 
-// A fresh user data dir (playwright passes it as --user-data-dir).
-const browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "modex-chromium-")), {
-  executablePath: "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
-const page = await browser.newPage();
-page.on("console", (m) => console.log("  page:", m.text()));
-for (let i = 0; i < 50; i++) { try { await fetch(`http://127.0.0.1:${port}/`); break; } catch { await new Promise((r) => setTimeout(r, 100)); } }
-
-async function load(query, files) {
-  await page.goto(`http://127.0.0.1:${port}/index.html?${query}`);
-  await page.waitForFunction(() => document.body.dataset.state === "empty");
-  await page.setInputFiles("#files", files);
-  await page.waitForFunction(() => ["ready", "error"].includes(document.body.dataset.state), null, { timeout: 60000 });
-  return page.evaluate(() => document.body.dataset.state);
-}
 const canvasPixels = () => page.evaluate(() => {
   const c = document.getElementById("view");
   return Array.from(c.getContext("2d").getImageData(0, 0, c.width, c.height).data);
@@ -48,6 +29,14 @@ async function pngPixels(file) {
   }, b64);
 }
 
+// #info holds what `modex info NAME` prints, run in the file's folder (the page knows names only).
+async function sameAsInfo(label, file) {
+  const want = execFileSync(modex, ["info", basename(file)], { cwd: dirname(file) }).toString();
+  const got = await page.textContent("#info");
+  check(got === want, `${label}: #info equals modex info`);
+  if (got !== want) console.log(`  page:\n${got}\n  modex info:\n${want}`);
+}
+
 async function sameAsRender(label, file, files, args) {
   const out = join(tmp, `${label}.png`);
   execFileSync(modex, ["render", file, "-o", out, "--size", args.size, "--yaw", args.yaw, "--pitch", args.pitch, "--format", args.format, ...(args.extra || [])]);
@@ -57,13 +46,22 @@ async function sameAsRender(label, file, files, args) {
   const [a, b] = [await canvasPixels(), await pngPixels(out)];
   const diff = a.length === b.length ? a.filter((v, i) => v !== b[i]).length : -1;
   check(diff === 0, `${label}: canvas equals modex render (${diff} bytes differ of ${b.length})`);
+  await sameAsInfo(label, file);
   await page.screenshot({ path: join(tmp, `${label}-page.png`) });
   console.log(`  stats ${JSON.stringify(await page.evaluate(() => window.modexStats()))}`);
 }
 
 const mdl = join(samples, "mdl/assimp/minigun.MDL");
-for (const format of ["8", "8888"])
+for (const format of ["8", "565", "4444", "8888"])
   await sameAsRender(`mdl3-${format}`, mdl, [mdl], { size: "320x240", yaw: "30", pitch: "15", format });
+// An MDL7 whose skin is an external TGA beside it, dropped together.
+const level = join(samples, "wmb/lottershock/Game/Level");
+const milk = ["milk.mdl", "milk.tga"].map((n) => join(level, n));
+await sameAsRender("mdl7-external-skin", milk[0], milk, { size: "320x240", yaw: "200", pitch: "20", format: "8888" });
+// The skin was the dropped TGA: without it the page draws something else.
+await load(new URLSearchParams({ size: "320x240", yaw: "200", pitch: "20", format: "8888" }).toString(), [milk[0]]);
+const [bare, skinned] = [await canvasPixels(), await pngPixels(join(tmp, "mdl7-external-skin.png"))];
+check(bare.some((v, i) => v !== skinned[i]), "mdl7-external-skin: without the TGA the picture differs");
 const vdir = join(samples, "vxl/vengi");
 const unit = ["hmec.vxl", "hmec.hva", "test.vpl"].map((n) => join(vdir, n));
 await sameAsRender("vxl-hmec", unit[0], unit, { size: "320x240", yaw: "45", pitch: "30", format: "8", extra: ["--facing", "32"], query: { facing: "32" } });
@@ -82,6 +80,7 @@ check(true, "page usable after the error");
 const cut = join(root, "data/cutscene");
 const cfiles = ["ASCR001.ascr", ...["ANI", "ENG"].flatMap((d) => readdirSync(join(cut, d)).map((n) => join(d, n)))].map((n) => join(cut, n));
 check(await load("", cfiles) === "ready", `cutscene: ready (${await page.textContent("#error")})`);
+await sameAsInfo("cutscene", join(cut, "ASCR001.ascr"));
 const t0 = Number(await page.textContent("#time")); const p0 = await canvasPixels();
 await page.waitForTimeout(1500);
 const t1 = Number(await page.textContent("#time")); const p1 = await canvasPixels();
@@ -90,5 +89,5 @@ check(p0.some((v, i) => v !== p1[i]), "cutscene: the canvas changes as it plays"
 await page.screenshot({ path: join(tmp, "cutscene-page.png") });
 
 console.log(`screenshots in ${tmp}`);
-await browser.close(); server.kill();
+await close();
 process.exit(failed ? 1 : 0);

@@ -14,8 +14,24 @@ const view = {
   facing: Number(params.get("facing") || 0),
   zoom: 1,
 };
-const stats = { frame_ms: 0, frames: 0 };
+// frame_ms: the last draw; for the benchmarks, open_ms: decoding the file shown (modex_open), and
+// load_ms: the dropped files read into the module and the file shown decoded.
+const stats = { frame_ms: 0, frames: 0, open_ms: 0, load_ms: 0 };
+let loadStart = 0;
 window.modexStats = () => ({ ...stats });
+// Draw the current view in `batches` batches of `size` draws and return each batch's mean
+// milliseconds per draw (docs/benchmarks.md "Web"; the browser's clock is too coarse for one draw).
+window.modexBench = (batches, size) => {
+  const means = [];
+  for (let b = 0; b < batches; b++) {
+    const t0 = performance.now();
+    for (let i = 0; i < size; i++)
+      wasm.modex_draw(view.w, view.h, view.yaw, view.pitch, FORMATS[view.format] ?? 0, view.frame, view.facing, view.zoom);
+    means.push((performance.now() - t0) / size);
+  }
+  show();
+  return means;
+};
 $("format").value = view.format;
 const canvas = $("view");
 canvas.width = w; canvas.height = h;
@@ -74,7 +90,11 @@ function playCutscene(now) {
 function open(name) {
   document.body.dataset.state = "loading";
   setName(name);
-  if (wasm.modex_open() !== 0) return fail(text());
+  const t0 = performance.now();
+  const rc = wasm.modex_open();
+  stats.open_ms = performance.now() - t0;
+  if (loadStart) { stats.load_ms = performance.now() - loadStart; loadStart = 0; }
+  if (rc !== 0) return fail(text());
   $("info").textContent = text();
   const frames = wasm.modex_frames();
   if (wasm.modex_is_cutscene()) {
@@ -87,6 +107,7 @@ function open(name) {
 }
 
 async function load(files) {
+  loadStart = performance.now();
   wasm.modex_clear();
   for (const f of files) {
     setName(f.webkitRelativePath || f.name);

@@ -14,7 +14,6 @@ use crate::shown::ShowError;
 pub struct ShownCutscene {
     playback: Playback<'static>,
     transport: Transport,
-    scene: &'static Scene,
     /// The sound mixed since the page last took it, mono at [`modex::OUTPUT_RATE`].
     samples: Vec<f32>,
     /// Wall-clock time not yet turned into samples, in samples (fractional).
@@ -50,7 +49,6 @@ impl ShownCutscene {
         Ok(ShownCutscene {
             playback,
             transport,
-            scene,
             samples: Vec::new(),
             pending: 0.0,
         })
@@ -106,18 +104,6 @@ impl ShownCutscene {
         let frame = self.playback.frame_at(tick);
         *out = frame.to_rgba8(&palette);
         frame.size()
-    }
-
-    /// The `#info` lines.
-    pub fn describe(&self) -> String {
-        let (w, h) = self.playback.timeline().size();
-        format!(
-            "Battle Isle 2 scene: {} ticks ({:.2} s) at {w}x{h}, {} sounds, {} warnings",
-            self.length(),
-            self.length() as f32 / modex_cutscene::TICKS_PER_SECOND as f32,
-            self.scene.assets.sounds.len(),
-            self.scene.warnings.len()
-        )
     }
 }
 

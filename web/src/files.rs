@@ -39,7 +39,9 @@ impl Dropped {
     }
 
     /// The files the page can show, in name order: models and terrain, voxel bodies, and a
-    /// cutscene (a scene script, or the script archive of an install) first.
+    /// cutscene first: a scene script the user dropped, else the script archive of an install
+    /// (a folder drop of a whole game holds the archive; a script dropped with it is the one
+    /// the user chose).
     pub fn showable(&self) -> Vec<(String, Format)> {
         let mut out: Vec<(String, Format)> = self
             .names
@@ -58,13 +60,32 @@ impl Dropped {
                 shown.then(|| (n.clone(), format))
             })
             .collect();
-        out.sort_by_key(|(n, f)| (f.family() != Family::Cutscene, n.to_ascii_lowercase()));
+        out.sort_by_key(|(n, f)| {
+            (
+                f.family() != Family::Cutscene,
+                *f != Format::Ascr,
+                n.to_ascii_lowercase(),
+            )
+        });
         out
     }
 
     /// Every dropped name, in the order dropped.
     pub fn names(&self) -> &[String] {
         &self.names
+    }
+}
+
+/// A level's entity files are looked for among the dropped files, by name: a folder drop keeps
+/// only names, and GameStudio's search paths are folders of the same game.
+impl modex_view::info::EntityFiles for Dropped {
+    fn has(&self, name: &str) -> bool {
+        let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+        self.names.iter().any(|n| n.eq_ignore_ascii_case(base))
+    }
+
+    fn root(&self) -> String {
+        "the dropped files".to_string()
     }
 }
 
@@ -84,5 +105,29 @@ mod tests {
         assert_eq!(d.names(), ["ASCR000.LIB", "Tree.PCX"]);
         assert_eq!(d.bytes("TREE.pcx"), Some(vec![2]));
         assert_eq!(d.bytes("ascr000.lib"), Some(b"LIB".to_vec()));
+    }
+
+    #[test]
+    fn a_dropped_script_is_shown_before_the_install_s_script_archive() {
+        // The sample scene as a folder drop: the install's archives and the script beside them.
+        let mut d = Dropped::new();
+        for f in modex_testkit::sample_scene::generate() {
+            d.insert(f.path, f.bytes);
+        }
+        let shown = d.showable();
+        assert_eq!(shown[0].1, Format::Ascr, "{shown:?}");
+        assert!(shown
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(SCRIPT_ARCHIVE)));
+    }
+
+    #[test]
+    fn entity_files_are_found_among_the_dropped_files_by_name() {
+        use modex_view::info::EntityFiles;
+        let mut d = Dropped::new();
+        d.insert("Game/Level/warlock.MDL", vec![1]);
+        assert!(d.has("WARLOCK.mdl"));
+        assert!(d.has("models\\warlock.mdl"));
+        assert!(!d.has("milk.mdl"));
     }
 }

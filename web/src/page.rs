@@ -2,6 +2,7 @@
 
 use modex::TargetFormat;
 use modex_assets::{Family, Format};
+use modex_view::info;
 
 use crate::cutscene::ShownCutscene;
 use crate::files::Dropped;
@@ -95,7 +96,7 @@ impl Page {
             Family::Voxel => Shown::Unit(ShownUnit::load(&name, &self.dropped)?),
             _ => Shown::Cutscene(ShownCutscene::load(&name, format, &self.dropped)?),
         };
-        self.info = describe(&name, format, &shown);
+        self.info = describe(&name, format, &self.dropped);
         self.shown = Some(shown);
         Ok(())
     }
@@ -138,12 +139,20 @@ impl Page {
     }
 }
 
-/// The `#info` text of the file shown.
-fn describe(name: &str, format: Format, shown: &Shown) -> String {
-    let what = match shown {
-        Shown::Model(m) => m.describe(),
-        Shown::Unit(u) => u.describe(),
-        Shown::Cutscene(c) => c.describe(),
+/// The `#info` text of the file shown: what `modex info NAME` prints, run in the folder the files
+/// came from (the same `modex_view::info`, with a level's entity files looked for among the
+/// dropped files). A file the page can show but `info` refuses (a clip whose later pictures are
+/// damaged) shows the error where the summary would be.
+fn describe(name: &str, format: Format, dropped: &Dropped) -> String {
+    let bytes = dropped.bytes(name).unwrap_or_default();
+    let file = info::Subject {
+        name,
+        format,
+        bytes: &bytes,
+        folder: dropped.source(),
     };
-    format!("{name}: {format}\n{what}")
+    match info::describe(&file, None, dropped) {
+        Ok(d) => info::listing(name, &d),
+        Err(e) => format!("{name}:\n  error: {e}\n"),
+    }
 }

@@ -99,18 +99,6 @@ impl ShownModel {
         model::frame_count(self.models)
     }
 
-    /// The `#info` lines.
-    pub fn describe(&self) -> String {
-        let tris: usize = self.models.iter().map(|m| m.triangles.len()).sum();
-        let verts: usize = self.models.iter().map(|m| m.vertex_count()).sum();
-        let skins: usize = self.models.iter().map(|m| m.skins.len()).sum();
-        format!(
-            "{} part(s), {verts} vertices, {tris} triangles, {} frames, {skins} skins",
-            self.models.len(),
-            self.frames()
-        )
-    }
-
     /// Draw `view` as RGBA8 into `out`, as `modex render` draws it (`zoom` 1 is its camera).
     pub fn draw(&mut self, view: &View, out: &mut Vec<u8>) -> Result<(), ShowError> {
         let frames = self.frames();
@@ -153,19 +141,6 @@ impl ShownUnit {
         let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
         let unit = voxel::load_unit(stem, &bytes, dropped.source(), None)?;
         Ok(ShownUnit { unit })
-    }
-
-    /// The `#info` lines.
-    pub fn describe(&self) -> String {
-        let s = &self.unit.set;
-        let pieces = [&s.body, &s.turret, &s.barrel]
-            .into_iter()
-            .flatten()
-            .count();
-        format!(
-            "voxel unit: {pieces} piece(s), {} HVA frames",
-            self.frames()
-        )
     }
 
     /// The most HVA frames of any piece.

@@ -6,11 +6,13 @@
 //! bytes `modex render` writes for the same size, yaw, pitch, frame and format. The camera rules
 //! (the default pitch, the flat-model pitch, the over-the-shoulder sun, the orthographic voxel
 //! orbit) therefore live here and nowhere else; the frontends keep their argument parsing, their
-//! range checks and where the pixels go.
+//! range checks and where the pixels go. What `modex info` says about a file is here too
+//! ([`info`]), so the page's `#info` is the binary's text.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod error;
+pub mod info;
 pub mod model;
 pub mod voxel;
 

@@ -1,31 +1,73 @@
-//! `modex info FILE... [--json] [--codepage CP]`: each file's format and a summary, from the format
-//! family's module.
+//! `modex info FILE... [--json] [--codepage CP]`: each file's format and a summary, from
+//! `modex_view::info` (the web page's `#info` prints the same). This module reads the files and
+//! gives a level the game's folders on disk to find its entity files in.
 
+use std::cell::OnceCell;
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
-use modex_assets::{Asset, Family};
+use anyhow::{bail, Result};
+use modex_assets::Asset;
+use modex_view::info::{self, Description, InfoError, Subject};
 
-use super::formats::{cutscene, model, palette, voxel, wmb, Description};
+use super::formats::wmb_files;
 use super::{Codepage, InfoArgs};
 
-fn describe(
-    path: &std::path::Path,
-    codepage: Option<Codepage>,
-    paths: &[std::path::PathBuf],
-) -> Result<Description> {
-    let asset = Asset::open(path)?;
-    if asset.format() == modex_assets::Format::Wmb {
-        return wmb::describe(&asset, paths).with_context(|| format!("{}", path.display()));
+impl From<Codepage> for info::Codepage {
+    fn from(c: Codepage) -> info::Codepage {
+        match c {
+            Codepage::Gbk => info::Codepage::Gbk,
+            Codepage::Windows1252 => info::Codepage::Windows1252,
+            Codepage::Windows1251 => info::Codepage::Windows1251,
+            Codepage::Cp437 => info::Codepage::Cp437,
+        }
     }
-    let d = match asset.format().family() {
-        Family::Model => model::describe(&asset, codepage),
-        Family::Voxel => voxel::describe(&asset),
-        Family::Cutscene => cutscene::describe(&asset),
-        // The palette rule's errors name the file themselves.
-        Family::Palette => return palette::describe(&asset),
+}
+
+/// A level's entity files, searched on disk as GameStudio did (`wmb_files`), only when a level
+/// asks: the search reads the game's scripts.
+struct DiskEntities<'a> {
+    level: &'a Path,
+    extra: &'a [PathBuf],
+    files: OnceCell<wmb_files::EntityFiles>,
+}
+
+impl DiskEntities<'_> {
+    fn files(&self) -> &wmb_files::EntityFiles {
+        self.files
+            .get_or_init(|| wmb_files::EntityFiles::new(self.level, self.extra))
+    }
+}
+
+impl info::EntityFiles for DiskEntities<'_> {
+    fn has(&self, name: &str) -> bool {
+        self.files().lookup(name).is_some()
+    }
+
+    fn root(&self) -> String {
+        self.files().root().display().to_string()
+    }
+}
+
+fn describe(path: &Path, codepage: Option<Codepage>, paths: &[PathBuf]) -> Result<Description> {
+    let asset = Asset::open(path)?;
+    let name = path.display().to_string();
+    let file = Subject {
+        name: &name,
+        format: asset.format(),
+        bytes: asset.bytes(),
+        folder: asset.file().folder(),
     };
-    d.with_context(|| format!("{}", path.display()))
+    let entities = DiskEntities {
+        level: path,
+        extra: paths,
+        files: OnceCell::new(),
+    };
+    info::describe(&file, codepage.map(Into::into), &entities).map_err(|e| match e {
+        // The palette rule's errors name the file themselves.
+        InfoError::Palette(_) => anyhow::Error::new(e),
+        e => anyhow::Error::new(e).context(name.clone()),
+    })
 }
 
 /// Every file is described; any failure makes the exit status non-zero.
@@ -35,13 +77,7 @@ pub fn run(args: &InfoArgs) -> Result<()> {
     for path in &args.files {
         let written = match describe(path, args.codepage, &args.path) {
             Ok(d) if args.json => writeln!(out, "{}", d.json),
-            Ok(d) => {
-                let mut text = format!("{}:\n", path.display());
-                for line in d.text.lines() {
-                    text.push_str(&format!("  {line}\n"));
-                }
-                out.write_all(text.as_bytes())
-            }
+            Ok(d) => out.write_all(info::listing(&path.display().to_string(), &d).as_bytes()),
             Err(e) => {
                 eprintln!("error: {e:#}");
                 failed += 1;

@@ -1,155 +1,24 @@
-//! CLI for Westwood voxels (VXL, HVA, VPL): `info`, the interactive viewer and headless renders.
+//! CLI for Westwood voxels (VXL, HVA, VPL): the interactive viewer and headless renders
+//! (`info` is `modex_view::info`'s).
 //! All decoding is `modex_vxl`, the loading rules (companion files, lighting pages) and drawing
 //! are `modex_voxel`; this module picks the camera and the output format, and maps keys.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use modex::{Argb8888, Camera, IndexedFrame, OpenedFile, Surface, Target};
 use modex_raster::RasterPixel;
 use modex_voxel::{
     draw_limb_outlines, frame_scene, lighting_for, Instance, LightSource, Pose, RenderOptions,
-    Shading, TableChoice, VoxelModel, VoxelPixel, VoxelSet,
+    Shading, TableChoice, VoxelPixel, VoxelSet,
 };
-use modex_vxl::{hva, vpl, vxl, Vpl};
-use serde_json::json;
+use modex_vxl::Vpl;
 
 use modex_assets::{Asset, Format, PaletteFile};
 
 use super::target::{save_png, DrawInto};
-use super::Description;
 use crate::cli::{parse_size, RenderArgs, ViewArgs};
-
-pub fn describe(asset: &Asset) -> Result<Description> {
-    let bytes = asset.bytes();
-    match asset.format() {
-        Format::Vxl => describe_vxl(asset.file()),
-        Format::Hva => {
-            let h = hva::decode(bytes)?;
-            let text = format!(
-                "HVA motion: {} frames x {} sections ({})\nname field: {:?}",
-                h.frame_count(),
-                h.section_count(),
-                h.section_names.join(", "),
-                h.name
-            );
-            Ok(Description {
-                json: json!({
-                    "format": "hva",
-                    "name": h.name,
-                    "frames": h.frame_count(),
-                    "sections": h.section_count(),
-                    "section_names": h.section_names,
-                }),
-                text,
-            })
-        }
-        Format::Vpl => {
-            let v = vpl::decode(bytes)?;
-            Ok(Description {
-                json: json!({
-                    "format": "vpl",
-                    "remap_start": v.remap_start,
-                    "remap_end": v.remap_end,
-                    "pages": v.page_count(),
-                }),
-                text: format!(
-                    "VPL lighting: {} pages, remap {}..={}",
-                    v.page_count(),
-                    v.remap_start,
-                    v.remap_end
-                ),
-            })
-        }
-        other => bail!("{other:?} is not a voxel format"),
-    }
-}
-
-fn describe_vxl(file: &OpenedFile) -> Result<Description> {
-    let v = vxl::decode(file.bytes())?;
-    let limbs: Vec<_> = v
-        .limbs
-        .iter()
-        .map(|l| {
-            json!({
-                "name": l.name,
-                "size": l.size,
-                "normals_mode": l.normals_mode,
-                "voxels": l.voxel_count(),
-                "scale": l.scale,
-                "min": l.min.to_array(),
-                "max": l.max.to_array(),
-                "max_normal_index": l.max_normal_index(),
-            })
-        })
-        .collect();
-    let mut text = format!(
-        "VXL model: {} layers, {} voxels, {} palette(s), {} info records\n",
-        v.limbs.len(),
-        v.voxel_count(),
-        v.palette_count,
-        v.tailer_count
-    );
-    for (i, l) in v.limbs.iter().enumerate() {
-        text += &format!(
-            "layer {i} {:?}: {}x{}x{}, {} voxels, normals mode {} (largest index {}), scale {}\n",
-            l.name,
-            l.size[0],
-            l.size[1],
-            l.size[2],
-            l.voxel_count(),
-            l.normals_mode,
-            l.max_normal_index(),
-            l.scale
-        );
-    }
-    let mut j = json!({
-        "format": "vxl",
-        "limbs": limbs,
-        "voxels": v.voxel_count(),
-        "palette_count": v.palette_count,
-        "info_records": v.tailer_count,
-    });
-    // The HVA beside it: frames, sections, and the quirks of the assembled pair.
-    let hva = match file.open_sibling("hva")? {
-        Some(f) => {
-            let p = f.path();
-            let h = hva::decode(f.bytes()).with_context(|| format!("{}", p.display()))?;
-            j["hva_frames"] = json!(h.frame_count());
-            j["hva_sections"] = json!(h.section_count());
-            text += &format!(
-                "HVA {}: {} frames x {} sections\n",
-                p.display(),
-                h.frame_count(),
-                h.section_count()
-            );
-            Some(h)
-        }
-        None => {
-            text += "no HVA beside it\n";
-            None
-        }
-    };
-    match VoxelModel::new("info", v, hva) {
-        Ok(m) => {
-            let quirks: Vec<String> = m.quirks().iter().map(|q| q.to_string()).collect();
-            for q in &quirks {
-                text += &format!("quirk: {q}\n");
-            }
-            j["quirks"] = json!(quirks);
-        }
-        Err(e) => {
-            text += &format!("cannot be drawn: {e}\n");
-            j["drawable"] = json!(false);
-            j["error"] = json!(e.to_string());
-        }
-    }
-    Ok(Description {
-        json: j,
-        text: text.trim_end().to_string(),
-    })
-}
 
 /// The unit of a VXL file the frontend already read, with its pieces from the same folder.
 fn load_set(asset: &Asset) -> Result<VoxelSet> {

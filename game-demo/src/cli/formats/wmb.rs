@@ -1,6 +1,7 @@
-//! WMB7 levels in the commands: what `info` says, and the level as the renderer draws it (block
+//! WMB7 levels in the commands: the level as the renderer draws it (block
 //! models with baked surfaces, and the entities' files found, decoded and placed). Rendering and
-//! walking are in `wmb_render.rs`, exports in `wmb_export.rs`, the file search in `wmb_files.rs`.
+//! walking are in `wmb_render.rs`, exports in `wmb_export.rs`, the file search in `wmb_files.rs`
+//! (`info` is `modex_view::info`'s, given that search).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -8,16 +9,13 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use glam::{Vec2, Vec3};
 use modex::Palette;
-use modex_assets::Asset;
 use modex_mdl::hmp::HmpFile;
 use modex_mdl::mdl7::{self, Mdl7File};
 use modex_mdl::wmb::surface::{level_models, LevelModel};
 use modex_mdl::wmb::{EntityKind, Object, WmbFile};
 use modex_mdl::{Frame, MdlFile, Model, Triangle};
-use serde_json::{json, Value};
 
 use super::wmb_files::EntityFiles;
-use super::Description;
 
 /// What an entity's file is drawn as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,118 +55,6 @@ pub struct Level {
     pub placed: Vec<Placed>,
     /// Entities whose file was found and decoded.
     pub found: usize,
-}
-
-/// The number of entities whose file is on disk, by the search rule.
-fn count_found(file: &WmbFile, files: &EntityFiles) -> usize {
-    file.entities()
-        .filter(|e| files.lookup(&e.file).is_some())
-        .count()
-}
-
-/// `modex info LEVEL.wmb`.
-pub fn describe(asset: &Asset, paths: &[PathBuf]) -> Result<Description> {
-    let f = WmbFile::parse(asset.bytes())?;
-    let files = EntityFiles::new(asset.path(), paths);
-    let vertices: usize = f.blocks.iter().map(|b| b.vertices.len()).sum();
-    let triangles: usize = f.blocks.iter().map(|b| b.triangles.len()).sum();
-    let skins: usize = f.blocks.iter().map(|b| b.skins.len()).sum();
-    let mut counts: Vec<(&str, usize)> = [
-        "position",
-        "light",
-        "old_entity",
-        "sound",
-        "info",
-        "path",
-        "entity",
-        "region",
-    ]
-    .into_iter()
-    .map(|k| (k, 0))
-    .collect();
-    for o in &f.objects {
-        if let Some(c) = counts.iter_mut().find(|c| c.0 == o.kind_name()) {
-            c.1 += 1;
-        }
-    }
-    let entities: Vec<Value> = f
-        .entities()
-        .map(|e| {
-            json!({
-                "kind": if e.kind == EntityKind::Old { "old_entity" } else { "entity" },
-                "name": e.name,
-                "file": e.file,
-                "position": e.origin.to_array(),
-                "angle": e.angle.to_array(),
-                "scale": e.scale.to_array(),
-                "action": e.action,
-                "skills": e.skills,
-            })
-        })
-        .collect();
-    let found = count_found(&f, &files);
-    let textures: Vec<Value> = f
-        .textures
-        .iter()
-        .map(|t| json!({"name": t.name, "width": t.width, "height": t.height, "type": t.kind}))
-        .collect();
-    let mut objects = serde_json::Map::new();
-    for (k, n) in &counts {
-        objects.insert(k.to_string(), json!(n));
-    }
-    let json = json!({
-        "format": "wmb7",
-        "textures": textures,
-        "blocks": f.blocks.len(),
-        "vertices": vertices,
-        "triangles": triangles,
-        "skins": skins,
-        "lightmaps": f.lightmaps.len(),
-        "lightmap_size": f.lightmap_dim,
-        "objects": objects,
-        "entities": entities,
-        "entities_found": found,
-    });
-    let mut text = format!(
-        "WMB7 level: {} blocks, {vertices} vertices, {triangles} triangles, {skins} skins\n",
-        f.blocks.len()
-    );
-    text.push_str(&format!(
-        "lightmaps: {} pages of {}x{}\n",
-        f.lightmaps.len(),
-        f.lightmap_dim,
-        f.lightmap_dim
-    ));
-    for t in &f.textures {
-        text.push_str(&format!(
-            "texture {}: {}x{} type {}\n",
-            t.name, t.width, t.height, t.kind
-        ));
-    }
-    let listed: Vec<String> = counts
-        .iter()
-        .filter(|c| c.1 > 0)
-        .map(|(k, n)| format!("{n} {k}"))
-        .collect();
-    text.push_str(&format!("objects: {}\n", listed.join(", ")));
-    if let Some(i) = f.info() {
-        text.push_str(&format!(
-            "info: compiler {:.2}, sun azimuth {} elevation {}, sun colour #{:06x}, ambient #{:06x}\n",
-            i.version, i.azimuth, i.elevation, i.sun_color & 0xFF_FFFF, i.ambient_color & 0xFF_FFFF
-        ));
-    }
-    text.push_str(&format!(
-        "entities: {}, files found for {found} (root {})\n",
-        f.entities().count(),
-        files.root().display()
-    ));
-    for e in f.entities() {
-        text.push_str(&format!(
-            "  {} {} at ({:.1}, {:.1}, {:.1})\n",
-            e.name, e.file, e.origin.x, e.origin.y, e.origin.z
-        ));
-    }
-    Ok(Description { json, text })
 }
 
 /// Decode the entity file at `path` (MDL, HMP, WMB or an image); `None` after a log line when it

@@ -1,0 +1,111 @@
+//! GameStudio WMB7 levels: blocks, lightmaps, textures, objects and the entities they place.
+
+use modex::FormatResult;
+use modex_mdl::wmb::{EntityKind, WmbFile};
+use serde_json::{json, Value};
+
+use super::{Description, EntityFiles};
+
+/// `modex info LEVEL.wmb`.
+pub fn describe(bytes: &[u8], files: &dyn EntityFiles) -> FormatResult<Description> {
+    let f = WmbFile::parse(bytes)?;
+    let vertices: usize = f.blocks.iter().map(|b| b.vertices.len()).sum();
+    let triangles: usize = f.blocks.iter().map(|b| b.triangles.len()).sum();
+    let skins: usize = f.blocks.iter().map(|b| b.skins.len()).sum();
+    let mut counts: Vec<(&str, usize)> = [
+        "position",
+        "light",
+        "old_entity",
+        "sound",
+        "info",
+        "path",
+        "entity",
+        "region",
+    ]
+    .into_iter()
+    .map(|k| (k, 0))
+    .collect();
+    for o in &f.objects {
+        if let Some(c) = counts.iter_mut().find(|c| c.0 == o.kind_name()) {
+            c.1 += 1;
+        }
+    }
+    let entities: Vec<Value> = f
+        .entities()
+        .map(|e| {
+            json!({
+                "kind": if e.kind == EntityKind::Old { "old_entity" } else { "entity" },
+                "name": e.name,
+                "file": e.file,
+                "position": e.origin.to_array(),
+                "angle": e.angle.to_array(),
+                "scale": e.scale.to_array(),
+                "action": e.action,
+                "skills": e.skills,
+            })
+        })
+        .collect();
+    let found = f.entities().filter(|e| files.has(&e.file)).count();
+    let textures: Vec<Value> = f
+        .textures
+        .iter()
+        .map(|t| json!({"name": t.name, "width": t.width, "height": t.height, "type": t.kind}))
+        .collect();
+    let mut objects = serde_json::Map::new();
+    for (k, n) in &counts {
+        objects.insert(k.to_string(), json!(n));
+    }
+    let json = json!({
+        "format": "wmb7",
+        "textures": textures,
+        "blocks": f.blocks.len(),
+        "vertices": vertices,
+        "triangles": triangles,
+        "skins": skins,
+        "lightmaps": f.lightmaps.len(),
+        "lightmap_size": f.lightmap_dim,
+        "objects": objects,
+        "entities": entities,
+        "entities_found": found,
+    });
+    let mut text = format!(
+        "WMB7 level: {} blocks, {vertices} vertices, {triangles} triangles, {skins} skins\n",
+        f.blocks.len()
+    );
+    text.push_str(&format!(
+        "lightmaps: {} pages of {}x{}\n",
+        f.lightmaps.len(),
+        f.lightmap_dim,
+        f.lightmap_dim
+    ));
+    for t in &f.textures {
+        text.push_str(&format!(
+            "texture {}: {}x{} type {}\n",
+            t.name, t.width, t.height, t.kind
+        ));
+    }
+    let listed: Vec<String> = counts
+        .iter()
+        .filter(|c| c.1 > 0)
+        .map(|(k, n)| format!("{n} {k}"))
+        .collect();
+    text.push_str(&format!("objects: {}\n", listed.join(", ")));
+    if let Some(i) = f.info() {
+        text.push_str(&format!(
+            "info: compiler {:.2}, sun azimuth {} elevation {}, sun colour #{:06x}, ambient #{:06x}\n",
+            i.version, i.azimuth, i.elevation, i.sun_color & 0xFF_FFFF, i.ambient_color & 0xFF_FFFF
+        ));
+    }
+    text.push_str(&format!(
+        "entities: {}, files found for {found} (root {})\n",
+        f.entities().count(),
+        files.root()
+    ));
+    for e in f.entities() {
+        text.push_str(&format!(
+            "  {} {} at ({:.1}, {:.1}, {:.1})\n",
+            e.name, e.file, e.origin.x, e.origin.y, e.origin.z
+        ));
+    }
+    Ok(Description { json, text })
+}

@@ -1,0 +1,38 @@
+// The page's frame time against the same code drawing natively on one thread, side by side in one
+// run (docs/benchmarks.md "Web"), and the time to load and parse each file. Usage:
+//   node web/e2e/bench.mjs FRAME_TIME_BIN SAMPLES_DIR
+// FRAME_TIME_BIN is the release build of `cargo build --release -p modex-web --example frame_time`.
+// Each side draws 15 batches of 10 draws, each batch timed whole (the browser's clock is coarse);
+// the median batch's mean per draw is printed.
+import { execFileSync } from "node:child_process";
+import { join, resolve } from "node:path";
+import { open } from "./harness.mjs";
+
+const [native, samples] = process.argv.slice(2).map((p) => resolve(p));
+const BATCHES = 15, BATCH = 10; // BATCH is frame_time's too
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const { page, load, close } = await open();
+
+const mdl3 = join(samples, "mdl/assimp/minigun.MDL");
+const mdl5 = join(samples, "mdl/assimp/minigun_mdl5.mdl"); // the largest model sample, 2.9 MB
+const mdl7 = join(samples, "wmb/lottershock/Game/Level/Teleport.mdl");
+const vdir = join(samples, "vxl/vengi");
+const unit = ["hmec.vxl", "hmec.hva", "test.vpl"].map((n) => join(vdir, n));
+const scenes = [
+  ["mdl3-minigun", [mdl3], "8"], ["mdl3-minigun", [mdl3], "8888"],
+  ["mdl5-minigun", [mdl5], "8"], ["mdl7-teleport", [mdl7], "8888"],
+  ["vxl-hmec", unit, "8"], ["vxl-hmec", unit, "8888"],
+];
+const [size, yaw, pitch, facing] = ["640x480", "30", "15", "32"];
+for (const [label, files, format] of scenes) {
+  const out = execFileSync(native, [size, yaw, pitch, format, facing, String(BATCHES), ...files]).toString();
+  const n = Object.fromEntries([...out.matchAll(/(\w+)=([\d.]+)/g)].map((m) => [m[1], Number(m[2])]));
+  const state = await load(new URLSearchParams({ size, yaw, pitch, format, facing }).toString(), files);
+  if (state !== "ready") throw new Error(`${label}: ${await page.textContent("#error")}`);
+  const { open_ms, load_ms } = await page.evaluate(() => window.modexStats());
+  const ms = median(await page.evaluate(([n, b]) => window.modexBench(n, b), [BATCHES, BATCH]));
+  console.log(`WEB scene=${label} size=${size} format=${format} page_ms=${ms.toFixed(2)} ` +
+    `native_ms=${n.frame_ms.toFixed(2)} ratio=${(ms / n.frame_ms).toFixed(2)} ` +
+    `page_open_ms=${open_ms.toFixed(1)} native_open_ms=${n.open_ms.toFixed(1)} page_load_ms=${load_ms.toFixed(1)}`);
+}
+await close();

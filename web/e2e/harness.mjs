@@ -1,0 +1,35 @@
+// What the Chromium test and the page benchmark share: web/dist served on 127.0.0.1, a headless
+// Chromium with a fresh profile, and loading files through the page's file input.
+import { chromium } from "playwright-core";
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const root = resolve(new URL("../..", import.meta.url).pathname);
+
+export async function open() {
+  const dist = join(root, "web/dist");
+  const port = 8000 + (process.pid % 1000);
+  const server = spawn("python3", ["-m", "http.server", "-b", "127.0.0.1", "-d", dist, String(port)], { stdio: "ignore" });
+  // A fresh user data dir (playwright passes it as --user-data-dir).
+  const browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "modex-chromium-")), {
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  const page = await browser.newPage();
+  page.on("console", (m) => console.log("  page:", m.text()));
+  for (let i = 0; i < 50; i++) { try { await fetch(`http://127.0.0.1:${port}/`); break; } catch { await new Promise((r) => setTimeout(r, 100)); } }
+
+  // Open the page with `query`, drop `files` on its file input, wait for the first frame.
+  async function load(query, files) {
+    await page.goto(`http://127.0.0.1:${port}/index.html?${query}`);
+    await page.waitForFunction(() => document.body.dataset.state === "empty");
+    await page.setInputFiles("#files", files);
+    await page.waitForFunction(() => ["ready", "error"].includes(document.body.dataset.state), null, { timeout: 60000 });
+    return page.evaluate(() => document.body.dataset.state);
+  }
+  const close = async () => { await browser.close(); server.kill(); };
+  return { page, load, close };
+}

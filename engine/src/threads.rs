@@ -31,6 +31,11 @@ pub fn with_threads<R: Send>(
     if !THREADS_AVAILABLE {
         return Ok(f());
     }
+    // Already on a pool of that size (a frontend that draws many frames inside one pool): run
+    // there, rather than start and join new threads for every call.
+    if rayon::current_thread_index().is_some() && rayon::current_num_threads() == threads {
+        return Ok(f());
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -46,5 +51,17 @@ mod tests {
     fn runs_on_a_pool_of_the_asked_size() {
         assert_eq!(with_threads(3, rayon::current_num_threads).unwrap(), 3);
         assert_eq!(with_threads(1, rayon::current_num_threads).unwrap(), 1);
+    }
+
+    #[test]
+    fn a_call_on_a_pool_of_the_same_size_stays_on_it() {
+        let outer = with_threads(2, || {
+            let pool_thread = std::thread::current().id();
+            let same = with_threads(2, || std::thread::current().id()).unwrap();
+            let other = with_threads(1, rayon::current_num_threads).unwrap();
+            (pool_thread == same, other)
+        })
+        .unwrap();
+        assert_eq!(outer, (true, 1));
     }
 }

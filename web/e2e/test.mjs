@@ -76,6 +76,20 @@ await page.setInputFiles("#files", [mdl]);
 await page.waitForFunction(() => document.body.dataset.state === "ready", null, { timeout: 60000 });
 check(true, "page usable after the error");
 
+// The next file shown frees the last: showing the largest model and a small one in turn keeps the
+// module's memory where the first round left it (each pick is a new set of files, so each loads).
+const big = join(samples, "mdl/assimp/minigun_mdl5.mdl");
+const memory = [];
+const drawn = (await page.evaluate(() => window.modexStats())).frames;
+for (let i = 0; i < 8; i++) {
+  await page.setInputFiles("#files", [i % 2 ? mdl : big]);
+  await page.waitForFunction(() => document.body.dataset.state === "ready", null, { timeout: 60000 });
+  memory.push((await page.evaluate(() => window.modexStats())).memory_bytes);
+}
+const loads = (await page.evaluate(() => window.modexStats())).frames - drawn;
+check(loads === 8 && memory[7] === memory[1],
+  `memory flat over 8 files shown in turn (${loads} drawn; ${memory.join(", ")} bytes)`);
+
 // The cutscene: the canvas changes as it plays and #time advances.
 const cut = join(root, "data/cutscene");
 const cfiles = ["ASCR001.ascr", ...["ANI", "ENG"].flatMap((d) => readdirSync(join(cut, d)).map((n) => join(d, n)))].map((n) => join(cut, n));

@@ -15,10 +15,11 @@ const view = {
   zoom: 1,
 };
 // frame_ms: the last draw; for the benchmarks, open_ms: decoding the file shown (modex_open), and
-// load_ms: the dropped files read into the module and the file shown decoded.
+// load_ms: the dropped files read into the module and the file shown decoded; memory_bytes: the
+// module's memory (it never shrinks, but a file shown after another reuses what that one freed).
 const stats = { frame_ms: 0, frames: 0, open_ms: 0, load_ms: 0 };
 let loadStart = 0;
-window.modexStats = () => ({ ...stats });
+window.modexStats = () => ({ ...stats, memory_bytes: wasm.memory.buffer.byteLength });
 // Draw the current view in `batches` batches of `size` draws and return each batch's mean
 // milliseconds per draw (docs/benchmarks.md "Web"; the browser's clock is too coarse for one draw).
 window.modexBench = (batches, size) => {
@@ -107,6 +108,7 @@ function open(name) {
 }
 
 async function load(files) {
+  document.body.dataset.state = "loading";
   loadStart = performance.now();
   wasm.modex_clear();
   for (const f of files) {

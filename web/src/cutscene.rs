@@ -10,9 +10,19 @@ use modex_cutscene::{ascr, Action, GameDir, Playback, Scene, SceneError, Transpo
 use crate::files::{Dropped, SCRIPT_ARCHIVE};
 use crate::shown::ShowError;
 
+self_cell::self_cell!(
+    /// A scene with the playback that borrows it, owned together, so the next file shown frees
+    /// both.
+    struct Played {
+        owner: Scene,
+        #[covariant]
+        dependent: Playback,
+    }
+);
+
 /// A scene being played.
 pub struct ShownCutscene {
-    playback: Playback<'static>,
+    played: Played,
     transport: Transport,
     /// The sound mixed since the page last took it, mono at [`modex::OUTPUT_RATE`].
     samples: Vec<f32>,
@@ -24,8 +34,6 @@ impl ShownCutscene {
     /// The scene of the script `name` (an `.ascr` file, or the install's script archive, whose
     /// first script with commands plays) with the assets it names among `dropped`: the files of
     /// the install's `ANI` and `ENG` folders, found by name whatever folder they were dropped in.
-    ///
-    /// The scene is leaked, as a shown model is: the playback borrows it for the page's life.
     pub fn load(name: &str, format: Format, dropped: &Dropped) -> Result<ShownCutscene, ShowError> {
         let files: MemorySource = dropped.source().clone();
         let dir = GameDir::from_sources(name, files.clone(), files);
@@ -43,11 +51,10 @@ impl ShownCutscene {
         for w in &scene.warnings {
             modex_log(&format!("warning: {w}"));
         }
-        let scene: &'static Scene = Box::leak(Box::new(scene));
-        let playback = Playback::new(scene, Mixer::default());
-        let transport = Transport::new(playback.length(), 1.0);
+        let played = Played::new(scene, |scene| Playback::new(scene, Mixer::default()));
+        let transport = Transport::new(played.borrow_dependent().length(), 1.0);
         Ok(ShownCutscene {
-            playback,
+            played,
             transport,
             samples: Vec::new(),
             pending: 0.0,
@@ -56,7 +63,7 @@ impl ShownCutscene {
 
     /// The scene's length in ticks.
     pub fn length(&self) -> u32 {
-        self.playback.length()
+        self.played.borrow_dependent().length()
     }
 
     /// The tick shown.
@@ -75,19 +82,22 @@ impl ShownCutscene {
         let ms = ms.clamp(0.0, 250.0);
         let was_paused = self.transport.paused;
         self.transport.advance(Duration::from_secs_f64(ms / 1000.0));
-        self.playback.sound_to(self.transport.tick());
+        let tick = self.transport.tick();
+        self.played.with_dependent_mut(|_, p| p.sound_to(tick));
         if !was_paused {
-            self.pending += ms / 1000.0 * self.playback.mixer().rate() as f64;
+            let mixer = self.played.borrow_dependent().mixer();
+            self.pending += ms / 1000.0 * mixer.rate() as f64;
             let n = self.pending as usize;
             self.pending -= n as f64;
-            self.samples.extend(self.playback.mixer().render(n));
+            self.samples.extend(mixer.render(n));
         }
     }
 
     /// Apply a transport action (pause, step, seek); a jump silences the sound.
     pub fn apply(&mut self, action: Action) {
         if self.transport.apply(action) {
-            self.playback.jump(self.transport.tick());
+            let tick = self.transport.tick();
+            self.played.with_dependent_mut(|_, p| p.jump(tick));
         }
     }
 
@@ -100,10 +110,13 @@ impl ShownCutscene {
     pub fn draw(&mut self, out: &mut Vec<u8>) -> (usize, usize) {
         use modex::Target;
         let tick = self.transport.tick();
-        let palette = self.playback.palette_at(tick);
-        let frame = self.playback.frame_at(tick);
-        *out = frame.to_rgba8(&palette);
-        frame.size()
+        let (rgba, size) = self.played.with_dependent_mut(|_, playback| {
+            let palette = playback.palette_at(tick);
+            let frame = playback.frame_at(tick);
+            (frame.to_rgba8(&palette), frame.size())
+        });
+        *out = rgba;
+        size
     }
 }
 

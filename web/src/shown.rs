@@ -15,11 +15,22 @@ use modex_vxl::Vpl;
 use crate::files::Dropped;
 use crate::page::View;
 
+/// The renderer's skins and mip levels, prepared once per part so orbiting does not rebuild them.
+type PreparedParts<'m> = Vec<PreparedModel<'m>>;
+
+self_cell::self_cell!(
+    /// A file's decoded parts with the prepared skins that borrow them, owned together, so
+    /// the next file shown frees both (safe code cannot otherwise hold a borrow beside its owner).
+    struct Parts {
+        owner: Vec<Model>,
+        #[covariant]
+        dependent: PreparedParts,
+    }
+);
+
 /// A decoded model: its parts, the renderer prepared for them (skins and mip levels), its format.
 pub struct ShownModel {
-    /// Kept for the page's life: the prepared parts borrow them (see [`ShownModel::load`]).
-    models: &'static [Model],
-    prepared: Vec<PreparedModel<'static>>,
+    parts: Parts,
     renderer: Renderer,
     format: Format,
     palette: Palette,
@@ -70,10 +81,6 @@ pub enum ShowError {
 impl ShownModel {
     /// Decode `name` (of `format`) with its external skins among `dropped`; 8-bit skins through
     /// the Quake palette, as `modex render` without `--palette`.
-    ///
-    /// The models are leaked: the prepared parts (the renderer's skins and mip levels, built once
-    /// so orbiting does not rebuild them) borrow them, and this crate has no `unsafe` to end that
-    /// borrow. Each file shown keeps its decoded model until the page is reloaded.
     pub fn load(name: &str, format: Format, dropped: &Dropped) -> Result<ShownModel, ShowError> {
         let palette = Palette::quake();
         let bytes = dropped.bytes(name).unwrap_or_default();
@@ -82,12 +89,12 @@ impl ShownModel {
             extra: None,
         };
         let models = model::load_models(format, name, &bytes, &palette, &skins)?;
-        let models: &'static [Model] = Vec::leak(models);
         let renderer = Renderer::new(&palette);
-        let prepared = models.iter().map(|m| renderer.prepare(m)).collect();
+        let parts = Parts::new(models, |models| {
+            models.iter().map(|m| renderer.prepare(m)).collect()
+        });
         Ok(ShownModel {
-            models,
-            prepared,
+            parts,
             renderer,
             format,
             palette,
@@ -96,7 +103,7 @@ impl ShownModel {
 
     /// The most frames of any part.
     pub fn frames(&self) -> usize {
-        model::frame_count(self.models)
+        model::frame_count(self.parts.borrow_owner())
     }
 
     /// Draw `view` as RGBA8 into `out`, as `modex render` draws it (`zoom` 1 is its camera).
@@ -109,8 +116,13 @@ impl ShownModel {
             });
         }
         let (w, h) = view.size;
-        let mut camera =
-            model::render_camera(self.models, view.frame, view.yaw, view.pitch, (w, h));
+        let mut camera = model::render_camera(
+            self.parts.borrow_owner(),
+            view.frame,
+            view.yaw,
+            view.pitch,
+            (w, h),
+        );
         if view.zoom != 1.0 {
             // The viewer's zoom: the eye moves along its line of sight.
             let offset = camera.eye - camera.target;
@@ -121,7 +133,7 @@ impl ShownModel {
         let mut shot = ModelShot {
             renderer: &self.renderer,
             camera,
-            models: &self.prepared,
+            models: self.parts.borrow_dependent(),
             entity: Entity {
                 frame: view.frame as f32,
                 ..Entity::default()
@@ -196,7 +208,7 @@ trait Drawing {
 struct ModelShot<'a> {
     renderer: &'a Renderer,
     camera: Camera,
-    models: &'a [PreparedModel<'static>],
+    models: &'a [PreparedModel<'a>],
     entity: Entity,
 }
 

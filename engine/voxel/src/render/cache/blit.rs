@@ -3,6 +3,7 @@
 //! direct draw's row bands.
 
 use super::super::job;
+use super::super::light::LimbShade;
 use super::super::march::{self, DrawContext};
 use super::super::pixel::Shade;
 use glam::Vec2;
@@ -72,6 +73,35 @@ pub(super) fn draw_bands<P: Shade>(
     })
 }
 
+/// Sprite pixels tested together before any of them is shaded.
+const GROUP: usize = 4;
+
+/// One sprite pixel, depth-tested and shaded. Branch-free: in a crowd drawn nearest first the
+/// depth test is unpredictable, and a shade is two table reads (measured: see
+/// docs/benchmarks-history.md, Round 6).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the blit loop's locals, passed to its one inner step
+fn put<P: Shade>(
+    k: usize,
+    origin_depth: f32,
+    offset: &[f32],
+    colour: &[u8],
+    normal: &[u8],
+    shade: &LimbShade,
+    vpl: &Vpl,
+    dst_p: &mut [P],
+    dst_d: &mut [f32],
+) {
+    let z = origin_depth + offset[k];
+    let d = dst_d[k];
+    let front = z < d;
+    let lit = P::shade(vpl, shade, colour[k], normal[k]);
+    // `min` is the select for depths (never NaN here; equal depths keep the old), and indexing a
+    // pair is one for pixels, neither compiled to a branch.
+    dst_d[k] = z.min(d);
+    dst_p[k] = [dst_p[k], lit][front as usize];
+}
+
 /// Blit the sprite's rows that fall in band rows `y0..` (`pixels.len() / width` of them): per
 /// covered run, a depth-tested copy shaded by the run's limb.
 #[inline]
@@ -118,17 +148,23 @@ fn blit<P: Shade>(
                 &s.depth[src],
             );
             let (dst_p, dst_d) = (&mut pixels[at..at + n], &mut depth[at..at + n]);
-            // Branch-free: in a crowd drawn nearest first the depth test is unpredictable, and a
-            // shade is two table reads (measured: see docs/benchmarks-history.md, Round 6).
-            for k in 0..n {
-                let z = b.depth + offset[k];
-                let d = dst_d[k];
-                let front = z < d;
-                let lit = P::shade(vpl, shade, colour[k], normal[k]);
-                // `min` is the select for depths (never NaN here; equal depths keep the old),
-                // and indexing a pair is one for pixels, neither compiled to a branch.
-                dst_d[k] = z.min(d);
-                dst_p[k] = [dst_p[k], lit][front as usize];
+            // Groups of four behind what is drawn are skipped before shading: in a crowd drawn
+            // nearest first most sprite pixels are (5.2 M tested for 2 M shown at 1080p), and
+            // such runs are long, so the one branch per group is predictable where the
+            // per-pixel test is not. Skipping changes nothing: behind keeps the old pixel and
+            // depth (`z.min(d)` is `d`).
+            let mut k = 0;
+            while k + GROUP <= n {
+                let behind = (k..k + GROUP).all(|j| b.depth + offset[j] >= dst_d[j]);
+                if !behind {
+                    for j in k..k + GROUP {
+                        put(j, b.depth, offset, colour, normal, shade, vpl, dst_p, dst_d);
+                    }
+                }
+                k += GROUP;
+            }
+            for j in k..n {
+                put(j, b.depth, offset, colour, normal, shade, vpl, dst_p, dst_d);
             }
         }
     }

@@ -2,14 +2,14 @@
 // run (docs/benchmarks.md "Web"), and the time to load and parse each file. Usage:
 //   node web/e2e/bench.mjs FRAME_TIME_BIN SAMPLES_DIR
 // FRAME_TIME_BIN is the release build of `cargo build --release -p modex-web --example frame_time`.
-// Each side draws 15 batches of 10 draws, each batch timed whole (the browser's clock is coarse);
+// Each side draws 21 batches of 20 draws, each batch timed whole (the browser's clock is coarse);
 // the median batch's mean per draw is printed.
 import { execFileSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { open } from "./harness.mjs";
 
 const [native, samples] = process.argv.slice(2).map((p) => resolve(p));
-const BATCHES = 15, BATCH = 10; // BATCH is frame_time's too
+const BATCHES = 21, BATCH = 20; // BATCH is frame_time's too
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const { page, load, close } = await open();
 

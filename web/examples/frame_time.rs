@@ -12,7 +12,7 @@ use modex::TargetFormat;
 use modex_web::{Page, View};
 
 /// Draws per timed batch.
-const BATCH: usize = 10;
+const BATCH: usize = 20;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -66,6 +66,18 @@ pub fn load_models(
     )?)
 }
 
+/// What each of [`load_models`]' models is called in the file, for the OBJ materials: MDL7 parts
+/// by their skin or group name ([`mdl7::Mdl7File::part_names`]); MDL2..MDL5 and HMP name neither
+/// model nor skin, so theirs are `None`.
+fn part_names(asset: &Asset) -> Result<Vec<Option<String>>> {
+    Ok(match asset.format() {
+        Format::Mdl if mdl7::sniff(asset.bytes()) => {
+            mdl7::Mdl7File::parse(asset.bytes())?.part_names()
+        }
+        _ => Vec::new(),
+    })
+}
+
 /// Box of frame 0 as `[[min], [max]]`, computed from the decoded vertices.
 fn bbox_json(model: &Model) -> Value {
     match model.frames.first() {
@@ -309,7 +321,7 @@ pub fn export(args: &ExportArgs, asset: &Asset) -> Result<()> {
     if let Some(out) = &args.obj {
         let palette = palette_or_quake(args.palette.as_deref())?;
         let models = load_models(asset, &palette, None)?;
-        super::obj_export::export(&models, args.frame as usize, out)?;
+        super::obj_export::export(&models, &part_names(asset)?, args.frame as usize, out)?;
         if args.skins.is_none() {
             return Ok(());
         }

@@ -30,6 +30,8 @@ pub enum Shape {
 
 /// A decoded entity file: its models, and a sphere around them in model space for culling.
 pub struct Placeable {
+    /// The file's name without folder and extension (what an export names its materials after).
+    pub name: String,
     pub models: Vec<Model>,
     pub shape: Shape,
     pub centre: Vec3,
@@ -241,6 +243,10 @@ fn load_placeable(
                 .collect();
             let (lo, hi) = Frame::compute_bbox(&positions);
             Some(Placeable {
+                name: path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
                 models,
                 shape,
                 centre: (lo + hi) * 0.5,

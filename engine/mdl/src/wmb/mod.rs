@@ -11,6 +11,7 @@
 //! from the manual: `docs/formats.md`, "WMB7 levels".
 
 pub mod block;
+pub mod chart;
 pub mod encode;
 pub mod header;
 pub mod object;

@@ -322,10 +322,13 @@ fn mdl7_renders_a_frame_and_exports_obj_with_skins() {
     assert_eq!(text.lines().filter(|l| l.starts_with("f ")).count(), 1350);
     assert!(text.contains("mtllib g.mtl"));
     let mtl = std::fs::read_to_string(out_dir.join("g.mtl")).unwrap();
-    assert!(
-        mtl.contains("map_Kd g_part0.png") && mtl.contains("map_Kd g_part1.png"),
-        "{mtl}"
-    );
-    assert!(out_dir.join("g_part1.png").exists());
+    // Materials and their PNGs are named after the skin files, not `part0`, `part1`.
+    for skin in ["griechin_body", "griechin_head"] {
+        assert!(
+            mtl.contains(&format!("newmtl {skin}\nKd 1 1 1\nmap_Kd g_{skin}.png")),
+            "{mtl}"
+        );
+        assert!(out_dir.join(format!("g_{skin}.png")).exists());
+    }
     std::fs::remove_dir_all(&out_dir).unwrap();
 }

@@ -349,6 +349,11 @@ fn check_mdl7(name: &str, path: &Path, bytes: &[u8]) {
     }
     let parts = file.parts();
     assert!(!parts.is_empty(), "{name}: no parts");
+    assert_eq!(
+        file.part_names().len(),
+        parts.len(),
+        "{name}: one name per part"
+    );
     let tris: usize = parts.iter().map(|p| p.model.triangles.len()).sum();
     assert_eq!(
         tris,
@@ -484,6 +489,9 @@ fn lottershock_external_skins_are_found_beside_the_model() {
     };
     let path = dir.join("lottershock/Assets/griechin.mdl");
     let mut f = Mdl7File::parse(&std::fs::read(&path).unwrap()).unwrap();
+    // Its parts are named after the skin files (the skin records say only "Skin1", "Skin2").
+    let names = [Some("griechin_body".into()), Some("griechin_head".into())];
+    assert_eq!(f.part_names(), names);
     let folder = modex::DirSource::new(path.parent().unwrap());
     let problems = f.resolve_skins(&mut |n| modex::FileSource::read(&folder, n).unwrap());
     assert!(problems.is_empty(), "{problems:?}");

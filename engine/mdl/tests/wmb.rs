@@ -516,3 +516,21 @@ proptest! {
         let _ = WmbFile::parse(&bytes);
     }
 }
+
+#[test]
+fn errors_name_the_record_and_field_they_happened_in() {
+    // Fields are read with static names and the record named only on error: the names must
+    // still say where. Cut the objects list two bytes into the INFO object's ambient colour
+    // (count, one offset, then the record: ambient at +40).
+    let bytes = encode(&small_level());
+    let len_at = 4 + 8 * ListKind::Objects.index() + 4;
+    let mut cut = bytes.clone();
+    cut[len_at..len_at + 4].copy_from_slice(&(4 + 4 + 40 + 2u32).to_le_bytes());
+    let e = WmbFile::parse(&cut).unwrap_err();
+    assert_eq!(e.field, "object[0].ambient_color");
+    assert!(matches!(e.kind, ErrorKind::Truncated { .. }), "{e}");
+    // A list's own words keep the list's name.
+    let mut past = bytes;
+    past[len_at..len_at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+    assert_eq!(WmbFile::parse(&past).unwrap_err().field, "objects.length");
+}

@@ -440,15 +440,6 @@ impl Mdl7File {
             .iter()
             .flat_map(|g| g.skins.iter().map(|s| &s.skin))
             .collect();
-        let skin_base: Vec<usize> = self
-            .groups
-            .iter()
-            .scan(0, |n, g| {
-                let base = *n;
-                *n += g.skins.len();
-                Some(base)
-            })
-            .collect();
         let posed: Vec<Vec<(String, GroupPose)>> = (0..self.groups.len())
             .map(|gi| {
                 let g = &self.groups[gi];
@@ -481,20 +472,8 @@ impl Mdl7File {
             .fold(Orientation::default(), Orientation::plus)
             .points_back();
         for ((gi, g), poses) in self.groups.iter().enumerate().zip(posed) {
-            // Group skin list offsets into the model-wide list the materials index.
-            let own = skin_base[gi]..skin_base[gi] + g.skins.len();
-            let skin_of = |t: &Mdl7Triangle| -> Option<usize> {
-                match t.material {
-                    Some(m) if (m as usize) < all_skins.len() => Some(m as usize),
-                    _ if !own.is_empty() => Some(own.start),
-                    _ if !all_skins.is_empty() => Some(0),
-                    _ => None,
-                }
-            };
-            let mut keys: Vec<Option<usize>> = g.triangles.iter().map(skin_of).collect();
-            keys.sort();
-            keys.dedup();
-            for key in keys {
+            let skin_of = self.skin_rule(gi);
+            for key in self.group_skins(gi) {
                 let mut remap = vec![u32::MAX; g.vertices.len()];
                 let mut used = Vec::new();
                 let mut triangles = Vec::new();
@@ -564,6 +543,59 @@ impl Mdl7File {
             }
         }
         parts
+    }
+
+    /// The skin triangle `t` of group `group` is drawn with, counted over all groups' skins (the
+    /// rule [`Mdl7File::parts`] documents).
+    fn skin_rule(&self, group: usize) -> impl Fn(&Mdl7Triangle) -> Option<usize> {
+        let all = self.groups.iter().map(|g| g.skins.len()).sum::<usize>();
+        let base: usize = self.groups[..group].iter().map(|g| g.skins.len()).sum();
+        let own = base..base + self.groups[group].skins.len();
+        move |t: &Mdl7Triangle| match t.material {
+            Some(m) if (m as usize) < all => Some(m as usize),
+            _ if !own.is_empty() => Some(own.start),
+            _ if all > 0 => Some(0),
+            _ => None,
+        }
+    }
+
+    /// The skins group `group`'s triangles use, in the order [`Mdl7File::parts`] makes its parts.
+    fn group_skins(&self, group: usize) -> Vec<Option<usize>> {
+        let skin_of = self.skin_rule(group);
+        let mut keys: Vec<Option<usize>> =
+            self.groups[group].triangles.iter().map(skin_of).collect();
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+
+    /// A name for each of [`Mdl7File::parts`], in the same order, without posing anything (what
+    /// an exporter names materials after): an external skin's file name without folder and
+    /// extension (`griechin_body`; the skin records' own names are `Skin1`, `Skin2` in the
+    /// LotterShock models), else the skin's name, else the group's, else `None`.
+    pub fn part_names(&self) -> Vec<Option<String>> {
+        let skins: Vec<&Mdl7Skin> = self.groups.iter().flat_map(|g| &g.skins).collect();
+        let mut names = Vec::new();
+        for (gi, g) in self.groups.iter().enumerate() {
+            for key in self.group_skins(gi) {
+                let skin = key.and_then(|s| skins.get(s));
+                // A file named by a path from the artist's machine: its last part, no extension.
+                let file = skin.and_then(|s| match &s.source {
+                    SkinSource::External(f) => {
+                        let base = f.rsplit(['/', '\\']).next().unwrap_or(f);
+                        Some(base.rsplit_once('.').map_or(base, |(stem, _)| stem))
+                    }
+                    _ => None,
+                });
+                let name = [file, skin.map(|s| s.name.as_str()), Some(g.name.as_str())]
+                    .into_iter()
+                    .flatten()
+                    .map(str::trim)
+                    .find(|n| !n.is_empty());
+                names.push(name.map(str::to_string));
+            }
+        }
+        names
     }
 }
 

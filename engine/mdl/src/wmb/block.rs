@@ -8,6 +8,8 @@
 use glam::{Vec2, Vec3};
 use modex::{ByteReader, FormatResult};
 
+use super::Within;
+
 /// Size of a block record before its vertices.
 pub const BLOCK_HEADER_SIZE: usize = 40;
 /// Size of a block vertex.
@@ -157,32 +159,30 @@ pub(crate) fn read_materials(r: &mut ByteReader<'_>) -> FormatResult<Vec<Materia
     let count = r.remaining() / MATERIAL_SIZE;
     let mut out = Vec::with_capacity(count);
     for i in 0..count {
-        let f = format!("material[{i}]");
-        let mut s = [0.0; 4];
-        let mut t = [0.0; 4];
-        for v in s.iter_mut() {
-            *v = r.f32(&format!("{f}.s"))?;
-        }
-        for v in t.iter_mut() {
-            *v = r.f32(&format!("{f}.t"))?;
-        }
-        let texture = r.u32(&format!("{f}.texture"))?;
-        let flags = r.u32(&format!("{f}.flags"))?;
-        let tail = r.array(&format!("{f}.albedo"))?;
-        let name = r.array(&format!("{f}.name"))?;
-        out.push(Material {
-            s,
-            t,
-            texture,
-            flags,
-            tail,
-            name,
-        });
+        out.push(read_material(r).within(|| format!("material[{i}]"))?);
     }
     Ok(out)
 }
 
-/// Read the blocks list.
+fn read_material(r: &mut ByteReader<'_>) -> FormatResult<Material> {
+    let mut s = [0.0; 4];
+    let mut t = [0.0; 4];
+    for v in s.iter_mut() {
+        *v = r.f32("s")?;
+    }
+    for v in t.iter_mut() {
+        *v = r.f32("t")?;
+    }
+    Ok(Material {
+        s,
+        t,
+        texture: r.u32("texture")?,
+        flags: r.u32("flags")?,
+        tail: r.array("albedo")?,
+        name: r.array("name")?,
+    })
+}
+
 pub(crate) fn read_blocks(r: &mut ByteReader<'_>) -> FormatResult<Vec<Block>> {
     if r.remaining() == 0 {
         return Ok(Vec::new());
@@ -191,67 +191,39 @@ pub(crate) fn read_blocks(r: &mut ByteReader<'_>) -> FormatResult<Vec<Block>> {
     r.check_count(count, BLOCK_HEADER_SIZE, "blocks.count")?;
     let mut blocks = Vec::with_capacity(count);
     for i in 0..count {
-        blocks.push(read_block(r, &format!("block[{i}]"))?);
+        blocks.push(read_block(r).within(|| format!("block[{i}]"))?);
     }
     Ok(blocks)
 }
 
-fn read_block(r: &mut ByteReader<'_>, f: &str) -> FormatResult<Block> {
-    let mins = vec3(r, &format!("{f}.mins"))?;
-    let maxs = vec3(r, &format!("{f}.maxs"))?;
-    let content = r.u32(&format!("{f}.content"))?;
-    let num_verts = r.u32(&format!("{f}.num_verts"))? as usize;
-    let num_tris = r.u32(&format!("{f}.num_tris"))? as usize;
-    let num_skins = r.u32(&format!("{f}.num_skins"))? as usize;
-    r.check_count(num_verts, VERTEX_SIZE, &format!("{f}.num_verts"))?;
+fn read_block(r: &mut ByteReader<'_>) -> FormatResult<Block> {
+    let mins = vec3(r, "mins")?;
+    let maxs = vec3(r, "maxs")?;
+    let content = r.u32("content")?;
+    let num_verts = r.u32("num_verts")? as usize;
+    let num_tris = r.u32("num_tris")? as usize;
+    let num_skins = r.u32("num_skins")? as usize;
+    r.check_count(num_verts, VERTEX_SIZE, "num_verts")?;
     let mut vertices = Vec::with_capacity(num_verts);
     for _ in 0..num_verts {
-        let vf = format!("{f}.vertex");
-        let position = vec3(r, &vf)?;
-        let texture_uv = Vec2::new(r.f32(&vf)?, r.f32(&vf)?);
-        let lightmap_uv = Vec2::new(r.f32(&vf)?, r.f32(&vf)?);
+        let position = vec3(r, "vertex")?;
+        let texture_uv = Vec2::new(r.f32("vertex")?, r.f32("vertex")?);
+        let lightmap_uv = Vec2::new(r.f32("vertex")?, r.f32("vertex")?);
         vertices.push(BlockVertex {
             position,
             texture_uv,
             lightmap_uv,
         });
     }
-    r.check_count(num_tris, TRIANGLE_SIZE, &format!("{f}.num_tris"))?;
+    r.check_count(num_tris, TRIANGLE_SIZE, "num_tris")?;
     let mut triangles = Vec::with_capacity(num_tris);
     for t in 0..num_tris {
-        let tf = format!("{f}.triangle[{t}]");
-        let at = r.pos();
-        let v = [r.u16(&tf)?, r.u16(&tf)?, r.u16(&tf)?];
-        let skin = r.u16(&tf)?;
-        let face = r.u32(&tf)?;
-        if let Some(&bad) = v.iter().find(|&&i| i as usize >= num_verts) {
-            let mut e = r.invalid(format!("{tf}.v"), format!("vertex {bad} of {num_verts}"));
-            e.offset = at;
-            return Err(e);
-        }
-        if skin as usize >= num_skins {
-            let mut e = r.invalid(format!("{tf}.skin"), format!("skin {skin} of {num_skins}"));
-            e.offset = at + 6;
-            return Err(e);
-        }
-        triangles.push(BlockTriangle {
-            vertices: v,
-            skin,
-            face,
-        });
+        triangles.push(read_triangle(r, num_verts, num_skins).within(|| format!("triangle[{t}]"))?);
     }
-    r.check_count(num_skins, SKIN_SIZE, &format!("{f}.num_skins"))?;
+    r.check_count(num_skins, SKIN_SIZE, "num_skins")?;
     let mut skins = Vec::with_capacity(num_skins);
     for s in 0..num_skins {
-        let sf = format!("{f}.skin[{s}]");
-        skins.push(BlockSkin {
-            texture: r.u16(&format!("{sf}.texture"))?,
-            lightmap: r.u16(&format!("{sf}.lightmap"))?,
-            material: r.u32(&format!("{sf}.material"))?,
-            ambient: r.f32(&format!("{sf}.ambient"))?,
-            albedo: r.f32(&format!("{sf}.albedo"))?,
-            flags: r.u32(&format!("{sf}.flags"))?,
-        });
+        skins.push(read_skin(r).within(|| format!("skin[{s}]"))?);
     }
     Ok(Block {
         mins,
@@ -260,5 +232,43 @@ fn read_block(r: &mut ByteReader<'_>, f: &str) -> FormatResult<Block> {
         vertices,
         triangles,
         skins,
+    })
+}
+
+/// One triangle, its vertices and skin checked against the block's counts.
+fn read_triangle(
+    r: &mut ByteReader<'_>,
+    num_verts: usize,
+    num_skins: usize,
+) -> FormatResult<BlockTriangle> {
+    let at = r.pos();
+    let v = [r.u16("v1")?, r.u16("v2")?, r.u16("v3")?];
+    let skin = r.u16("skin")?;
+    let face = r.u32("face")?;
+    if let Some(&bad) = v.iter().find(|&&i| i as usize >= num_verts) {
+        let mut e = r.invalid("v", format!("vertex {bad} of {num_verts}"));
+        e.offset = at;
+        return Err(e);
+    }
+    if skin as usize >= num_skins {
+        let mut e = r.invalid("skin", format!("skin {skin} of {num_skins}"));
+        e.offset = at + 6;
+        return Err(e);
+    }
+    Ok(BlockTriangle {
+        vertices: v,
+        skin,
+        face,
+    })
+}
+
+fn read_skin(r: &mut ByteReader<'_>) -> FormatResult<BlockSkin> {
+    Ok(BlockSkin {
+        texture: r.u16("texture")?,
+        lightmap: r.u16("lightmap")?,
+        material: r.u32("material")?,
+        ambient: r.f32("ambient")?,
+        albedo: r.f32("albedo")?,
+        flags: r.u32("flags")?,
     })
 }

@@ -5,7 +5,7 @@
 
 use modex::{ByteReader, ErrorKind, FormatError, FormatResult};
 
-use super::FORMAT;
+use super::{Within, FORMAT};
 
 /// Number of lists in the header.
 pub const LIST_COUNT: usize = 20;
@@ -127,8 +127,8 @@ pub fn read_header(bytes: &[u8]) -> FormatResult<Header> {
     let mut lists = [List::default(); LIST_COUNT];
     for (kind, list) in ListKind::ALL.iter().zip(lists.iter_mut()) {
         let at = r.pos();
-        let offset = r.u32(&format!("{}.offset", kind.name()))?;
-        let length = r.u32(&format!("{}.length", kind.name()))?;
+        let offset = r.u32("offset").within(|| kind.name().to_string())?;
+        let length = r.u32("length").within(|| kind.name().to_string())?;
         let end = offset as u64 + length as u64;
         if length > 0 && end > bytes.len() as u64 {
             return Err(FormatError::new(

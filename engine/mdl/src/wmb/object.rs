@@ -24,6 +24,8 @@
 use glam::Vec3;
 use modex::{ByteReader, ErrorKind, FormatResult};
 
+use super::Within;
+
 /// Size of an ENTITY record.
 pub const ENTITY_SIZE: usize = 372;
 /// Size of an OLD_ENTITY record.
@@ -278,7 +280,9 @@ pub(crate) fn read_objects(r: &mut ByteReader<'_>) -> FormatResult<Vec<Object>> 
     let mut offsets = Vec::with_capacity(count);
     for i in 0..count {
         let at = r.pos();
-        let off = r.u32(&format!("objects.offset[{i}]"))? as usize;
+        let off = r
+            .u32("objects.offset")
+            .named(|| format!("objects.offset[{i}]"))? as usize;
         let abs = start.saturating_add(off);
         if abs + 4 > end {
             let mut e = r.error(
@@ -305,23 +309,20 @@ pub(crate) fn read_objects(r: &mut ByteReader<'_>) -> FormatResult<Vec<Object>> 
             .unwrap_or(end);
         let mut o = ByteReader::new(&r.data()[..span_end], r.format());
         o.seek(abs, "object")?;
-        objects.push(read_object(&mut o, &format!("object[{i}]"))?);
+        objects.push(read_object(&mut o).within(|| format!("object[{i}]"))?);
     }
     Ok(objects)
 }
 
-fn read_object(r: &mut ByteReader<'_>, f: &str) -> FormatResult<Object> {
+fn read_object(r: &mut ByteReader<'_>) -> FormatResult<Object> {
     let base = r.pos();
-    let kind = r.u32(&format!("{f}.type"))?;
+    let kind = r.u32("type")?;
     Ok(match kind {
         1 => {
-            let origin = vec3(r, &format!("{f}.origin"))?;
-            let angle = vec3(r, &format!("{f}.angle"))?;
-            let unused = [
-                r.u32(&format!("{f}.unused"))?,
-                r.u32(&format!("{f}.unused"))?,
-            ];
-            let name = r.fixed_str(20, &format!("{f}.name"))?;
+            let origin = vec3(r, "origin")?;
+            let angle = vec3(r, "angle")?;
+            let unused = [r.u32("unused")?, r.u32("unused")?];
+            let name = r.fixed_str(20, "name")?;
             Object::Position {
                 origin,
                 angle,
@@ -330,31 +331,31 @@ fn read_object(r: &mut ByteReader<'_>, f: &str) -> FormatResult<Object> {
             }
         }
         2 => Object::Light {
-            origin: vec3(r, &format!("{f}.origin"))?,
-            color: vec3(r, &format!("{f}.color"))?,
-            range: r.f32(&format!("{f}.range"))?,
-            flags: r.u32(&format!("{f}.flags"))?,
+            origin: vec3(r, "origin")?,
+            color: vec3(r, "color")?,
+            range: r.f32("range")?,
+            flags: r.u32("flags")?,
         },
         3 => {
-            let origin = vec3(r, &format!("{f}.origin"))?;
-            let angle = vec3(r, &format!("{f}.angle"))?;
-            let scale = vec3(r, &format!("{f}.scale"))?;
+            let origin = vec3(r, "origin")?;
+            let angle = vec3(r, "angle")?;
+            let scale = vec3(r, "scale")?;
             // Check the whole record is there before reading the strings out of it.
-            r.check_count(OLD_ENTITY_SIZE - 40, 1, &format!("{f}.name"))?;
-            let name = r.fixed_str(20, &format!("{f}.name"))?;
+            r.check_count(OLD_ENTITY_SIZE - 40, 1, "name")?;
+            let name = r.fixed_str(20, "name")?;
             let file = str_at(r, base + 60, 33);
             let action = if file.len() < 13 {
                 str_at(r, base + 73, 20)
             } else {
                 String::new()
             };
-            r.seek(base + 96, &format!("{f}.skill"))?;
+            r.seek(base + 96, "skill")?;
             let mut skills = Vec::with_capacity(8);
             for s in 0..8 {
-                skills.push(r.f32(&format!("{f}.skill[{s}]"))?);
+                skills.push(r.f32("skill").named(|| format!("skill[{s}]"))?);
             }
-            let flags = r.u32(&format!("{f}.flags"))?;
-            let ambient = r.f32(&format!("{f}.ambient"))?;
+            let flags = r.u32("flags")?;
+            let ambient = r.f32("ambient")?;
             Object::Entity(Entity {
                 kind: EntityKind::Old,
                 origin,
@@ -375,15 +376,12 @@ fn read_object(r: &mut ByteReader<'_>, f: &str) -> FormatResult<Object> {
             })
         }
         4 => {
-            let origin = vec3(r, &format!("{f}.origin"))?;
-            let volume = r.f32(&format!("{f}.volume"))?;
-            let unused = [
-                r.u32(&format!("{f}.unused"))?,
-                r.u32(&format!("{f}.unused"))?,
-            ];
-            let range = r.u32(&format!("{f}.range"))?;
-            let flags = r.u32(&format!("{f}.flags"))?;
-            let file = r.fixed_str(33, &format!("{f}.filename"))?;
+            let origin = vec3(r, "origin")?;
+            let volume = r.f32("volume")?;
+            let unused = [r.u32("unused")?, r.u32("unused")?];
+            let range = r.u32("range")?;
+            let flags = r.u32("flags")?;
+            let file = r.fixed_str(33, "filename")?;
             Object::Sound {
                 origin,
                 volume,
@@ -394,19 +392,19 @@ fn read_object(r: &mut ByteReader<'_>, f: &str) -> FormatResult<Object> {
             }
         }
         5 => {
-            let origin = vec3(r, &format!("{f}.origin"))?;
-            let azimuth = r.f32(&format!("{f}.azimuth"))?;
-            let elevation = r.f32(&format!("{f}.elevation"))?;
-            let flags = r.u32(&format!("{f}.flags"))?;
-            let version = r.f32(&format!("{f}.version"))?;
-            let gamma = r.u8(&format!("{f}.gamma"))?;
-            let lightmap_size = r.u8(&format!("{f}.lightmap_size"))?;
-            let unused = r.array(&format!("{f}.unused"))?;
-            let sun_color = r.u32(&format!("{f}.sun_color"))?;
-            let ambient_color = r.u32(&format!("{f}.ambient_color"))?;
+            let origin = vec3(r, "origin")?;
+            let azimuth = r.f32("azimuth")?;
+            let elevation = r.f32("elevation")?;
+            let flags = r.u32("flags")?;
+            let version = r.f32("version")?;
+            let gamma = r.u8("gamma")?;
+            let lightmap_size = r.u8("lightmap_size")?;
+            let unused = r.array("unused")?;
+            let sun_color = r.u32("sun_color")?;
+            let ambient_color = r.u32("ambient_color")?;
             let mut fog_colors = [0; 4];
             for c in fog_colors.iter_mut() {
-                *c = r.u32(&format!("{f}.fog_color"))?;
+                *c = r.u32("fog_color")?;
             }
             Object::Info(Info {
                 origin,
@@ -422,28 +420,28 @@ fn read_object(r: &mut ByteReader<'_>, f: &str) -> FormatResult<Object> {
                 fog_colors,
             })
         }
-        6 => Object::Path(read_path(r, base, f)?),
+        6 => Object::Path(read_path(r, base)?),
         7 => {
-            let origin = vec3(r, &format!("{f}.origin"))?;
-            let angle = vec3(r, &format!("{f}.angle"))?;
-            let scale = vec3(r, &format!("{f}.scale"))?;
-            let name = r.fixed_str(33, &format!("{f}.name"))?;
-            let file = r.fixed_str(33, &format!("{f}.filename"))?;
-            let action = r.fixed_str(33, &format!("{f}.action"))?;
-            r.skip(1, &format!("{f}.pad"))?;
+            let origin = vec3(r, "origin")?;
+            let angle = vec3(r, "angle")?;
+            let scale = vec3(r, "scale")?;
+            let name = r.fixed_str(33, "name")?;
+            let file = r.fixed_str(33, "filename")?;
+            let action = r.fixed_str(33, "action")?;
+            r.skip(1, "pad")?;
             let mut skills = Vec::with_capacity(20);
             for s in 0..20 {
-                skills.push(r.f32(&format!("{f}.skill[{s}]"))?);
+                skills.push(r.f32("skill").named(|| format!("skill[{s}]"))?);
             }
-            let flags = r.u32(&format!("{f}.flags"))?;
-            let ambient = r.f32(&format!("{f}.ambient"))?;
-            let albedo = r.f32(&format!("{f}.albedo"))?;
-            let path = r.u32(&format!("{f}.path"))?;
-            let entity2 = r.u32(&format!("{f}.entity2"))?;
-            let material = r.fixed_str(33, &format!("{f}.material"))?;
-            let string1 = r.fixed_str(33, &format!("{f}.string1"))?;
-            let string2 = r.fixed_str(33, &format!("{f}.string2"))?;
-            r.skip(33, &format!("{f}.unused"))?;
+            let flags = r.u32("flags")?;
+            let ambient = r.f32("ambient")?;
+            let albedo = r.f32("albedo")?;
+            let path = r.u32("path")?;
+            let entity2 = r.u32("entity2")?;
+            let material = r.fixed_str(33, "material")?;
+            let string1 = r.fixed_str(33, "string1")?;
+            let string2 = r.fixed_str(33, "string2")?;
+            r.skip(33, "unused")?;
             Object::Entity(Entity {
                 kind: EntityKind::New,
                 origin,
@@ -464,10 +462,10 @@ fn read_object(r: &mut ByteReader<'_>, f: &str) -> FormatResult<Object> {
             })
         }
         8 => {
-            let mins = vec3(r, &format!("{f}.mins"))?;
-            let maxs = vec3(r, &format!("{f}.maxs"))?;
-            let words = [r.u32(&format!("{f}.words"))?, r.u32(&format!("{f}.words"))?];
-            let name = r.fixed_str(20, &format!("{f}.name"))?;
+            let mins = vec3(r, "mins")?;
+            let maxs = vec3(r, "maxs")?;
+            let words = [r.u32("words")?, r.u32("words")?];
+            let name = r.fixed_str(20, "name")?;
             Object::Region {
                 mins,
                 maxs,
@@ -477,26 +475,22 @@ fn read_object(r: &mut ByteReader<'_>, f: &str) -> FormatResult<Object> {
         }
         _ => Object::Unknown {
             kind,
-            bytes: r.bytes(r.remaining(), &format!("{f}.bytes"))?.to_vec(),
+            bytes: r.bytes(r.remaining(), "bytes")?.to_vec(),
         },
     })
 }
 
-fn read_path(r: &mut ByteReader<'_>, base: usize, f: &str) -> FormatResult<Path> {
-    let name = r.fixed_str(20, &format!("{f}.name"))?;
+fn read_path(r: &mut ByteReader<'_>, base: usize) -> FormatResult<Path> {
+    let name = r.fixed_str(20, "name")?;
     let nodes_at = r.pos();
-    let fnodes = r.f32(&format!("{f}.num_points"))?;
-    let unused = [
-        r.u32(&format!("{f}.unused"))?,
-        r.u32(&format!("{f}.unused"))?,
-        r.u32(&format!("{f}.unused"))?,
-    ];
-    let num_edges_word = r.u32(&format!("{f}.num_edges"))?;
+    let fnodes = r.f32("num_points")?;
+    let unused = [r.u32("unused")?, r.u32("unused")?, r.u32("unused")?];
+    let num_edges_word = r.u32("num_edges")?;
     let size = r.len() - base;
     let max_nodes = (size.saturating_sub(PATH_HEADER_SIZE)) / PATH_NODE_SIZE;
     if !(fnodes >= 0.0 && fnodes <= max_nodes as f32 && fnodes.fract() == 0.0) {
         let mut e = r.error(
-            format!("{f}.num_points"),
+            "num_points",
             ErrorKind::OutOfRange {
                 value: fnodes as i64,
                 min: 0,
@@ -509,27 +503,27 @@ fn read_path(r: &mut ByteReader<'_>, base: usize, f: &str) -> FormatResult<Path>
     let n = fnodes as usize;
     let mut nodes = Vec::with_capacity(n);
     for _ in 0..n {
-        nodes.push(vec3(r, &format!("{f}.points"))?);
+        nodes.push(vec3(r, "points")?);
     }
     let mut node_skills = Vec::with_capacity(n);
     for _ in 0..n {
         let mut s = [0.0; 6];
         for v in s.iter_mut() {
-            *v = r.f32(&format!("{f}.skills"))?;
+            *v = r.f32("skills")?;
         }
         node_skills.push(s);
     }
     let edge_count = r.remaining() / PATH_EDGE_SIZE;
     let mut edges = Vec::with_capacity(edge_count);
     for _ in 0..edge_count {
-        let ef = format!("{f}.edge");
+        let ef = "edge";
         edges.push(PathEdge {
-            node1: r.f32(&ef)?,
-            node2: r.f32(&ef)?,
-            length: r.f32(&ef)?,
-            bezier: r.f32(&ef)?,
-            weight: r.f32(&ef)?,
-            skill: r.f32(&ef)?,
+            node1: r.f32(ef)?,
+            node2: r.f32(ef)?,
+            length: r.f32(ef)?,
+            bezier: r.f32(ef)?,
+            weight: r.f32(ef)?,
+            skill: r.f32(ef)?,
         });
     }
     Ok(Path {

@@ -3,14 +3,15 @@
 //! The rasterizer draws one UV set and one skin per triangle. A lit WMB triangle needs two: its
 //! texture (repeating, `texture_uv`) and its lightmap page (`lightmap_uv`). As Quake's renderer
 //! combined texture and lightmap into cached surfaces, this module combines them once at load, so
-//! the rasterizer stays unchanged: for every lightmap page it builds a *surface page* of the same
-//! layout at [`surface_scale`] times the lightmap's resolution, and fills each texel that a
-//! triangle's lightmap UVs cover with `texture × lightmap × 2` (clamped), the texture read at the
-//! texel's texture UV from the mip level nearest to the surface texel's footprint and the lightmap
-//! bilinearly. The blend is the engine's modulate-2x: the real pages store light at half range
-//! (the brightest texel of testlevel's pages is 125), so a plain product would draw every lit
-//! wall at half brightness or less. Texels next to a triangle are filled from their neighbours so
-//! that the rasterizer's mip levels do not pull black into the seams.
+//! the rasterizer stays unchanged: for every lightmap page it builds a *surface page* at
+//! [`surface_scale`] times the lightmap's resolution, each of the page's charts in a rectangle of
+//! its own ([`super::chart`]: so the rasterizer's mip levels never mix two charts), and fills
+//! each texel that a triangle covers with `texture × lightmap × 2` (clamped), the texture read at
+//! the texel's texture UV from the mip level nearest to the surface texel's footprint and the
+//! lightmap bilinearly, between the chart's outermost texel centres. The blend is the engine's
+//! modulate-2x: the real pages store light at half range (the brightest texel of testlevel's
+//! pages is 125), so a plain product would draw every lit wall at half brightness or less. The
+//! rest of each chart's rectangle is filled from its nearest covered texel.
 //!
 //! Those models are drawn at light 1.0 (the light is in the surface). Flat and turbulence skins
 //! are drawn with their texture's own UVs and lit like models (no lightmap); sky skins as their
@@ -20,6 +21,7 @@
 
 use glam::{Vec2, Vec3};
 
+use super::chart::layout;
 use super::{BlockSkin, SkinType, WmbFile};
 use crate::model::{Frame, Model, Skin, SkinPixels, Triangle};
 
@@ -44,7 +46,8 @@ pub struct LevelModel {
 }
 
 /// Surface texels per lightmap texel for pages of side `dim`: surface pages are 2048 texels wide
-/// at most (8 for 256, 4 for 512, 2 for 1024).
+/// (8 for 256, 4 for 512, 2 for 1024; wider only for a chart that needs it), as tall as their
+/// charts' rectangles need.
 pub fn surface_scale(dim: usize) -> usize {
     (2048 / dim.max(1)).clamp(1, 8)
 }
@@ -162,46 +165,52 @@ fn triangles_by_texture(
     by_texture
 }
 
-/// The level's blocks as models: one per lightmap page (baked), one per texture of flat skins
-/// and one per texture of sky skins.
+/// The level's blocks as models: one per lightmap page (baked, its charts laid out by
+/// [`super::chart::layout`]), one per texture of flat skins and one per texture of sky skins.
 pub fn level_models(file: &WmbFile) -> Vec<LevelModel> {
     let dim = file.lightmap_dim;
     let scale = surface_scale(dim);
-    let side = dim * scale;
     let mut out = Vec::new();
     // Lightmapped triangles, by page.
     for page in 0..file.lightmaps.len() {
-        let mut b = Builder::default();
-        let mut surface = Surface::new(side);
-        let mut textures: std::collections::HashMap<usize, Vec<(usize, usize, Vec<u8>)>> =
-            Default::default();
+        let mut lit: Vec<(&BlockSkin, [super::BlockVertex; 3])> = Vec::new();
         for block in &file.blocks {
             for t in &block.triangles {
                 let skin: &BlockSkin = &block.skins[t.skin as usize];
-                if skin.kind() != SkinType::Shaded || skin.lightmap as usize != page {
-                    continue;
+                if skin.kind() == SkinType::Shaded && skin.lightmap as usize == page {
+                    lit.push((skin, t.vertices.map(|i| block.vertices[i as usize])));
                 }
-                let v = t.vertices.map(|i| block.vertices[i as usize]);
+            }
+        }
+        if lit.is_empty() {
+            continue;
+        }
+        let luvs: Vec<[Vec2; 3]> = lit.iter().map(|(_, v)| v.map(|x| x.lightmap_uv)).collect();
+        let layout = layout(&luvs, dim, scale, dim * scale);
+        let (width, height) = layout.size;
+        let size = Vec2::new(width as f32, height as f32);
+        let mut b = Builder::default();
+        let mut surface = Surface::new(width, height);
+        let mut textures: std::collections::HashMap<usize, Vec<(usize, usize, Vec<u8>)>> =
+            Default::default();
+        for chart in &layout.charts {
+            for &i in &chart.triangles {
+                let (skin, v) = lit[i];
+                let p = luvs[i].map(|uv| chart.to_surface(uv, dim, scale));
                 let levels = textures
                     .entry(skin.texture as usize)
                     .or_insert_with(|| texture_levels(file, skin.texture as usize));
-                surface.bake(
-                    v.map(|x| x.lightmap_uv),
-                    v.map(|x| x.texture_uv),
-                    levels,
-                    &file.lightmaps[page],
-                    dim,
-                );
-                b.push(v.map(|x| x.position), v.map(|x| x.lightmap_uv));
+                let light = |c: Vec2| {
+                    bilinear(&file.lightmaps[page], dim, chart.to_lightmap(c, dim, scale))
+                };
+                surface.bake(p, v.map(|x| x.texture_uv), levels, light);
+                b.push(v.map(|x| x.position), p.map(|q| q / size));
             }
+            surface.fill_rect(chart.origin, chart.size);
         }
-        if b.triangles.is_empty() {
-            continue;
-        }
-        surface.dilate(2);
         out.push(LevelModel {
             kind: SurfaceKind::Lightmapped,
-            model: b.finish(rgba_skin(side, side, surface.rgba)),
+            model: b.finish(rgba_skin(width, height, surface.rgba)),
         });
     }
     // Flat and sky triangles, by texture.
@@ -235,32 +244,31 @@ pub fn texture_models(file: &WmbFile) -> Vec<(u16, Model)> {
 
 /// A surface page being baked: RGBA texels and which of them a triangle covered.
 struct Surface {
-    side: usize,
+    width: usize,
+    height: usize,
     rgba: Vec<u8>,
     filled: Vec<bool>,
 }
 
 impl Surface {
-    fn new(side: usize) -> Surface {
+    fn new(width: usize, height: usize) -> Surface {
         Surface {
-            side,
-            rgba: vec![0; side * side * 4],
-            filled: vec![false; side * side],
+            width,
+            height,
+            rgba: vec![0; width * height * 4],
+            filled: vec![false; width * height],
         }
     }
 
-    /// Fill the texels whose centres lie in the triangle of lightmap UVs `luv` with texture ×
-    /// lightmap × 2.
+    /// Fill the texels whose centres lie in the triangle `p` (surface texel coordinates) with
+    /// texture × `light(texel centre)` × 2, the texture read at texture UVs `tuv`.
     fn bake(
         &mut self,
-        luv: [Vec2; 3],
+        p: [Vec2; 3],
         tuv: [Vec2; 3],
         levels: &[(usize, usize, Vec<u8>)],
-        page: &[u8],
-        dim: usize,
+        light: impl Fn(Vec2) -> [f32; 3],
     ) {
-        let side = self.side as f32;
-        let p = luv.map(|q| q * side);
         if p.iter().any(|q| !q.is_finite()) || tuv.iter().any(|q| !q.is_finite()) {
             return;
         }
@@ -290,76 +298,74 @@ impl Surface {
         let level = (rho.log2().round().max(0.0) as usize).min(levels.len() - 1);
         let (lw, lh, tex) = (&levels[level].0, &levels[level].1, &levels[level].2);
         let lo = p[0].min(p[1]).min(p[2]).floor().max(Vec2::ZERO);
-        let hi = p[0].max(p[1]).max(p[2]).ceil().min(Vec2::splat(side));
+        let hi = p[0]
+            .max(p[1])
+            .max(p[2])
+            .ceil()
+            .min(Vec2::new(self.width as f32, self.height as f32));
         if lo.x >= hi.x || lo.y >= hi.y {
             return;
         }
         // A texel counts as covered when its centre is inside, or within half a texel of an edge
-        // (so thin triangles still get their texels).
+        // (so thin triangles still get their texels): barycentric coordinate `b_i` times
+        // `|area| / |edge_i|` is the centre's distance from edge `i`, in texels.
         let edge = |a: Vec2, b: Vec2, c: Vec2| (b - a).perp_dot(c - a) / area;
+        let reach = [(p[1], p[2]), (p[2], p[0]), (p[0], p[1])]
+            .map(|(a, b)| area.abs() / (b - a).length().max(1e-6));
         for y in lo.y as usize..hi.y as usize {
             for x in lo.x as usize..hi.x as usize {
                 let c = Vec2::new(x as f32 + 0.5, y as f32 + 0.5);
                 let b0 = edge(p[1], p[2], c);
                 let b1 = edge(p[2], p[0], c);
                 let b2 = 1.0 - b0 - b1;
-                let slack = -0.5 / (p[1] - p[0]).length().max(1.0);
-                if b0 < slack || b1 < slack || b2 < slack {
+                if [b0, b1, b2].iter().zip(reach).any(|(b, r)| b * r < -0.5) {
                     continue;
                 }
                 let t = tuv[0] * b0 + tuv[1] * b1 + tuv[2] * b2;
                 let tx = ((t.x * *lw as f32).floor() as i64).rem_euclid(*lw as i64) as usize;
                 let ty = ((t.y * *lh as f32).floor() as i64).rem_euclid(*lh as i64) as usize;
                 let texel = &tex[(ty * lw + tx) * 4..(ty * lw + tx) * 4 + 4];
-                let light = bilinear(page, dim, c / side);
-                let o = (y * self.side + x) * 4;
+                let light = light(c);
+                let o = (y * self.width + x) * 4;
                 for ch in 0..3 {
                     let v = texel[ch] as f32 * light[ch] * 2.0 / 255.0;
                     self.rgba[o + ch] = v.round().clamp(0.0, 255.0) as u8;
                 }
                 self.rgba[o + 3] = 255;
-                self.filled[y * self.side + x] = true;
+                self.filled[y * self.width + x] = true;
             }
         }
     }
 
-    /// Fill empty texels next to filled ones with their average, `passes` times.
-    fn dilate(&mut self, passes: usize) {
-        let s = self.side;
-        for _ in 0..passes {
-            let filled = self.filled.clone();
-            for y in 0..s {
-                for x in 0..s {
-                    if filled[y * s + x] {
-                        continue;
-                    }
-                    let mut sum = [0u32; 3];
-                    let mut n = 0;
-                    for (dx, dy) in [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)] {
-                        let (nx, ny) = (x as i64 + dx, y as i64 + dy);
-                        if nx < 0 || ny < 0 || nx >= s as i64 || ny >= s as i64 {
-                            continue;
-                        }
-                        let i = ny as usize * s + nx as usize;
-                        if filled[i] {
-                            for (ch, v) in sum.iter_mut().enumerate() {
-                                *v += self.rgba[i * 4 + ch] as u32;
-                            }
-                            n += 1;
-                        }
-                    }
-                    if let Some(avg) = sum
-                        .map(|v| v.checked_div(n))
-                        .into_iter()
-                        .collect::<Option<Vec<u32>>>()
-                    {
-                        let o = (y * s + x) * 4;
-                        for (px, v) in self.rgba[o..o + 3].iter_mut().zip(avg) {
-                            *px = v as u8;
-                        }
-                        self.rgba[o + 3] = 255;
-                        self.filled[y * s + x] = true;
-                    }
+    /// Fill every empty texel of the rectangle at `origin` of `size` from the nearest filled
+    /// one inside it (breadth first, four neighbours), so the rectangle's padding carries its
+    /// chart's edge outwards and the mip levels average only the chart's own colours.
+    fn fill_rect(&mut self, origin: (usize, usize), size: (usize, usize)) {
+        let (x0, y0) = origin;
+        let x1 = (x0 + size.0).min(self.width);
+        let y1 = (y0 + size.1).min(self.height);
+        let mut queue = std::collections::VecDeque::new();
+        for y in y0..y1 {
+            for x in x0..x1 {
+                if self.filled[y * self.width + x] {
+                    queue.push_back((x, y));
+                }
+            }
+        }
+        while let Some((x, y)) = queue.pop_front() {
+            let from = (y * self.width + x) * 4;
+            let neighbours = [
+                (x > x0).then(|| (x - 1, y)),
+                (x + 1 < x1).then(|| (x + 1, y)),
+                (y > y0).then(|| (x, y - 1)),
+                (y + 1 < y1).then(|| (x, y + 1)),
+            ];
+            for (nx, ny) in neighbours.into_iter().flatten() {
+                let i = ny * self.width + nx;
+                if !self.filled[i] {
+                    self.filled[i] = true;
+                    self.rgba.copy_within(from..from + 4, i * 4);
+                    queue.push_back((nx, ny));
                 }
             }
         }

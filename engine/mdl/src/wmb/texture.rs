@@ -8,6 +8,7 @@
 
 use modex::{ByteReader, ErrorKind, FormatResult, Pixel, Rgb565};
 
+use super::Within;
 use crate::skin::MAX_SKIN_SIDE;
 
 /// Size of a texture record before its pixels.
@@ -129,38 +130,39 @@ pub(crate) fn read_textures(r: &mut ByteReader<'_>) -> FormatResult<Vec<Texture>
     r.check_count(count, 4, "textures.count")?;
     let mut offsets = Vec::with_capacity(count);
     for i in 0..count {
-        offsets.push(r.u32(&format!("textures.offset[{i}]"))? as usize);
+        offsets.push(
+            r.u32("textures.offset")
+                .named(|| format!("textures.offset[{i}]"))? as usize,
+        );
     }
     let end = r.len();
     let mut textures = Vec::with_capacity(count);
     for (i, &offset) in offsets.iter().enumerate() {
-        let field = format!("texture[{i}]");
-        r.seek(
-            start.saturating_add(offset).min(end + 1),
-            &format!("{field}.offset"),
-        )?;
-        textures.push(read_texture(r, &field)?);
+        let record = || format!("texture[{i}]");
+        r.seek(start.saturating_add(offset).min(end + 1), "offset")
+            .within(record)?;
+        textures.push(read_texture(r).within(record)?);
     }
     Ok(textures)
 }
 
-fn read_texture(r: &mut ByteReader<'_>, field: &str) -> FormatResult<Texture> {
-    let name = r.fixed_str(16, &format!("{field}.name"))?;
-    let width = r.u32(&format!("{field}.width"))?;
-    let height = r.u32(&format!("{field}.height"))?;
+fn read_texture(r: &mut ByteReader<'_>) -> FormatResult<Texture> {
+    let name = r.fixed_str(16, "name")?;
+    let width = r.u32("width")?;
+    let height = r.u32("height")?;
     let kind_at = r.pos();
-    let kind = r.u32(&format!("{field}.type"))?;
+    let kind = r.u32("type")?;
     let legacy = [
-        r.u32(&format!("{field}.legacy[0]"))?,
-        r.u32(&format!("{field}.legacy[1]"))?,
-        r.u32(&format!("{field}.legacy[2]"))?,
+        r.u32("legacy[0]")?,
+        r.u32("legacy[1]")?,
+        r.u32("legacy[2]")?,
     ];
     let format = kind & 7;
     if !matches!(format, 2 | 4 | 5 | 6) {
         let mut r2 = r.clone();
         let _ = r2.seek(kind_at, "type");
         return Err(r2.error(
-            format!("{field}.type"),
+            "type",
             ErrorKind::Unsupported(format!("texture type {kind} (format {format})")),
         ));
     }
@@ -168,7 +170,7 @@ fn read_texture(r: &mut ByteReader<'_>, field: &str) -> FormatResult<Texture> {
         for (side, what) in [(width, "width"), (height, "height")] {
             if side == 0 || side as usize > MAX_SKIN_SIDE {
                 return Err(r.error(
-                    format!("{field}.{what}"),
+                    what,
                     ErrorKind::OutOfRange {
                         value: side as i64,
                         min: 1,
@@ -182,8 +184,8 @@ fn read_texture(r: &mut ByteReader<'_>, field: &str) -> FormatResult<Texture> {
         .iter()
         .map(|s| s.2)
         .sum();
-    r.check_count(total, 1, &format!("{field}.pixels"))?;
-    let data = r.bytes(total, &format!("{field}.pixels"))?.to_vec();
+    r.check_count(total, 1, "pixels")?;
+    let data = r.bytes(total, "pixels")?.to_vec();
     Ok(Texture {
         name,
         width,

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use modex::{IndexedFrame, Palette};
+use modex_mdl::mdl7;
 use modex_mdl::skin::kind_name;
 use modex_mdl::{Model, Skin, SkinPixels};
 
@@ -46,6 +47,18 @@ pub fn load_models(
     )?)
 }
 
+/// What each of [`load_models`]' models is called in the file, for the OBJ materials: MDL7 parts
+/// by their skin or group name ([`mdl7::Mdl7File::part_names`]); MDL2..MDL5 and HMP name neither
+/// model nor skin, so theirs are `None`.
+fn part_names(asset: &Asset) -> Result<Vec<Option<String>>> {
+    Ok(match asset.format() {
+        Format::Mdl if mdl7::sniff(asset.bytes()) => {
+            mdl7::Mdl7File::parse(asset.bytes())?.part_names()
+        }
+        _ => Vec::new(),
+    })
+}
+
 pub fn export(args: &ExportArgs, asset: &Asset) -> Result<()> {
     if asset.format() == Format::StoriesMdl {
         return super::stories::export(args, asset);
@@ -53,7 +66,7 @@ pub fn export(args: &ExportArgs, asset: &Asset) -> Result<()> {
     if let Some(out) = &args.obj {
         let palette = palette_or_quake(args.palette.as_deref())?;
         let models = load_models(asset, &palette, None)?;
-        super::obj_export::export(&models, args.frame as usize, out)?;
+        super::obj_export::export(&models, &part_names(asset)?, args.frame as usize, out)?;
         if args.skins.is_none() {
             return Ok(());
         }

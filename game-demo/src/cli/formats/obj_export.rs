@@ -1,7 +1,11 @@
 //! `modex export MODEL --obj OUT.obj`: one frame of an MDL2..MDL7 model as Wavefront OBJ + MTL,
-//! through the shared writer (`modex_mdl::obj`). Each renderer part (MDL7: one per group and
-//! skin) becomes one material whose skin is written as PNG beside the OBJ.
+//! through the shared writer (`modex_mdl::obj`), and the blocks of a WMB level. Each renderer part
+//! (MDL7: one per group and skin; WMB: one per texture) becomes one material whose skin is written
+//! as PNG beside the OBJ. Materials are named after what they are (the texture, skin or group name
+//! the caller passes), so a Blender user sees `stone_wall` rather than `part3`; only a part without
+//! a name is called `part{i}`.
 
+use std::collections::HashSet;
 use std::io::BufWriter;
 use std::path::Path;
 
@@ -9,9 +13,49 @@ use anyhow::{bail, Context, Result};
 use modex_mdl::obj::{encode_mtl, encode_obj, ObjCorner, ObjFace, ObjMaterial, ObjMesh};
 use modex_mdl::Model;
 
-/// The mesh of frame `frame` of `models` (one material per model); `texture(i)` names the PNG the
-/// caller writes for model `i`'s first skin, `None` for a model without one.
-pub fn mesh(models: &[Model], frame: usize, texture: impl Fn(usize) -> Option<String>) -> ObjMesh {
+/// `name` made safe as a file name and as an OBJ/MTL name (which end at white space): `#` and every
+/// character but ASCII letters, digits, `_`, `-` and `.` removed, dots trimmed from the ends,
+/// `fallback` when nothing is left, and `_1`, `_2`... appended when an earlier name took it
+/// (compared ignoring case, so the PNGs stay distinct on case-insensitive file systems).
+pub fn unique_name(name: &str, fallback: &str, taken: &mut HashSet<String>) -> String {
+    let base: String = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        .collect();
+    let mut base = base.trim_matches('.').to_string();
+    if base.is_empty() {
+        base = fallback.into();
+    }
+    let mut candidate = base.clone();
+    let mut n = 1;
+    while !taken.insert(candidate.to_lowercase()) {
+        candidate = format!("{base}_{n}");
+        n += 1;
+    }
+    candidate
+}
+
+/// One material name per model: its given name made safe and unique ([`unique_name`]), `part{i}`
+/// for a model without one.
+pub fn material_names(names: &[Option<String>], models: usize) -> Vec<String> {
+    let mut taken = HashSet::new();
+    (0..models)
+        .map(|i| {
+            let fallback = format!("part{i}");
+            let name = names.get(i).cloned().flatten().unwrap_or_default();
+            unique_name(&name, &fallback, &mut taken)
+        })
+        .collect()
+}
+
+/// The mesh of frame `frame` of `models` (one material per model, named `names[i]`); `texture(i)`
+/// names the PNG the caller writes for model `i`'s first skin, `None` for a model without one.
+pub fn mesh(
+    models: &[Model],
+    names: &[String],
+    frame: usize,
+    texture: impl Fn(usize) -> Option<String>,
+) -> ObjMesh {
     let mut m = ObjMesh::default();
     for (i, model) in models.iter().enumerate() {
         let Some(f) = model.frames.get(frame % model.frames.len().max(1)) else {
@@ -33,7 +77,7 @@ pub fn mesh(models: &[Model], frame: usize, texture: impl Fn(usize) -> Option<St
             texture(i)
         };
         m.materials.push(ObjMaterial {
-            name: format!("part{i}"),
+            name: names.get(i).cloned().unwrap_or_else(|| format!("part{i}")),
             diffuse: [1.0, 1.0, 1.0],
             texture,
         });
@@ -52,8 +96,9 @@ pub fn mesh(models: &[Model], frame: usize, texture: impl Fn(usize) -> Option<St
     m
 }
 
-/// Write `OUT.obj`, `OUT.mtl` and `OUT_partN.png` for frame `frame`.
-pub fn export(models: &[Model], frame: usize, out: &Path) -> Result<()> {
+/// Write `OUT.obj`, `OUT.mtl` and `OUT_{material}.png` for frame `frame`; `names[i]` is what
+/// model `i` is (see [`material_names`]).
+pub fn export(models: &[Model], names: &[Option<String>], frame: usize, out: &Path) -> Result<()> {
     let frames = models.iter().map(|m| m.frames.len()).max().unwrap_or(0);
     if frame >= frames.max(1) {
         bail!("--frame {frame} is out of range: the model has {frames} frames");
@@ -65,14 +110,15 @@ pub fn export(models: &[Model], frame: usize, out: &Path) -> Result<()> {
     if !dir.as_os_str().is_empty() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let png_name = |i: usize| format!("{stem}_part{i}.png");
+    let materials = material_names(names, models.len());
+    let png_name = |i: usize| format!("{stem}_{}.png", materials[i]);
     for (i, model) in models.iter().enumerate() {
         if let Some(skin) = model.skins.first().filter(|s| s.is_decoded()) {
             let path = dir.join(png_name(i));
             modex::pngio::save_rgba(&path, skin.width, skin.height, &skin.rgba)?;
         }
     }
-    let mesh = mesh(models, frame, |i| {
+    let mesh = mesh(models, &materials, frame, |i| {
         models[i]
             .skins
             .first()
@@ -99,4 +145,23 @@ pub fn export(models: &[Model], frame: usize, out: &Path) -> Result<()> {
         mtl_path.display()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn material_names_are_safe_unique_and_fall_back_to_parts() {
+        let names = [
+            Some("#stone wall".to_string()),
+            None,
+            Some("Stonewall".to_string()),
+            Some("###".to_string()),
+        ];
+        assert_eq!(
+            material_names(&names, 5),
+            ["stonewall", "part1", "Stonewall_1", "part3", "part4"]
+        );
+    }
 }

@@ -26,10 +26,16 @@ pub enum Shape {
     Sprite,
 }
 
-/// A decoded entity file: its models, and a sphere around them in model space for culling.
+/// A decoded entity file: its models, their box (frame 0) and a sphere around it in model space
+/// for culling.
 pub struct Placeable {
+    /// The file's name without folder and extension (what an export names its materials after).
+    pub name: String,
     pub models: Vec<Model>,
     pub shape: Shape,
+    /// Lowest and highest corner of frame 0 of the models, model space.
+    pub lo: Vec3,
+    pub hi: Vec3,
     pub centre: Vec3,
     pub radius: f32,
 }
@@ -127,8 +133,14 @@ fn load_placeable(
                 .collect();
             let (lo, hi) = Frame::compute_bbox(&positions);
             Some(Placeable {
+                name: path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
                 models,
                 shape,
+                lo,
+                hi,
                 centre: (lo + hi) * 0.5,
                 radius: (hi - lo).length() * 0.5,
             })
@@ -246,7 +258,10 @@ impl Level {
         })
     }
 
-    /// Lowest and highest corner of the blocks and the placed entities.
+    /// Lowest and highest corner of the blocks and the placed entities: each model's box (frame
+    /// 0) turned, scaled and moved as its entity places it; a sprite, which turns to the camera,
+    /// by the sphere around it. (Boxes of `origin ± radius` reached 710 units below bestiary's
+    /// floor: its rooms' models stand on their origins.)
     pub fn bounds(&self) -> (Vec3, Vec3) {
         let mut lo = Vec3::splat(f32::INFINITY);
         let mut hi = Vec3::splat(f32::NEG_INFINITY);
@@ -256,14 +271,65 @@ impl Level {
         }
         for p in &self.placed {
             let f = &self.files[p.file];
-            let r = f.radius * p.scale.max_element();
-            lo = lo.min(p.origin - Vec3::splat(r));
-            hi = hi.max(p.origin + Vec3::splat(r));
+            if f.models.is_empty() {
+                continue;
+            }
+            if f.shape == Shape::Sprite {
+                let r = f.radius * p.scale.abs().max_element();
+                lo = lo.min(p.origin - Vec3::splat(r));
+                hi = hi.max(p.origin + Vec3::splat(r));
+                continue;
+            }
+            let m = modex_raster::Entity {
+                position: p.origin,
+                pan: p.angle.x,
+                tilt: p.angle.y,
+                roll: p.angle.z,
+                scale: p.scale,
+                ..modex_raster::Entity::default()
+            }
+            .matrix();
+            for i in 0..8 {
+                let corner = Vec3::new(
+                    if i & 1 == 0 { f.lo.x } else { f.hi.x },
+                    if i & 2 == 0 { f.lo.y } else { f.hi.y },
+                    if i & 4 == 0 { f.lo.z } else { f.hi.z },
+                );
+                let w = m.transform_point3(corner);
+                lo = lo.min(w);
+                hi = hi.max(w);
+            }
         }
-        if lo.x > hi.x {
+        if !lo.is_finite() || !hi.is_finite() || lo.x > hi.x {
             (Vec3::splat(-100.0), Vec3::splat(100.0))
         } else {
             (lo, hi)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bestiary has no blocks, no POSITION and no PATH: the default camera frames its bounds, the
+    /// posed boxes of its 44 entities. Its floor is at z = 0 (the deepest model reaches 100 below,
+    /// the rooms 450 above); boxes of `origin ± radius` reached from 710 below to 714 above.
+    #[test]
+    fn bestiary_bounds_are_its_posed_entity_boxes() {
+        let Some(dir) = modex_testkit::samples_dir("wmb") else {
+            return;
+        };
+        let path = dir.join("lottershock/Game/Level/bestiary.wmb");
+        let bytes = std::fs::read(&path).unwrap();
+        let level = load_level(&path, &bytes, &[], &Palette::quake()).unwrap();
+        assert!(level.start().is_none());
+        let (lo, hi) = level.bounds();
+        assert!(lo.z > -150.0 && hi.z < 600.0, "{lo} {hi}");
+        // The row of cages along -y and, 8 300 units east, room_quarters_01 (its origin at
+        // x = 9 500, turned by 180 degrees, so it reaches west of it): genuine content, which the
+        // bounds keep.
+        assert!(lo.y < -5000.0 && hi.y > 300.0, "{lo} {hi}");
+        assert!(lo.x < 0.0 && hi.x > 9000.0 && hi.x < 10000.0, "{lo} {hi}");
     }
 }

@@ -18,23 +18,12 @@ use super::wmb::{load_level, Level, Shape};
 use crate::cli::ExportArgs;
 
 /// A texture name made a file name: `#` and characters unsafe in file names removed, and a
-/// number appended when an earlier texture took the name.
+/// number appended when an earlier texture took the name ([`super::obj_export::unique_name`]).
 pub fn png_name(name: &str, taken: &mut HashSet<String>) -> String {
-    let mut base: String = name
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-        .collect();
-    base = base.trim_matches('.').to_string();
-    if base.is_empty() {
-        base = "texture".into();
-    }
-    let mut candidate = base.clone();
-    let mut n = 1;
-    while !taken.insert(candidate.to_lowercase()) {
-        candidate = format!("{base}_{n}");
-        n += 1;
-    }
-    format!("{candidate}.png")
+    format!(
+        "{}.png",
+        super::obj_export::unique_name(name, "texture", taken)
+    )
 }
 
 fn create(dir: &Path) -> Result<()> {
@@ -76,11 +65,18 @@ pub fn export(args: &ExportArgs, asset: &Asset) -> Result<()> {
         }
     }
     if let Some(out) = &args.obj {
-        let mut models: Vec<Model> = texture_models(&file).into_iter().map(|(_, m)| m).collect();
+        // Materials are named after the texture (`--skins` names its PNGs the same way).
+        let (mut names, mut models): (Vec<Option<String>>, Vec<Model>) = texture_models(&file)
+            .into_iter()
+            .map(|(t, m)| (file.textures.get(t as usize).map(|t| t.name.clone()), m))
+            .unzip();
         if args.entities {
             let palette = palette_or_quake(args.palette.as_deref())?;
             let level = load_level(asset.path(), asset.bytes(), &args.path, &palette)?;
-            models.extend(posed_entities(&level));
+            for (name, model) in posed_entities(&level) {
+                names.push(Some(name));
+                models.push(model);
+            }
         }
         if models.is_empty() {
             bail!(
@@ -88,14 +84,14 @@ pub fn export(args: &ExportArgs, asset: &Asset) -> Result<()> {
                 asset.path().display()
             );
         }
-        super::obj_export::export(&models, 0, out)?;
+        super::obj_export::export(&models, &names, 0, out)?;
     }
     Ok(())
 }
 
 /// Frame 0 of every placed model (sprites: their quad facing +X turned by the entity) in world
-/// space.
-fn posed_entities(level: &Level) -> Vec<Model> {
+/// space, each with its entity file's name.
+fn posed_entities(level: &Level) -> Vec<(String, Model)> {
     let mut out = Vec::new();
     for p in &level.placed {
         let f = &level.files[p.file];
@@ -123,7 +119,7 @@ fn posed_entities(level: &Level) -> Vec<Model> {
             }
             let mut posed = model.clone();
             posed.frames = vec![frame];
-            out.push(posed);
+            out.push((f.name.clone(), posed));
         }
     }
     out

@@ -96,14 +96,7 @@ impl<'l> Scene<'l> {
             };
         }
         let (lo, hi) = self.level.bounds();
-        let centre = (lo + hi) * 0.5;
-        let size = (hi - lo).length().max(1.0);
-        let eye = centre + Vec3::new(-0.45, -0.55, 0.7).normalize() * size * 0.9;
-        Camera {
-            far: size * 4.0,
-            near: size / 1000.0,
-            ..Camera::look_at(eye, centre, FOV_Y.to_radians(), w, h)
-        }
+        above(lo, hi, FOV_Y.to_radians(), w, h)
     }
 
     /// Draw the level into `target` (cleared first) and return the statistics and how many
@@ -182,6 +175,45 @@ impl<'l> Scene<'l> {
             }
         }
         Ok((stats, culled))
+    }
+}
+
+/// From where [`above`] looks down on a level: south-west of its centre and high up.
+const ABOVE: Vec3 = Vec3::new(-0.45, -0.55, 0.7);
+/// Part of the picture's half width and height the level's box may fill in [`above`].
+const ABOVE_FILL: f32 = 0.95;
+
+/// The camera above the box `lo..=hi`, looking at its centre from [`ABOVE`], as close as lets
+/// every corner of the box into the picture. Levels are flat and wide: the bounding sphere
+/// `Camera::framing` fits for models put the eye 1.3 diagonals away, and bestiary, a row of
+/// cages 5 600 units long with a room 9 000 units east, then filled a sliver of the picture.
+fn above(lo: Vec3, hi: Vec3, fov_y: f32, w: usize, h: usize) -> Camera {
+    let centre = (lo + hi) * 0.5;
+    let size = (hi - lo).length().max(1.0);
+    let back = ABOVE.normalize();
+    let probe = Camera::look_at(centre + back, centre, fov_y, w, h);
+    let view = probe.view();
+    let tan_y = (fov_y * 0.5).tan() * ABOVE_FILL;
+    let tan_x = tan_y * probe.aspect();
+    // A corner at view offset (x, y, z) from the centre is in the picture from distance d when
+    // |x| <= (d - z) tan_x and |y| <= (d - z) tan_y (z towards the eye).
+    let mut distance = 0.0f32;
+    for i in 0..8 {
+        let corner = Vec3::new(
+            if i & 1 == 0 { lo.x } else { hi.x },
+            if i & 2 == 0 { lo.y } else { hi.y },
+            if i & 4 == 0 { lo.z } else { hi.z },
+        );
+        let c = view.transform_vector3(corner - centre);
+        distance = distance
+            .max(c.x.abs() / tan_x + c.z)
+            .max(c.y.abs() / tan_y + c.z);
+    }
+    let distance = distance.max(size * 0.05);
+    Camera {
+        far: distance + size * 2.0,
+        near: (distance - size).max(distance / 1000.0),
+        ..Camera::look_at(centre + back * distance, centre, fov_y, w, h)
     }
 }
 
@@ -454,5 +486,63 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
         if spent < Duration::from_millis(5) {
             std::thread::sleep(Duration::from_millis(5) - spent);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each corner of `lo..=hi` on screen, as `camera` projects it.
+    fn corners(camera: &Camera, lo: Vec3, hi: Vec3) -> Vec<Vec3> {
+        (0..8)
+            .map(|i| {
+                let c = Vec3::new(
+                    if i & 1 == 0 { lo.x } else { hi.x },
+                    if i & 2 == 0 { lo.y } else { hi.y },
+                    if i & 4 == 0 { lo.z } else { hi.z },
+                );
+                camera.project(c).expect("in front of the eye")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn above_fits_every_corner_of_a_flat_wide_level_tightly() {
+        // Bestiary's shape: a long row and a room far to the east, not tall.
+        let (lo, hi) = (
+            Vec3::new(-420.0, -5600.0, 0.0),
+            Vec3::new(10100.0, 800.0, 450.0),
+        );
+        let (w, h) = (1280, 720);
+        let camera = above(lo, hi, FOV_Y.to_radians(), w, h);
+        let on_screen = corners(&camera, lo, hi);
+        let margin = |p: &Vec3| {
+            let mx = p.x.min(w as f32 - p.x) / (w as f32 / 2.0);
+            let my = p.y.min(h as f32 - p.y) / (h as f32 / 2.0);
+            mx.min(my)
+        };
+        for p in &on_screen {
+            assert!(
+                margin(p) >= 1.0 - ABOVE_FILL - 1e-3,
+                "{p} outside the picture"
+            );
+        }
+        // Tight: some corner touches the 95 % frame.
+        let closest = on_screen.iter().map(margin).fold(f32::INFINITY, f32::min);
+        assert!((closest - (1.0 - ABOVE_FILL)).abs() < 1e-3, "{closest}");
+        let centre = (lo + hi) * 0.5;
+        assert!((camera.target - centre).length() < 1e-3);
+        // The camera it replaces, 0.9 diagonals out, cut a corner off: bestiary's row of cages
+        // ran out of the picture's bottom edge.
+        let size = (hi - lo).length();
+        let old = Camera::look_at(
+            centre + ABOVE.normalize() * size * 0.9,
+            centre,
+            FOV_Y.to_radians(),
+            w,
+            h,
+        );
+        assert!(corners(&old, lo, hi).iter().any(|p| margin(p) < 0.0));
     }
 }

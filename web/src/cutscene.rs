@@ -7,8 +7,8 @@ use modex::{MemorySource, Mixer};
 use modex_assets::Format;
 use modex_cutscene::{ascr, Action, GameDir, Playback, Scene, SceneError, Transport};
 
+use crate::error::ShowError;
 use crate::files::{Dropped, SCRIPT_ARCHIVE};
-use crate::shown::ShowError;
 
 self_cell::self_cell!(
     /// A scene with the playback that borrows it, owned together, so the next file shown frees
@@ -122,5 +122,5 @@ impl ShownCutscene {
 
 /// Loading warnings go to the browser console (the page has no terminal).
 fn modex_log(line: &str) {
-    crate::exports::log(line);
+    crate::console::log(line);
 }

@@ -12,7 +12,8 @@ use std::cell::RefCell;
 use modex::TargetFormat;
 use modex_cutscene::Action;
 
-use crate::page::{Page, View};
+use crate::page::Page;
+use crate::view::View;
 
 thread_local! {
     static PAGE: RefCell<Page> = RefCell::new(Page::default());
@@ -20,23 +21,6 @@ thread_local! {
     static NAME: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     static TEXT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     static AUDIO: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
-}
-
-#[cfg(target_family = "wasm")]
-#[link(wasm_import_module = "modex")]
-extern "C" {
-    fn console_log(ptr: *const u8, len: usize);
-}
-
-/// A line for the browser console.
-pub fn log(line: &str) {
-    #[cfg(target_family = "wasm")]
-    // SAFETY: `console_log` (page/modex.js) only reads `len` bytes at `ptr`, valid for the call.
-    unsafe {
-        console_log(line.as_ptr(), line.len())
-    };
-    #[cfg(not(target_family = "wasm"))]
-    eprintln!("{line}");
 }
 
 /// An input buffer of `len` bytes; returns its address for JavaScript to fill.

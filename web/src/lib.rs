@@ -14,11 +14,15 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod console;
 mod cutscene;
+mod error;
 mod exports;
 mod files;
 mod page;
 mod shown;
+mod view;
 
 pub use files::Dropped;
-pub use page::{Page, View};
+pub use page::Page;
+pub use view::View;

@@ -1,45 +1,13 @@
 //! The page's state: the dropped files, the file shown, the last picture and message.
 
-use modex::TargetFormat;
 use modex_assets::{Family, Format};
 use modex_view::info;
 
 use crate::cutscene::ShownCutscene;
+use crate::error::ShowError;
 use crate::files::Dropped;
-use crate::shown::{ShowError, ShownModel, ShownUnit};
-
-/// What to draw: the URL parameters of the page, meaning what they mean to `modex render`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct View {
-    /// `size=WxH`.
-    pub size: (usize, usize),
-    /// `yaw`, degrees.
-    pub yaw: f32,
-    /// `pitch`, degrees; `None`: `modex render`'s default (10, or 45 for a flat model).
-    pub pitch: Option<f32>,
-    /// `format`.
-    pub format: TargetFormat,
-    /// `frame`.
-    pub frame: usize,
-    /// `facing` (voxel units, 0..=255).
-    pub facing: u32,
-    /// The mouse wheel's zoom; 1 is `modex render`'s framing.
-    pub zoom: f32,
-}
-
-impl Default for View {
-    fn default() -> View {
-        View {
-            size: (640, 480),
-            yaw: 0.0,
-            pitch: None,
-            format: TargetFormat::Indexed8,
-            frame: 0,
-            facing: 0,
-            zoom: 1.0,
-        }
-    }
-}
+use crate::shown::{ShownModel, ShownUnit};
+use crate::view::View;
 
 /// The file shown.
 #[allow(clippy::large_enum_variant)] // one value per page, never moved in a loop

@@ -12,8 +12,9 @@ use modex_view::ViewError;
 use modex_voxel::{Instance, Pose, RenderOptions, VoxelPixel};
 use modex_vxl::Vpl;
 
+use crate::error::ShowError;
 use crate::files::Dropped;
-use crate::page::View;
+use crate::view::View;
 
 /// The renderer's skins and mip levels, prepared once per part so orbiting does not rebuild them.
 type PreparedParts<'m> = Vec<PreparedModel<'m>>;
@@ -39,43 +40,6 @@ pub struct ShownModel {
 /// A decoded voxel unit with its lighting pages.
 pub struct ShownUnit {
     unit: LoadedUnit,
-}
-
-/// Why a view cannot be drawn: the loader's typed error, or a view parameter out of range.
-#[derive(Debug, thiserror::Error)]
-pub enum ShowError {
-    /// Loading or drawing failed.
-    #[error(transparent)]
-    View(#[from] ViewError),
-    /// `frame` is past the model's frames (what `modex render --frame` refuses).
-    #[error("frame {frame} is out of range: the model has {frames} frames")]
-    Frame {
-        /// Asked for.
-        frame: usize,
-        /// The model's.
-        frames: usize,
-    },
-    /// `facing` is past 255 (what `modex render --facing` refuses).
-    #[error("facing {0} is out of range 0..=255")]
-    Facing(u32),
-    /// None of the dropped files is a model, unit or cutscene (the message `modex` prints for
-    /// an unknown format).
-    #[error("{name}: unknown format (first bytes {first:02x?})")]
-    Unknown {
-        /// The first file dropped.
-        name: String,
-        /// Its first (up to 8) bytes.
-        first: Vec<u8>,
-    },
-    /// A view was asked for with no model or unit shown.
-    #[error("no model or unit is shown")]
-    NothingShown,
-    /// The draw could not run.
-    #[error("{0}")]
-    Threads(String),
-    /// The cutscene could not be loaded.
-    #[error(transparent)]
-    Cutscene(#[from] modex_cutscene::SceneError),
 }
 
 impl ShownModel {

@@ -1,0 +1,36 @@
+//! What the page is asked to draw.
+
+use modex::TargetFormat;
+
+/// What to draw: the URL parameters of the page, meaning what they mean to `modex render`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct View {
+    /// `size=WxH`.
+    pub size: (usize, usize),
+    /// `yaw`, degrees.
+    pub yaw: f32,
+    /// `pitch`, degrees; `None`: `modex render`'s default (10, or 45 for a flat model).
+    pub pitch: Option<f32>,
+    /// `format`.
+    pub format: TargetFormat,
+    /// `frame`.
+    pub frame: usize,
+    /// `facing` (voxel units, 0..=255).
+    pub facing: u32,
+    /// The mouse wheel's zoom; 1 is `modex render`'s framing.
+    pub zoom: f32,
+}
+
+impl Default for View {
+    fn default() -> View {
+        View {
+            size: (640, 480),
+            yaw: 0.0,
+            pitch: None,
+            format: TargetFormat::Indexed8,
+            frame: 0,
+            facing: 0,
+            zoom: 1.0,
+        }
+    }
+}

@@ -21,6 +21,13 @@ pub const ALIGN: usize = 16;
 /// texel beyond a triangle, which may reach one texel past the chart's lightmap texels.
 pub const PAD: usize = 1;
 
+/// A laid-out surface page holds at most this many times the texels of the lightmap page it comes
+/// from (at `scale`). Real levels need a little more than one (testlevel: 2048x2176 texels for its
+/// 2048x2048 pages); a level whose charts would need more (page-sized charts by the thousand, as
+/// only a damaged or hostile file has) is laid out as its lightmap page is, as one chart, so the
+/// page's memory stays bounded by the lightmap's whatever the file says.
+pub const MAX_GROWTH: usize = 2;
+
 /// One chart: the triangles it holds and where it is on the lightmap page and the surface page.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Chart {
@@ -167,9 +174,26 @@ pub fn layout(triangles: &[[Vec2; 3]], dim: usize, scale: usize, width: usize) -
         x += w;
         row = row.max(h);
     }
+    let size = (width, round_up((y + row).max(ALIGN)));
+    let page = round_up(dim * scale + 2 * PAD);
+    if size.0.saturating_mul(size.1) > MAX_GROWTH.saturating_mul(page * page) {
+        return whole_page(triangles.len(), dim, scale);
+    }
+    Layout { size, charts }
+}
+
+/// The lightmap page's own layout, as one chart: every triangle where the compiler put it.
+fn whole_page(triangles: usize, dim: usize, scale: usize) -> Layout {
+    let page = round_up(dim * scale + 2 * PAD);
     Layout {
-        size: (width, round_up((y + row).max(ALIGN))),
-        charts,
+        size: (page, page),
+        charts: vec![Chart {
+            triangles: (0..triangles).collect(),
+            lightmap_lo: Vec2::ZERO,
+            lightmap_hi: Vec2::splat(dim as f32),
+            origin: (0, 0),
+            size: (page, page),
+        }],
     }
 }
 
@@ -215,6 +239,29 @@ mod tests {
         for c in &l.charts {
             assert!(c.origin.0 + c.size.0 <= l.size.0 && c.origin.1 + c.size.1 <= l.size.1);
         }
+    }
+
+    #[test]
+    fn thousands_of_page_sized_charts_keep_the_page_s_size() {
+        // 3000 triangles, each covering nearly the whole page with corners of its own: laid out
+        // apart they would need 3000 pages.
+        let tris: Vec<[Vec2; 3]> = (0..3000)
+            .map(|i| {
+                let e = i as f32 * 1e-5;
+                [
+                    Vec2::splat(e),
+                    Vec2::new(1.0 - e, 0.0),
+                    Vec2::splat(1.0 - e),
+                ]
+            })
+            .collect();
+        let l = layout(&tris, 256, 8, 2048);
+        let page = round_up(256 * 8 + 2 * PAD);
+        assert_eq!(l.size, (page, page), "laid out as the lightmap page is");
+        assert_eq!(
+            l.charts.iter().map(|c| c.triangles.len()).sum::<usize>(),
+            3000
+        );
     }
 
     #[test]

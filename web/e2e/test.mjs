@@ -76,6 +76,11 @@ await page.setInputFiles("#files", [mdl]);
 await page.waitForFunction(() => document.body.dataset.state === "ready", null, { timeout: 60000 });
 check(true, "page usable after the error");
 
+// A level: the page says it does not draw levels yet, instead of calling it a broken model.
+check(await load("", [join(level, "bestiary.wmb")]) === "error", "level: state error");
+const said = await page.textContent("#error");
+check(/not drawn on the page yet/.test(said), `level: says levels are not drawn yet (${said})`);
+
 // The next file shown frees the last: showing the largest model and a small one in turn keeps the
 // module's memory where the first round left it (each pick is a new set of files, so each loads).
 const big = join(samples, "mdl/assimp/minigun_mdl5.mdl");

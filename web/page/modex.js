@@ -54,7 +54,7 @@ function show() {
   const px = new Uint8ClampedArray(wasm.memory.buffer, wasm.modex_pixels(), pw * ph * 4);
   ctx.putImageData(new ImageData(new Uint8ClampedArray(px), pw, ph), 0, 0);
 }
-function fail(msg) { $("error").textContent = msg; document.body.dataset.state = "error"; }
+function fail(msg) { $("error").textContent = msg; $("info").textContent = ""; document.body.dataset.state = "error"; }
 
 function draw() {
   const t0 = performance.now();

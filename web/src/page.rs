@@ -59,6 +59,9 @@ impl Page {
             }
         };
         self.name = name.clone();
+        if format == Format::Wmb {
+            return Err(ShowError::Level(name));
+        }
         let shown = match format.family() {
             Family::Model => Shown::Model(ShownModel::load(&name, format, &self.dropped)?),
             Family::Voxel => Shown::Unit(ShownUnit::load(&name, &self.dropped)?),

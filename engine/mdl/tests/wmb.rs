@@ -13,7 +13,7 @@ use modex_mdl::wmb::object::{
 };
 use modex_mdl::wmb::{
     encode::encode, read_header, Block, BlockSkin, BlockTriangle, BlockVertex, Entity, EntityKind,
-    Info, ListKind, Object, SkinType, WmbFile,
+    Info, ListKind, Object, SkinType, TerrainLightmap, WmbFile,
 };
 use proptest::prelude::*;
 
@@ -310,6 +310,30 @@ fn lightmaps_that_are_not_whole_pages_are_refused() {
     f.lightmaps[0].pop();
     let e = WmbFile::parse(&encode(&f)).unwrap_err();
     assert_eq!(e.field, "lightmaps.length");
+}
+
+#[test]
+fn a_terrain_lightmap_of_4g_by_4g_texels_is_refused_without_overflow() {
+    // The fuzzer's find (wmb_surface): width x height x 3 overflowed a u64 and panicked.
+    let mut f = small_level();
+    f.terrain_lightmaps.push(TerrainLightmap {
+        object: 0,
+        width: u32::MAX,
+        height: u32::MAX,
+        bgr: Vec::new(),
+    });
+    let e = WmbFile::parse(&encode(&f)).unwrap_err();
+    assert!(e.field.ends_with("width"), "{e}");
+    assert!(
+        matches!(
+            e.kind,
+            ErrorKind::TooLarge {
+                value: u64::MAX,
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 #[test]

@@ -231,7 +231,8 @@ fn read_terrain_lightmap(r: &mut modex::ByteReader<'_>) -> FormatResult<TerrainL
     let object = r.u32("object")?;
     let width = r.u32("width")?;
     let height = r.u32("height")?;
-    let len = (width as u64) * (height as u64) * 3;
+    // Two u32s multiply within a u64; three bytes a texel may not (found by fuzzing).
+    let len = (width as u64 * height as u64).saturating_mul(3);
     if len > r.remaining() as u64 {
         return Err(r.error(
             "width",

@@ -34,12 +34,16 @@ impl ShownCutscene {
     /// The scene of the script `name` (an `.ascr` file, or the install's script archive, whose
     /// first script with commands plays) with the assets it names among `dropped`: the files of
     /// the install's `ANI` and `ENG` folders, found by name whatever folder they were dropped in.
-    pub fn load(name: &str, format: Format, dropped: &Dropped) -> Result<ShownCutscene, ShowError> {
+    pub fn load(
+        name: &str,
+        format: Format,
+        bytes: &[u8],
+        dropped: &Dropped,
+    ) -> Result<ShownCutscene, ShowError> {
         let files: MemorySource = dropped.source().clone();
         let dir = GameDir::from_sources(name, files.clone(), files);
         let scene = if format == Format::Ascr {
-            let bytes = dropped.bytes(name).unwrap_or_default();
-            let script = ascr::parse_script(&bytes).map_err(|e| SceneError::ScriptFile {
+            let script = ascr::parse_script(bytes).map_err(|e| SceneError::ScriptFile {
                 path: name.into(),
                 cause: Box::new(e),
             })?;

@@ -62,12 +62,15 @@ impl Page {
         if format == Format::Wmb {
             return Err(ShowError::Level(name));
         }
+        // Read once: the picture and `#info` decode the same bytes.
+        let bytes = self.dropped.bytes(&name).unwrap_or_default();
+        let dropped = &self.dropped;
         let shown = match format.family() {
-            Family::Model => Shown::Model(ShownModel::load(&name, format, &self.dropped)?),
-            Family::Voxel => Shown::Unit(ShownUnit::load(&name, &self.dropped)?),
-            _ => Shown::Cutscene(ShownCutscene::load(&name, format, &self.dropped)?),
+            Family::Model => Shown::Model(ShownModel::load(&name, format, &bytes, dropped)?),
+            Family::Voxel => Shown::Unit(ShownUnit::load(&name, &bytes, dropped)?),
+            _ => Shown::Cutscene(ShownCutscene::load(&name, format, &bytes, dropped)?),
         };
-        self.info = describe(&name, format, &self.dropped);
+        self.info = describe(&name, format, &bytes, dropped);
         self.shown = Some(shown);
         Ok(())
     }
@@ -114,12 +117,11 @@ impl Page {
 /// came from (the same `modex_view::info`, with a level's entity files looked for among the
 /// dropped files). A file the page can show but `info` refuses (a clip whose later pictures are
 /// damaged) shows the error where the summary would be.
-fn describe(name: &str, format: Format, dropped: &Dropped) -> String {
-    let bytes = dropped.bytes(name).unwrap_or_default();
+fn describe(name: &str, format: Format, bytes: &[u8], dropped: &Dropped) -> String {
     let file = info::Subject {
         name,
         format,
-        bytes: &bytes,
+        bytes,
         folder: dropped.source(),
     };
     match info::describe(&file, None, dropped) {

@@ -45,14 +45,18 @@ pub struct ShownUnit {
 impl ShownModel {
     /// Decode `name` (of `format`) with its external skins among `dropped`; 8-bit skins through
     /// the Quake palette, as `modex render` without `--palette`.
-    pub fn load(name: &str, format: Format, dropped: &Dropped) -> Result<ShownModel, ShowError> {
+    pub fn load(
+        name: &str,
+        format: Format,
+        bytes: &[u8],
+        dropped: &Dropped,
+    ) -> Result<ShownModel, ShowError> {
         let palette = Palette::quake();
-        let bytes = dropped.bytes(name).unwrap_or_default();
         let skins = SkinSources {
             folder: dropped.source(),
             extra: None,
         };
-        let models = model::load_models(format, name, &bytes, &palette, &skins)?;
+        let models = model::load_models(format, name, bytes, &palette, &skins)?;
         let renderer = Renderer::new(&palette);
         let parts = Parts::new(models, |models| {
             models.iter().map(|m| renderer.prepare(m)).collect()
@@ -112,10 +116,9 @@ impl ShownUnit {
     /// Decode the unit whose body is `name`, its HVA and other pieces among `dropped`, lit by a
     /// VPL among them or the unit's palette (the crate's rule, as `modex render` without
     /// `--palette`).
-    pub fn load(name: &str, dropped: &Dropped) -> Result<ShownUnit, ShowError> {
-        let bytes = dropped.bytes(name).unwrap_or_default();
+    pub fn load(name: &str, bytes: &[u8], dropped: &Dropped) -> Result<ShownUnit, ShowError> {
         let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
-        let unit = voxel::load_unit(stem, &bytes, dropped.source(), None)?;
+        let unit = voxel::load_unit(stem, bytes, dropped.source(), None)?;
         Ok(ShownUnit { unit })
     }
 

@@ -26,8 +26,8 @@ pub enum Shape {
     Sprite,
 }
 
-/// A decoded entity file: its models, their box (frame 0) and a sphere around it in model space
-/// for culling.
+/// A decoded entity file: its models and their box (frame 0), with the sphere around that box in
+/// model space for culling.
 pub struct Placeable {
     /// The file's name without folder and extension (what an export names its materials after).
     pub name: String,
@@ -36,8 +36,18 @@ pub struct Placeable {
     /// Lowest and highest corner of frame 0 of the models, model space.
     pub lo: Vec3,
     pub hi: Vec3,
-    pub centre: Vec3,
-    pub radius: f32,
+}
+
+impl Placeable {
+    /// The centre of the models' box, model space.
+    pub fn centre(&self) -> Vec3 {
+        (self.lo + self.hi) * 0.5
+    }
+
+    /// The radius of the sphere around the models' box.
+    pub fn radius(&self) -> f32 {
+        (self.hi - self.lo).length() * 0.5
+    }
 }
 
 /// One placed entity.
@@ -141,8 +151,6 @@ fn load_placeable(
                 shape,
                 lo,
                 hi,
-                centre: (lo + hi) * 0.5,
-                radius: (hi - lo).length() * 0.5,
             })
         }
         Err(e) => {
@@ -275,7 +283,7 @@ impl Level {
                 continue;
             }
             if f.shape == Shape::Sprite {
-                let r = f.radius * p.scale.abs().max_element();
+                let r = f.radius() * p.scale.abs().max_element();
                 lo = lo.min(p.origin - Vec3::splat(r));
                 hi = hi.max(p.origin + Vec3::splat(r));
                 continue;

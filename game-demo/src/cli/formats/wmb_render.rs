@@ -139,8 +139,8 @@ impl<'l> Scene<'l> {
             let f = &self.level.files[p.file];
             // Cull by the bounding sphere in view space before posing.
             let scale = p.scale.abs().max_element();
-            let centre = p.origin + f.centre * scale;
-            let radius = f.radius * scale;
+            let centre = p.origin + f.centre() * scale;
+            let radius = f.radius() * scale;
             let c = view.transform_point3(centre);
             let z = -c.z;
             let outside = z + radius < camera.near

@@ -7,6 +7,8 @@
 
 use glam::{Mat4, Vec3, Vec4};
 
+use crate::trig;
+
 /// How the camera projects.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Projection {
@@ -77,9 +79,9 @@ impl Camera {
     /// the horizon (radians): yaw 0, pitch 0 is `-Y`.
     pub fn orbit_direction(yaw: f32, pitch: f32) -> Vec3 {
         Vec3::new(
-            yaw.sin() * pitch.cos(),
-            -yaw.cos() * pitch.cos(),
-            pitch.sin(),
+            trig::sin(yaw) * trig::cos(pitch),
+            -trig::cos(yaw) * trig::cos(pitch),
+            trig::sin(pitch),
         )
     }
 
@@ -104,8 +106,9 @@ impl Camera {
         let aspect = width.max(1) as f32 / height.max(1) as f32;
         match projection {
             Projection::Perspective { fov_y } => {
-                let half = (fov_y * 0.5).tan().min((fov_y * 0.5).tan() * aspect).atan();
-                let distance = radius / half.sin() * 1.02;
+                let half_tan = trig::tan(fov_y * 0.5);
+                let half = trig::atan(half_tan.min(half_tan * aspect));
+                let distance = radius / trig::sin(half) * 1.02;
                 let mut cam =
                     Camera::look_at(centre + dir * distance, centre, fov_y, width, height);
                 cam.near = (distance - radius * 1.5).max(distance * 0.01);

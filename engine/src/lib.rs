@@ -46,6 +46,7 @@ mod source;
 mod stats;
 mod target;
 mod threads;
+pub mod trig;
 
 pub use audio::{Mixer, Repeat, Sound};
 pub use blend::{BlendTable, BlendTables, Opacity};

@@ -30,22 +30,43 @@ async function pngPixels(file) {
 }
 
 // #info holds what `modex info NAME` prints, run in the file's folder (the page knows names only).
+// A level's entity search starts at the game's folder on disk for the binary, among the dropped
+// files for the page: that one line says where, the rest is the same.
 async function sameAsInfo(label, file) {
-  const want = execFileSync(modex, ["info", basename(file)], { cwd: dirname(file) }).toString();
+  let want = execFileSync(modex, ["info", basename(file)], { cwd: dirname(file) }).toString();
   const got = await page.textContent("#info");
+  if (file.endsWith(".wmb")) want = want.replace(/\(root [^)\n]*\)/, "(root the dropped files)");
   check(got === want, `${label}: #info equals modex info`);
   if (got !== want) console.log(`  page:\n${got}\n  modex info:\n${want}`);
 }
 
+// `args`: size, format, and yaw and pitch unless the defaults are meant; `show` picks the file
+// shown among those dropped (the page shows the first of its list otherwise).
 async function sameAsRender(label, file, files, args) {
   const out = join(tmp, `${label}.png`);
-  execFileSync(modex, ["render", file, "-o", out, "--size", args.size, "--yaw", args.yaw, "--pitch", args.pitch, "--format", args.format, ...(args.extra || [])]);
-  const q = new URLSearchParams({ size: args.size, yaw: args.yaw, pitch: args.pitch, format: args.format, ...(args.query || {}) });
-  const state = await load(q.toString(), files);
+  const given = ["size", "yaw", "pitch", "format"].filter((k) => args[k] !== undefined);
+  execFileSync(modex, ["render", file, "-o", out, ...given.flatMap((k) => [`--${k}`, args[k]]), ...(args.extra || [])]);
+  const q = new URLSearchParams({ ...Object.fromEntries(given.map((k) => [k, args[k]])), ...(args.query || {}) });
+  let state = await load(q.toString(), files);
+  if (args.show) {
+    await page.selectOption("#shown", args.show);
+    await page.waitForFunction((n) => document.body.dataset.state !== "loading"
+      && document.getElementById("info").textContent.startsWith(`${n}:`), args.show, { timeout: 60000 });
+    state = await page.evaluate(() => document.body.dataset.state);
+  }
   check(state === "ready", `${label}: ready (${await page.textContent("#error")})`);
   const [a, b] = [await canvasPixels(), await pngPixels(out)];
   const diff = a.length === b.length ? a.filter((v, i) => v !== b[i]).length : -1;
   check(diff === 0, `${label}: canvas equals modex render (${diff} bytes differ of ${b.length})`);
+  if (diff > 0) {
+    // Where they differ, so that a mismatch can be traced to what is drawn there.
+    const w = Number((args.size || "320x240").split("x")[0]);
+    const at = [];
+    for (let i = 0; i < a.length && at.length < 8; i += 4)
+      if ([0, 1, 2, 3].some((k) => a[i + k] !== b[i + k]))
+        at.push(`(${(i / 4) % w},${Math.floor(i / 4 / w)}) page ${a.slice(i, i + 4)} native ${b.slice(i, i + 4)}`);
+    console.log(`  differs at ${at.join("; ")}`);
+  }
   await sameAsInfo(label, file);
   await page.screenshot({ path: join(tmp, `${label}-page.png`) });
   console.log(`  stats ${JSON.stringify(await page.evaluate(() => window.modexStats()))}`);
@@ -76,10 +97,16 @@ await page.setInputFiles("#files", [mdl]);
 await page.waitForFunction(() => document.body.dataset.state === "ready", null, { timeout: 60000 });
 check(true, "page usable after the error");
 
-// A level: the page says it does not draw levels yet, instead of calling it a broken model.
-check(await load("", [join(level, "bestiary.wmb")]) === "error", "level: state error");
-const said = await page.textContent("#error");
-check(/not drawn on the page yet/.test(said), `level: says levels are not drawn yet (${said})`);
+// Levels, with the whole game folder dropped (its entity files are found among the dropped files,
+// as `modex render` finds them in the game's folders): bestiary, 44 placed models, is shown first;
+// at the page's default view and `modex render`'s default camera; turned; testlevel's lightmapped
+// blocks; menue from its POSITION object.
+const game = join(samples, "wmb/lottershock/Game");
+const gameFiles = ["Level", "Assets"].flatMap((d) => readdirSync(join(game, d)).map((n) => join(game, d, n)));
+await sameAsRender("wmb-bestiary", join(level, "bestiary.wmb"), gameFiles, { size: "320x240", format: "8" });
+await sameAsRender("wmb-bestiary-turned", join(level, "bestiary.wmb"), gameFiles, { size: "320x240", yaw: "40", pitch: "30", format: "8888" });
+await sameAsRender("wmb-testlevel", join(level, "testlevel.wmb"), gameFiles, { size: "320x240", format: "565", show: "testlevel.wmb" });
+await sameAsRender("wmb-menue", join(level, "menue.wmb"), gameFiles, { size: "320x240", yaw: "-20", format: "8888", show: "menue.wmb" });
 
 // The next file shown frees the last: showing the largest model and a small one in turn keeps the
 // module's memory where the first round left it (each pick is a new set of files, so each loads).

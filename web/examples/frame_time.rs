@@ -23,7 +23,7 @@ fn main() {
     let (w, h) = args[0].split_once('x').expect("size is WxH");
     let view = View {
         size: (w.parse().expect("width"), h.parse().expect("height")),
-        yaw: args[1].parse().expect("yaw"),
+        yaw: Some(args[1].parse().expect("yaw")),
         pitch: Some(args[2].parse().expect("pitch")),
         format: TargetFormat::from_name(&args[3]).expect("format is 8, 565, 4444 or 8888"),
         facing: args[4].parse().expect("facing"),

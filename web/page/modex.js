@@ -7,7 +7,8 @@ const params = new URLSearchParams(location.search);
 const [w, h] = (params.get("size") || "640x480").split("x").map(Number);
 const view = {
   w, h,
-  yaw: Number(params.get("yaw") || 0),
+  // NaN: not given, so `modex render`'s default for the file shown (the orbit starts there).
+  yaw: params.has("yaw") ? Number(params.get("yaw")) : NaN,
   pitch: params.has("pitch") ? Number(params.get("pitch")) : NaN,
   format: params.get("format") || "8",
   frame: Number(params.get("frame") || 0),
@@ -159,8 +160,10 @@ canvas.onmousedown = (e) => { drag = [e.clientX, e.clientY]; };
 window.onmouseup = () => { drag = null; };
 canvas.onmousemove = (e) => {
   if (!drag || wasm.modex_is_cutscene()) return;
+  if (isNaN(view.yaw)) view.yaw = wasm.modex_default_yaw();
+  if (isNaN(view.pitch)) view.pitch = wasm.modex_default_pitch();
   view.yaw += (e.clientX - drag[0]) * 0.5;
-  view.pitch = Math.max(-89, Math.min(89, (isNaN(view.pitch) ? 10 : view.pitch) + (e.clientY - drag[1]) * 0.5));
+  view.pitch = Math.max(-89, Math.min(89, view.pitch + (e.clientY - drag[1]) * 0.5));
   drag = [e.clientX, e.clientY]; draw();
 };
 canvas.onwheel = (e) => { e.preventDefault(); view.zoom *= e.deltaY < 0 ? 1.1 : 1 / 1.1; draw(); };

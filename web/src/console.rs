@@ -20,3 +20,28 @@ pub fn log(line: &str) {
     #[cfg(not(target_family = "wasm"))]
     eprintln!("{line}");
 }
+
+/// The engine's `log` lines (a level's entity file not found, a skin that does not decode) on the
+/// browser console, as the binary prints them on standard error.
+struct Console;
+
+impl log::Log for Console {
+    fn enabled(&self, meta: &log::Metadata) -> bool {
+        meta.level() <= log::Level::Info
+    }
+
+    fn log(&self, record: &log::Record) {
+        if self.enabled(record.metadata()) {
+            log(&format!("{}: {}", record.level(), record.args()));
+        }
+    }
+
+    fn flush(&self) {}
+}
+
+/// Send the engine's `log` lines to the console (once; later calls do nothing).
+pub fn init() {
+    if log::set_logger(&Console).is_ok() {
+        log::set_max_level(log::LevelFilter::Info);
+    }
+}

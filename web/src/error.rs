@@ -28,12 +28,8 @@ pub enum ShowError {
         /// Its first (up to 8) bytes.
         first: Vec<u8>,
     },
-    /// A WMB level was dropped: the page does not draw levels yet (their entities' placing and
-    /// camera are still the binary's, `game-demo/src/cli/formats/wmb*.rs`).
-    #[error("{0}: WMB levels are not drawn on the page yet; `modex render` draws them")]
-    Level(String),
     /// A view was asked for with no model or unit shown.
-    #[error("no model or unit is shown")]
+    #[error("no model, unit or level is shown")]
     NothingShown,
     /// The draw could not run.
     #[error("{0}")]

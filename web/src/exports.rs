@@ -66,6 +66,7 @@ fn set_text(s: &str) {
 /// message is then the text ([`modex_text`]). On success the text is the `#info` text.
 #[no_mangle]
 pub extern "C" fn modex_open() -> u32 {
+    crate::console::init();
     let name = name();
     PAGE.with_borrow_mut(|p| match p.open(&name) {
         Ok(()) => {
@@ -99,8 +100,8 @@ fn error_chain(e: &dyn std::error::Error) -> String {
     s
 }
 
-/// Draw a view of the model or unit shown: `format` 0..3 is 8-bit, 565, 4444, 8888; a NaN
-/// `pitch` is `modex render`'s default. 0 on success, 1 on an error (the text).
+/// Draw a view of the model, unit or level shown: `format` 0..3 is 8-bit, 565, 4444, 8888; a
+/// NaN `yaw` or `pitch` is `modex render`'s default. 0 on success, 1 on an error (the text).
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub extern "C" fn modex_draw(
@@ -118,7 +119,7 @@ pub extern "C" fn modex_draw(
             width.clamp(1, 4096) as usize,
             height.clamp(1, 4096) as usize,
         ),
-        yaw,
+        yaw: (!yaw.is_nan()).then_some(yaw),
         pitch: (!pitch.is_nan()).then_some(pitch),
         format: TargetFormat::ALL[(format as usize).min(3)],
         frame: frame as usize,
@@ -132,6 +133,18 @@ pub extern "C" fn modex_draw(
             1
         }
     })
+}
+
+/// The yaw a view of the file shown is drawn at when none is given (where the orbit starts).
+#[no_mangle]
+pub extern "C" fn modex_default_yaw() -> f32 {
+    PAGE.with_borrow(|p| p.default_angles().0)
+}
+
+/// The pitch a view of the file shown is drawn at when none is given (where the orbit starts).
+#[no_mangle]
+pub extern "C" fn modex_default_pitch() -> f32 {
+    PAGE.with_borrow(|p| p.default_angles().1)
 }
 
 /// The frames (cutscenes: ticks) of the file shown.

@@ -38,10 +38,11 @@ impl Dropped {
         self.source.read(name).ok().flatten()
     }
 
-    /// The files the page can show, in name order: models and terrain, voxel bodies, and a
-    /// cutscene first: a scene script the user dropped, else the script archive of an install
-    /// (a folder drop of a whole game holds the archive; a script dropped with it is the one
-    /// the user chose).
+    /// The files the page can show, in name order: models, terrain, levels and voxel bodies,
+    /// with a cutscene first (a scene script the user dropped, else the script archive of an
+    /// install: a folder drop of a whole game holds the archive; a script dropped with it is the
+    /// one the user chose), then the levels (a GameStudio game's folder is its levels and the
+    /// models they place; the level is what it shows).
     pub fn showable(&self) -> Vec<(String, Format)> {
         let mut out: Vec<(String, Format)> = self
             .names
@@ -64,10 +65,20 @@ impl Dropped {
             (
                 f.family() != Family::Cutscene,
                 *f != Format::Ascr,
+                *f != Format::Wmb,
                 n.to_ascii_lowercase(),
             )
         });
         out
+    }
+
+    /// The dropped name that the last part of `path` is, in any case.
+    fn name_of(&self, path: &str) -> Option<&str> {
+        let base = path.rsplit(['/', '\\']).next().unwrap_or(path);
+        self.names
+            .iter()
+            .find(|n| n.eq_ignore_ascii_case(base))
+            .map(String::as_str)
     }
 
     /// Every dropped name, in the order dropped.
@@ -78,14 +89,26 @@ impl Dropped {
 
 /// A level's entity files are looked for among the dropped files, by name: a folder drop keeps
 /// only names, and GameStudio's search paths are folders of the same game.
-impl modex_view::info::EntityFiles for Dropped {
+impl modex_view::level::EntityFiles for Dropped {
     fn has(&self, name: &str) -> bool {
-        let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-        self.names.iter().any(|n| n.eq_ignore_ascii_case(base))
+        self.name_of(name).is_some()
     }
 
     fn root(&self) -> String {
         "the dropped files".to_string()
+    }
+
+    fn read(&self, name: &str) -> std::io::Result<Option<(String, Vec<u8>)>> {
+        let Some(found) = self.name_of(name) else {
+            return Ok(None);
+        };
+        let key = found.to_ascii_lowercase();
+        Ok(self.bytes(found).map(|b| (key, b)))
+    }
+
+    fn read_beside(&self, name: &str, _model: &str) -> Option<Vec<u8>> {
+        // Every dropped file is "beside" every other: only names are kept.
+        self.bytes(self.name_of(name)?)
     }
 }
 
@@ -123,11 +146,46 @@ mod tests {
 
     #[test]
     fn entity_files_are_found_among_the_dropped_files_by_name() {
-        use modex_view::info::EntityFiles;
+        use modex_view::level::EntityFiles;
         let mut d = Dropped::new();
         d.insert("Game/Level/warlock.MDL", vec![1]);
         assert!(d.has("WARLOCK.mdl"));
         assert!(d.has("models\\warlock.mdl"));
         assert!(!d.has("milk.mdl"));
+        // One key for every spelling, so a level decodes the file once.
+        let (key, bytes) = d.read("c:\\game\\Warlock.mdl").unwrap().unwrap();
+        assert_eq!((key.as_str(), bytes), ("warlock.mdl", vec![1]));
+        assert_eq!(d.read("WARLOCK.MDL").unwrap().unwrap().0, key);
+        assert!(d.read("milk.mdl").unwrap().is_none());
+        assert_eq!(d.read_beside("skins/warlock.mdl", &key), Some(vec![1]));
+    }
+
+    #[test]
+    fn a_game_folder_shows_its_level_first() {
+        let mut d = Dropped::new();
+        d.insert("Game/Assets/acktana.mdl", b"MDL5....".to_vec());
+        d.insert(
+            "Game/Level/testlevel.wmb",
+            modex_mdl::wmb::encode::encode(&level()),
+        );
+        d.insert(
+            "Game/Level/bestiary.WMB",
+            modex_mdl::wmb::encode::encode(&level()),
+        );
+        let names: Vec<String> = d.showable().into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["bestiary.WMB", "testlevel.wmb", "acktana.mdl"]);
+    }
+
+    fn level() -> modex_mdl::wmb::WmbFile {
+        modex_mdl::wmb::WmbFile {
+            textures: Vec::new(),
+            materials: Vec::new(),
+            blocks: Vec::new(),
+            objects: Vec::new(),
+            lightmap_dim: 256,
+            lightmaps: Vec::new(),
+            terrain_lightmaps: Vec::new(),
+            other_lists: Vec::new(),
+        }
     }
 }

@@ -19,6 +19,7 @@ mod cutscene;
 mod error;
 mod exports;
 mod files;
+mod level;
 mod page;
 mod shown;
 mod view;

@@ -6,6 +6,7 @@ use modex_view::info;
 use crate::cutscene::ShownCutscene;
 use crate::error::ShowError;
 use crate::files::Dropped;
+use crate::level::ShownLevel;
 use crate::shown::{ShownModel, ShownUnit};
 use crate::view::View;
 
@@ -14,6 +15,7 @@ use crate::view::View;
 enum Shown {
     Model(ShownModel),
     Unit(ShownUnit),
+    Level(ShownLevel),
     Cutscene(ShownCutscene),
 }
 
@@ -59,13 +61,13 @@ impl Page {
             }
         };
         self.name = name.clone();
-        if format == Format::Wmb {
-            return Err(ShowError::Level(name));
-        }
         // Read once: the picture and `#info` decode the same bytes.
         let bytes = self.dropped.bytes(&name).unwrap_or_default();
         let dropped = &self.dropped;
         let shown = match format.family() {
+            Family::Model if format == Format::Wmb => {
+                Shown::Level(ShownLevel::load(&name, &bytes, dropped)?)
+            }
             Family::Model => Shown::Model(ShownModel::load(&name, format, &bytes, dropped)?),
             Family::Voxel => Shown::Unit(ShownUnit::load(&name, &bytes, dropped)?),
             _ => Shown::Cutscene(ShownCutscene::load(&name, format, &bytes, dropped)?),
@@ -80,6 +82,7 @@ impl Page {
         match &self.shown {
             Some(Shown::Model(m)) => m.frames(),
             Some(Shown::Unit(u)) => u.frames(),
+            Some(Shown::Level(_)) => 1,
             Some(Shown::Cutscene(c)) => c.length() as usize,
             None => 0,
         }
@@ -90,18 +93,28 @@ impl Page {
         matches!(self.shown, Some(Shown::Cutscene(_)))
     }
 
-    /// Draw `view` of the model or unit shown into [`Page::rgba`].
+    /// Draw `view` of the model, unit or level shown into [`Page::rgba`].
     pub fn draw(&mut self, view: &View) -> Result<(), ShowError> {
         let out = &mut self.rgba;
         // One thread: the web has no other (with_threads then runs the closure directly).
         let r = modex::with_threads(1, || match &mut self.shown {
             Some(Shown::Model(m)) => m.draw(view, out),
             Some(Shown::Unit(u)) => u.draw(view, out),
+            Some(Shown::Level(l)) => l.draw(view, out),
             Some(Shown::Cutscene(_)) | None => Err(ShowError::NothingShown),
         });
         r.map_err(|e| ShowError::Threads(e.to_string()))??;
         self.rgba_size = view.size;
         Ok(())
+    }
+
+    /// The yaw and pitch a view of the file shown is drawn at when none is given.
+    pub fn default_angles(&self) -> (f32, f32) {
+        match &self.shown {
+            Some(Shown::Model(m)) => m.default_angles(),
+            Some(Shown::Level(l)) => l.default_angles(),
+            _ => (modex_view::DEFAULT_YAW, modex_view::DEFAULT_PITCH),
+        }
     }
 
     /// The cutscene shown, if one is.

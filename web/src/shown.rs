@@ -74,6 +74,13 @@ impl ShownModel {
         model::frame_count(self.parts.borrow_owner())
     }
 
+    /// The yaw and pitch a view without them is drawn at (where the page's orbit starts).
+    pub fn default_angles(&self) -> (f32, f32) {
+        let bounds = model::bounds_model(self.parts.borrow_owner(), 0);
+        let pitch = model::default_pitch(&bounds, modex_view::DEFAULT_PITCH);
+        (modex_view::DEFAULT_YAW, pitch)
+    }
+
     /// Draw `view` as RGBA8 into `out`, as `modex render` draws it (`zoom` 1 is its camera).
     pub fn draw(&mut self, view: &View, out: &mut Vec<u8>) -> Result<(), ShowError> {
         let frames = self.frames();
@@ -164,7 +171,7 @@ impl ShownUnit {
 }
 
 /// A drawing that can be made in any target format (as the binary's `DrawInto`).
-trait Drawing {
+pub trait Drawing {
     /// Draw into `target` (clearing what it needs to).
     fn draw<T: Target>(&mut self, target: &mut T) -> Result<(), ViewError>
     where
@@ -210,7 +217,7 @@ impl Drawing for UnitShot<'_> {
 
 /// Draw into a fresh `size` target of `format` and write its RGBA8 pixels (what
 /// `modex::pngio::save_target` writes: palette colours for the 8-bit frame) into `out`.
-fn into_rgba(
+pub fn into_rgba(
     format: TargetFormat,
     (w, h): (usize, usize),
     palette: &Palette,

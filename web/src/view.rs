@@ -7,8 +7,8 @@ use modex::TargetFormat;
 pub struct View {
     /// `size=WxH`.
     pub size: (usize, usize),
-    /// `yaw`, degrees.
-    pub yaw: f32,
+    /// `yaw`, degrees; `None`: `modex render`'s default (30, or a level's start camera).
+    pub yaw: Option<f32>,
     /// `pitch`, degrees; `None`: `modex render`'s default (10, or 45 for a flat model).
     pub pitch: Option<f32>,
     /// `format`.
@@ -25,7 +25,7 @@ impl Default for View {
     fn default() -> View {
         View {
             size: (640, 480),
-            yaw: 0.0,
+            yaw: None,
             pitch: None,
             format: TargetFormat::Indexed8,
             frame: 0,

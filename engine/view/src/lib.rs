@@ -13,10 +13,15 @@
 
 mod error;
 pub mod info;
+pub mod level;
 pub mod model;
 pub mod voxel;
 
 pub use error::ViewError;
+
+/// `modex render`'s yaw for models and voxel units when none is given, degrees. A level's is 0:
+/// its start camera ([`level::turned`]).
+pub const DEFAULT_YAW: f32 = 30.0;
 
 /// `modex render`'s pitch when none is given, degrees (the model viewer opens at 15).
 pub const DEFAULT_PITCH: f32 = 10.0;

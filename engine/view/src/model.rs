@@ -123,16 +123,18 @@ pub fn default_pitch(bounds: &Model, pitch: f32) -> f32 {
 }
 
 /// `modex render`'s camera: frame `frame` of every part fitted into a `width` x `height` view
-/// from `yaw` degrees, at `pitch` degrees or [`default_pitch`] of [`crate::DEFAULT_PITCH`].
+/// from `yaw` degrees or [`crate::DEFAULT_YAW`], at `pitch` degrees or [`default_pitch`] of
+/// [`crate::DEFAULT_PITCH`].
 pub fn render_camera(
     models: &[Model],
     frame: usize,
-    yaw: f32,
+    yaw: Option<f32>,
     pitch: Option<f32>,
     (width, height): (usize, usize),
 ) -> Camera {
     let bounds = bounds_model(models, frame);
     let pitch = pitch.unwrap_or_else(|| default_pitch(&bounds, crate::DEFAULT_PITCH));
+    let yaw = yaw.unwrap_or(crate::DEFAULT_YAW);
     framing_camera(&bounds, 0, yaw, pitch, width, height)
 }
 

@@ -50,13 +50,14 @@ pub fn base_camera(yaw: f32, pitch: f32, width: usize, height: usize) -> Camera 
 }
 
 /// `modex render`'s camera: the scene fitted into a `width` x `height` orthographic view from
-/// `yaw` degrees, at `pitch` degrees or [`crate::DEFAULT_PITCH`].
+/// `yaw` degrees or [`crate::DEFAULT_YAW`], at `pitch` degrees or [`crate::DEFAULT_PITCH`].
 pub fn render_camera(
     scene: &[Instance<'_>],
-    yaw: f32,
+    yaw: Option<f32>,
     pitch: Option<f32>,
     (width, height): (usize, usize),
 ) -> Result<Camera, ViewError> {
+    let yaw = yaw.unwrap_or(crate::DEFAULT_YAW);
     let base = base_camera(yaw, pitch.unwrap_or(crate::DEFAULT_PITCH), width, height);
     Ok(frame_scene(scene, &base)?)
 }

@@ -17,6 +17,12 @@ impl EntityFiles for NoEntities {
     fn root(&self) -> String {
         "nowhere".into()
     }
+    fn read(&self, _: &str) -> std::io::Result<Option<(String, Vec<u8>)>> {
+        Ok(None)
+    }
+    fn read_beside(&self, _: &str, _: &str) -> Option<Vec<u8>> {
+        None
+    }
 }
 
 fn tank() -> Vec<u8> {

@@ -29,23 +29,31 @@ impl From<Codepage> for info::Codepage {
 struct DiskEntities<'a> {
     level: &'a Path,
     extra: &'a [PathBuf],
-    files: OnceCell<wmb_files::EntityFiles>,
+    files: OnceCell<wmb_files::GameFiles>,
 }
 
 impl DiskEntities<'_> {
-    fn files(&self) -> &wmb_files::EntityFiles {
+    fn files(&self) -> &wmb_files::GameFiles {
         self.files
-            .get_or_init(|| wmb_files::EntityFiles::new(self.level, self.extra))
+            .get_or_init(|| wmb_files::GameFiles::new(self.level, self.extra))
     }
 }
 
 impl info::EntityFiles for DiskEntities<'_> {
     fn has(&self, name: &str) -> bool {
-        self.files().lookup(name).is_some()
+        self.files().has(name)
     }
 
     fn root(&self) -> String {
         self.files().root().display().to_string()
+    }
+
+    fn read(&self, name: &str) -> std::io::Result<Option<(String, Vec<u8>)>> {
+        self.files().read(name)
+    }
+
+    fn read_beside(&self, name: &str, model: &str) -> Option<Vec<u8>> {
+        self.files().read_beside(name, model)
     }
 }
 

@@ -325,9 +325,10 @@ pub struct RenderArgs {
     /// Image size, WIDTHxHEIGHT.
     #[arg(long, default_value = "640x480")]
     pub size: String,
-    /// Camera yaw around the model, degrees.
-    #[arg(long, default_value_t = 30.0, allow_hyphen_values = true)]
-    pub yaw: f32,
+    /// Camera yaw around the model, degrees [default: 30; levels 0, their start camera, which a
+    /// yaw turns].
+    #[arg(long, allow_hyphen_values = true)]
+    pub yaw: Option<f32>,
     /// Camera pitch above the horizon, degrees [default: 10; flat models 45, so they are seen
     /// from above, not edge-on].
     #[arg(long, allow_hyphen_values = true)]
@@ -541,6 +542,6 @@ mod tests {
         };
         assert_eq!(r.format, TargetFormat::Argb8888);
         assert_eq!(r.frame, 3);
-        assert_eq!(r.yaw, -30.0);
+        assert_eq!(r.yaw, Some(-30.0));
     }
 }

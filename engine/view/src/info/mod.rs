@@ -4,7 +4,7 @@
 //! A file is described from its bytes and the [`FileSource`] of its folder (a VXL's HVA is read
 //! from there), never from a disk path, so the page, which has only the files a user dropped,
 //! prints what the binary prints. The one thing a frontend decides itself is where a level's
-//! entity files are looked for ([`EntityFiles`]): the binary searches the game's folders on disk
+//! entity files are looked for ([`EntityFiles`], the level module's): the binary searches the game's folders on disk
 //! as GameStudio did, the page searches the dropped files.
 
 mod cutscene;
@@ -18,6 +18,8 @@ mod wmb;
 
 use modex::{FileSource, FormatError};
 use modex_assets::{Format, PaletteError};
+
+pub use crate::level::EntityFiles;
 
 pub use names::{decode_name, decode_names, Codepage};
 
@@ -41,14 +43,6 @@ pub struct Subject<'a> {
     pub bytes: &'a [u8],
     /// The files beside it: a VXL's HVA is read from here.
     pub folder: &'a dyn FileSource,
-}
-
-/// Where a level's entity files are looked for: `info` counts the entities whose file is found.
-pub trait EntityFiles {
-    /// Whether the entity file `name` (as the level stores it) is found.
-    fn has(&self, name: &str) -> bool;
-    /// Where the search starts, as `info` shows it (a folder on disk, or "the dropped files").
-    fn root(&self) -> String;
 }
 
 /// Why a file could not be described.

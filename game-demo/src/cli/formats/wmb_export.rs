@@ -11,10 +11,11 @@ use modex_assets::Asset;
 use modex_mdl::wmb::surface::texture_models;
 use modex_mdl::wmb::WmbFile;
 use modex_mdl::Model;
-use modex_raster::Entity;
 
 use super::model::palette_or_quake;
-use super::wmb::{load_level, Level, Shape};
+use modex_view::level::Level;
+
+use super::wmb::load_level;
 use crate::cli::ExportArgs;
 
 /// A texture name made a file name: `#` and characters unsafe in file names removed, and a
@@ -95,17 +96,8 @@ fn posed_entities(level: &Level) -> Vec<(String, Model)> {
     let mut out = Vec::new();
     for p in &level.placed {
         let f = &level.files[p.file];
-        let e = Entity {
-            position: p.origin,
-            pan: p.angle.x,
-            tilt: p.angle.y,
-            roll: p.angle.z,
-            scale: p.scale,
-            ..Entity::default()
-        };
-        let m = e.matrix();
+        let m = p.entity().matrix();
         let normal = m.inverse().transpose();
-        let _ = f.shape == Shape::Sprite;
         for model in &f.models {
             let Some(frame) = model.frames.first() else {
                 continue;

@@ -3,10 +3,10 @@
 //! in the game's root), the `--path` folders, and, because published folders are often
 //! rearranged, a case-insensitive search below the game's root. The root is the nearest ancestor
 //! of the level holding a `.wdl`/`.c` with a PATH statement, else the folder two above the level.
-//! Every look-up ignores case. A file not found is logged once.
+//! Every look-up ignores case. (The level module logs a file not found, once.)
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// How deep the search below the game's root goes (published trees are shallow).
@@ -15,15 +15,13 @@ const MAX_DEPTH: usize = 8;
 const MAX_FILES: usize = 200_000;
 
 /// The folders searched for a level's entity files.
-pub struct EntityFiles {
+pub struct GameFiles {
     /// Folders searched in order before the search below the root.
     dirs: Vec<PathBuf>,
     /// The game's root.
     root: PathBuf,
     /// Lower-case file name → path, below the root (built on first need).
     below_root: RefCell<Option<HashMap<String, PathBuf>>>,
-    /// Names already reported missing.
-    missing: RefCell<HashSet<String>>,
 }
 
 fn is_script(p: &Path) -> bool {
@@ -109,9 +107,9 @@ fn find_in_dir(dir: &Path, name: &str) -> Option<PathBuf> {
         .map(|e| e.path())
 }
 
-impl EntityFiles {
+impl GameFiles {
     /// The search rule for `level`, with the user's `--path` folders.
-    pub fn new(level: &Path, extra: &[PathBuf]) -> EntityFiles {
+    pub fn new(level: &Path, extra: &[PathBuf]) -> GameFiles {
         let folder = level
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
@@ -149,11 +147,10 @@ impl EntityFiles {
             }
         }
         dirs.extend(extra.iter().cloned());
-        EntityFiles {
+        GameFiles {
             dirs,
             root,
             below_root: RefCell::new(None),
-            missing: RefCell::new(HashSet::new()),
         }
     }
 
@@ -162,16 +159,7 @@ impl EntityFiles {
         &self.root
     }
 
-    /// Where `name` (only its last part; any case) is, or `None` after logging it once.
-    pub fn find(&self, name: &str) -> Option<PathBuf> {
-        let found = self.lookup(name);
-        if found.is_none() && self.missing.borrow_mut().insert(name.to_lowercase()) {
-            log::warn!("entity file {name} not found (drawn as nothing)");
-        }
-        found
-    }
-
-    /// [`EntityFiles::find`] without the log line.
+    /// Where `name` (only its last part; any case) is.
     pub fn lookup(&self, name: &str) -> Option<PathBuf> {
         let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
         if base.is_empty() {
@@ -187,6 +175,34 @@ impl EntityFiles {
         let mut index = self.below_root.borrow_mut();
         let index = index.get_or_insert_with(|| index_below(&self.root));
         index.get(&base.to_lowercase()).cloned()
+    }
+}
+
+/// The level module reads entity files and their skins through the search.
+impl modex_view::level::EntityFiles for GameFiles {
+    fn has(&self, name: &str) -> bool {
+        self.lookup(name).is_some()
+    }
+
+    fn root(&self) -> String {
+        self.root.display().to_string()
+    }
+
+    fn read(&self, name: &str) -> std::io::Result<Option<(String, Vec<u8>)>> {
+        let Some(path) = self.lookup(name) else {
+            return Ok(None);
+        };
+        let bytes = std::fs::read(&path)?;
+        Ok(Some((path.display().to_string(), bytes)))
+    }
+
+    fn read_beside(&self, name: &str, model: &str) -> Option<Vec<u8>> {
+        let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+        let path = self.lookup(base).or_else(|| {
+            let beside = Path::new(model).parent()?.join(base);
+            beside.is_file().then_some(beside)
+        })?;
+        std::fs::read(path).ok()
     }
 }
 
@@ -241,15 +257,15 @@ mod tests {
         std::fs::write(dir.join("game/levels/Beside.MDL"), b"").unwrap();
         std::fs::write(dir.join("game/Models/crate.mdl"), b"").unwrap();
         std::fs::write(dir.join("game/art/deep/skin.tga"), b"").unwrap();
-        let f = EntityFiles::new(&dir.join("game/levels/a.wmb"), &[]);
+        let f = GameFiles::new(&dir.join("game/levels/a.wmb"), &[]);
         assert!(f.root().ends_with("game"));
-        assert!(f.find("beside.mdl").unwrap().ends_with("Beside.MDL"));
-        assert!(f.find("CRATE.mdl").unwrap().ends_with("Models/crate.mdl"));
+        assert!(f.lookup("beside.mdl").unwrap().ends_with("Beside.MDL"));
+        assert!(f.lookup("CRATE.mdl").unwrap().ends_with("Models/crate.mdl"));
         assert!(f
-            .find("c:\\work\\Skin.TGA")
+            .lookup("c:\\work\\Skin.TGA")
             .unwrap()
             .ends_with("deep/skin.tga"));
-        assert!(f.find("gone.mdl").is_none());
+        assert!(f.lookup("gone.mdl").is_none());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

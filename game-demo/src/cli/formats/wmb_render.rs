@@ -1,8 +1,6 @@
-//! `modex render LEVEL.wmb` and `modex view LEVEL.wmb [--bench]`: a level drawn by the
-//! rasterizer. Block models carry texture × lightmap in their baked surfaces
-//! (`modex_mdl::wmb::surface`) and are drawn at light 1.0; flat surfaces and the entities' models
-//! are lit by the INFO object's sun and ambient colour; sprites are turned to face the camera.
-//! Entities whose bounding sphere lies outside the view are skipped before they are posed.
+//! `modex render LEVEL.wmb` and `modex view LEVEL.wmb [--bench]`: a level drawn by
+//! `modex_view::level::LevelScene` (the picture the web page shows), into a PNG, a window the
+//! user walks through, or the bench's fixed flight.
 
 use std::time::{Duration, Instant};
 
@@ -10,218 +8,17 @@ use anyhow::{Context, Result};
 use glam::Vec3;
 use modex::{with_threads, Camera, DepthBuffer, DrawStats, Palette, Target};
 use modex_assets::Asset;
-use modex_mdl::wmb::object::color_rgb;
-use modex_mdl::wmb::surface::SurfaceKind;
-use modex_raster::{Entity, Light, PreparedModel, RasterPixel, Renderer};
+use modex_raster::RasterPixel;
+use modex_view::level::{direction, Level, LevelScene as Scene};
 use modex_voxel::VoxelPixel;
 
 use super::model::palette_or_quake;
 use super::target::{save_png, DrawInto, Targets};
-use super::wmb::{load_level, Level, Shape};
+use super::wmb::load_level;
 use crate::cli::{parse_size, RenderArgs, TargetFormat, ViewArgs};
 
-/// Vertical field of view, degrees (GameStudio's default camera arc is 60 degrees horizontal
-/// at 4:3, about 47 vertical).
-const FOV_Y: f32 = 47.0;
-/// Eye height above a POSITION object, which marks where the player stands.
-const EYE_HEIGHT: f32 = 0.0;
 /// Walking speed, units per second (Shift runs at 3x).
 const WALK: f32 = 200.0;
-
-/// The scene's light from the INFO object: the sun from its azimuth and elevation, ambient and
-/// sun strength from its colours (grey levels, 0..1 each; the sun doubled so that albedo 50
-/// receives it whole).
-fn info_light(level: &Level) -> Light {
-    let Some(info) = level.file.info() else {
-        return Light::default();
-    };
-    let (az, el) = (info.azimuth.to_radians(), info.elevation.to_radians());
-    let towards = Vec3::new(el.cos() * az.cos(), el.cos() * az.sin(), el.sin());
-    let grey = |w: u32| {
-        let c = color_rgb(w);
-        (c[0] as f32 + c[1] as f32 + c[2] as f32) / (3.0 * 255.0)
-    };
-    Light {
-        direction: -towards,
-        ambient: grey(info.ambient_color),
-        diffuse: 2.0 * grey(info.sun_color),
-    }
-}
-
-/// The prepared level: the renderer and every model prepared once.
-struct Scene<'l> {
-    level: &'l Level,
-    renderer: Renderer,
-    blocks: Vec<(SurfaceKind, PreparedModel<'l>)>,
-    files: Vec<Vec<PreparedModel<'l>>>,
-}
-
-impl<'l> Scene<'l> {
-    fn new(level: &'l Level, palette: &Palette) -> Scene<'l> {
-        let mut renderer = Renderer::new(palette);
-        renderer.light = info_light(level);
-        let blocks = level
-            .blocks
-            .iter()
-            .map(|b| (b.kind, renderer.prepare(&b.model)))
-            .collect();
-        let files = level
-            .files
-            .iter()
-            .map(|f| f.models.iter().map(|m| renderer.prepare(m)).collect())
-            .collect();
-        Scene {
-            level,
-            renderer,
-            blocks,
-            files,
-        }
-    }
-
-    /// The default camera: the first POSITION object looking along its pan and tilt, else above
-    /// the level's bounds looking at their centre.
-    fn start_camera(&self, w: usize, h: usize) -> Camera {
-        if let Some((origin, angle)) = self.level.start() {
-            let eye = origin + Vec3::Z * EYE_HEIGHT;
-            return Camera {
-                far: 100_000.0,
-                near: 1.0,
-                ..Camera::look_at(
-                    eye,
-                    eye + direction(angle.x, angle.y),
-                    FOV_Y.to_radians(),
-                    w,
-                    h,
-                )
-            };
-        }
-        let (lo, hi) = self.level.bounds();
-        above(lo, hi, FOV_Y.to_radians(), w, h)
-    }
-
-    /// Draw the level into `target` (cleared first) and return the statistics and how many
-    /// entities were culled.
-    fn draw<T: Target>(
-        &self,
-        target: &mut T,
-        depth: &mut DepthBuffer,
-        camera: &Camera,
-    ) -> Result<(DrawStats, usize)>
-    where
-        T::Px: RasterPixel,
-    {
-        target.fill(T::flat([0, 0, 0], self.renderer.palette()));
-        depth.clear();
-        let r = &self.renderer;
-        let mut stats = DrawStats::default();
-        // Surfaces with their light baked in, and the sky, at light 1.0: ambient makes up the
-        // difference to 1 and the sun is left out (albedo 0).
-        let full = Entity {
-            ambient: (1.0 - r.light.ambient) * 100.0,
-            albedo: 0.0,
-            ..Entity::default()
-        };
-        for (kind, m) in &self.blocks {
-            let e = match kind {
-                SurfaceKind::Lightmapped | SurfaceKind::Sky => full,
-                SurfaceKind::Flat => Entity::default(),
-            };
-            stats += r.draw(target, depth, camera, m, &e)?;
-        }
-        let view = camera.view();
-        let (tan_y, aspect) = match camera.projection {
-            modex::Projection::Perspective { fov_y } => ((fov_y / 2.0).tan(), camera.aspect()),
-            _ => (f32::INFINITY, 1.0),
-        };
-        let tan_x = tan_y * aspect;
-        let mut culled = 0;
-        for p in &self.level.placed {
-            let f = &self.level.files[p.file];
-            // Cull by the bounding sphere in view space before posing.
-            let scale = p.scale.abs().max_element();
-            let centre = p.origin + f.centre() * scale;
-            let radius = f.radius() * scale;
-            let c = view.transform_point3(centre);
-            let z = -c.z;
-            let outside = z + radius < camera.near
-                || z - radius > camera.far
-                || c.x.abs() - radius * (1.0 + tan_x * tan_x).sqrt() > z * tan_x
-                || c.y.abs() - radius * (1.0 + tan_y * tan_y).sqrt() > z * tan_y;
-            if outside {
-                culled += 1;
-                continue;
-            }
-            let mut e = Entity {
-                position: p.origin,
-                pan: p.angle.x,
-                tilt: p.angle.y,
-                roll: p.angle.z,
-                scale: p.scale,
-                ambient: p.ambient,
-                albedo: p.albedo,
-                ..Entity::default()
-            };
-            if f.shape == Shape::Sprite {
-                let d = camera.eye - p.origin;
-                e.pan = d.y.atan2(d.x).to_degrees();
-                e.tilt = d.z.atan2(d.truncate().length()).to_degrees();
-                e.roll = 0.0;
-                e.ambient = full.ambient;
-                e.albedo = 0.0;
-                e.overlay = false;
-            }
-            for m in &self.files[p.file] {
-                stats += r.draw(target, depth, camera, m, &e)?;
-            }
-        }
-        Ok((stats, culled))
-    }
-}
-
-/// From where [`above`] looks down on a level: south-west of its centre and high up.
-const ABOVE: Vec3 = Vec3::new(-0.45, -0.55, 0.7);
-/// Part of the picture's half width and height the level's box may fill in [`above`].
-const ABOVE_FILL: f32 = 0.95;
-
-/// The camera above the box `lo..=hi`, looking at its centre from [`ABOVE`], as close as lets
-/// every corner of the box into the picture. Levels are flat and wide: the bounding sphere
-/// `Camera::framing` fits for models put the eye 1.3 diagonals away, and bestiary, a row of
-/// cages 5 600 units long with a room 9 000 units east, then filled a sliver of the picture.
-fn above(lo: Vec3, hi: Vec3, fov_y: f32, w: usize, h: usize) -> Camera {
-    let centre = (lo + hi) * 0.5;
-    let size = (hi - lo).length().max(1.0);
-    let back = ABOVE.normalize();
-    let probe = Camera::look_at(centre + back, centre, fov_y, w, h);
-    let view = probe.view();
-    let tan_y = (fov_y * 0.5).tan() * ABOVE_FILL;
-    let tan_x = tan_y * probe.aspect();
-    // A corner at view offset (x, y, z) from the centre is in the picture from distance d when
-    // |x| <= (d - z) tan_x and |y| <= (d - z) tan_y (z towards the eye).
-    let mut distance = 0.0f32;
-    for i in 0..8 {
-        let corner = Vec3::new(
-            if i & 1 == 0 { lo.x } else { hi.x },
-            if i & 2 == 0 { lo.y } else { hi.y },
-            if i & 4 == 0 { lo.z } else { hi.z },
-        );
-        let c = view.transform_vector3(corner - centre);
-        distance = distance
-            .max(c.x.abs() / tan_x + c.z)
-            .max(c.y.abs() / tan_y + c.z);
-    }
-    let distance = distance.max(size * 0.05);
-    Camera {
-        far: distance + size * 2.0,
-        near: (distance - size).max(distance / 1000.0),
-        ..Camera::look_at(centre + back * distance, centre, fov_y, w, h)
-    }
-}
-
-/// The unit vector of pan and tilt (degrees), GameStudio's: pan 0 looks along +X, 90 along +Y.
-fn direction(pan: f32, tilt: f32) -> Vec3 {
-    let (p, t) = (pan.to_radians(), tilt.to_radians());
-    Vec3::new(t.cos() * p.cos(), t.cos() * p.sin(), t.sin())
-}
 
 struct Picture<'a, 'l> {
     scene: &'a Scene<'l>,
@@ -256,7 +53,7 @@ fn open(asset: &Asset, paths: &[std::path::PathBuf], palette: &Palette) -> Resul
     Ok(level)
 }
 
-/// `modex render LEVEL.wmb -o out.png`.
+/// `modex render LEVEL.wmb -o out.png [--yaw Y] [--pitch P]`.
 pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
     let palette = palette_or_quake(args.palette.as_deref())?;
     let level = open(asset, &args.path, &palette)?;
@@ -265,7 +62,8 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
     let mut picture = Picture {
         scene: &scene,
         depth: DepthBuffer::new(w, h),
-        camera: scene.start_camera(w, h),
+        // The start camera, turned by `--yaw` and `--pitch` (the page's orbit).
+        camera: scene.camera(w, h, args.yaw.unwrap_or(0.0), args.pitch),
         stats: DrawStats::default(),
         culled: 0,
     };
@@ -308,7 +106,7 @@ const BENCH_FRAMES: usize = 300;
 
 fn bench(args: &ViewArgs, scene: &Scene, (w, h): (usize, usize)) -> Result<()> {
     let start = scene.start_camera(w, h);
-    let (lo, hi) = scene.level.bounds();
+    let (lo, hi) = scene.level().bounds();
     let reach = (hi - lo).length() * 0.25;
     let mut walker = walker_from(&start);
     let mut indexed = modex::IndexedFrame::new(w, h);
@@ -353,7 +151,7 @@ fn bench(args: &ViewArgs, scene: &Scene, (w, h): (usize, usize)) -> Result<()> {
     let fps = BENCH_FRAMES as f64 / elapsed.as_secs_f64();
     println!(
         "BENCH level={} size={w}x{h} path={path} threads={threads} fps={fps:.1}",
-        scene.level.name
+        scene.level().name
     );
     Ok(())
 }
@@ -486,63 +284,5 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
         if spent < Duration::from_millis(5) {
             std::thread::sleep(Duration::from_millis(5) - spent);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Each corner of `lo..=hi` on screen, as `camera` projects it.
-    fn corners(camera: &Camera, lo: Vec3, hi: Vec3) -> Vec<Vec3> {
-        (0..8)
-            .map(|i| {
-                let c = Vec3::new(
-                    if i & 1 == 0 { lo.x } else { hi.x },
-                    if i & 2 == 0 { lo.y } else { hi.y },
-                    if i & 4 == 0 { lo.z } else { hi.z },
-                );
-                camera.project(c).expect("in front of the eye")
-            })
-            .collect()
-    }
-
-    #[test]
-    fn above_fits_every_corner_of_a_flat_wide_level_tightly() {
-        // Bestiary's shape: a long row and a room far to the east, not tall.
-        let (lo, hi) = (
-            Vec3::new(-420.0, -5600.0, 0.0),
-            Vec3::new(10100.0, 800.0, 450.0),
-        );
-        let (w, h) = (1280, 720);
-        let camera = above(lo, hi, FOV_Y.to_radians(), w, h);
-        let on_screen = corners(&camera, lo, hi);
-        let margin = |p: &Vec3| {
-            let mx = p.x.min(w as f32 - p.x) / (w as f32 / 2.0);
-            let my = p.y.min(h as f32 - p.y) / (h as f32 / 2.0);
-            mx.min(my)
-        };
-        for p in &on_screen {
-            assert!(
-                margin(p) >= 1.0 - ABOVE_FILL - 1e-3,
-                "{p} outside the picture"
-            );
-        }
-        // Tight: some corner touches the 95 % frame.
-        let closest = on_screen.iter().map(margin).fold(f32::INFINITY, f32::min);
-        assert!((closest - (1.0 - ABOVE_FILL)).abs() < 1e-3, "{closest}");
-        let centre = (lo + hi) * 0.5;
-        assert!((camera.target - centre).length() < 1e-3);
-        // The camera it replaces, 0.9 diagonals out, cut a corner off: bestiary's row of cages
-        // ran out of the picture's bottom edge.
-        let size = (hi - lo).length();
-        let old = Camera::look_at(
-            centre + ABOVE.normalize() * size * 0.9,
-            centre,
-            FOV_Y.to_radians(),
-            w,
-            h,
-        );
-        assert!(corners(&old, lo, hi).iter().any(|p| margin(p) < 0.0));
     }
 }

@@ -1,0 +1,396 @@
+//! A WMB7 level as the renderer draws it: its blocks baked into surface models
+//! (`modex_mdl::wmb::surface`), and its entities' files found, decoded once each and placed. The
+//! binary (`modex render/view/export LEVEL.wmb`) and the web page build the same [`Level`] and
+//! draw it through the same [`LevelScene`], so both show the same picture; each frontend decides
+//! only where entity files are looked for ([`EntityFiles`]: the game's folders on disk, or the
+//! dropped files).
+
+mod camera;
+mod placeable;
+mod scene;
+
+use std::collections::{HashMap, HashSet};
+
+use glam::Vec3;
+use modex::Palette;
+use modex_mdl::wmb::surface::{level_models, LevelModel};
+use modex_mdl::wmb::{EntityKind, Object, WmbFile};
+use modex_mdl::Model;
+
+use crate::ViewError;
+
+pub use camera::{
+    above, above_from, default_pitch, direction, turned, Start, ABOVE, ABOVE_FILL, FOV_Y,
+};
+pub use placeable::sprite_quad;
+pub use scene::{info_light, LevelScene};
+
+/// Where a level's entity files are looked for. `info` only asks whether a file is there; drawing
+/// a level reads it.
+pub trait EntityFiles {
+    /// Whether the entity file `name` (as the level stores it) is found.
+    fn has(&self, name: &str) -> bool;
+    /// Where the search starts, as `info` shows it (a folder on disk, or "the dropped files").
+    fn root(&self) -> String;
+    /// The file `name` names (only its last part counts; any case): a key naming the file found
+    /// (two names of one file give one key, so it is decoded once) and its bytes. `Ok(None)` when
+    /// it is not found, `Err` when it is found and cannot be read.
+    fn read(&self, name: &str) -> std::io::Result<Option<(String, Vec<u8>)>>;
+    /// A file a model's skin names (`name`, only its last part), looked up as entity files are
+    /// and then beside the model whose key [`EntityFiles::read`] gave.
+    fn read_beside(&self, name: &str, model: &str) -> Option<Vec<u8>>;
+}
+
+/// What an entity's file is drawn as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// A model, terrain or nested level, posed by the entity.
+    Mesh,
+    /// An image drawn as a quad turned to face the camera.
+    Sprite,
+}
+
+/// A decoded entity file: its models and their box (frame 0).
+pub struct Placeable {
+    /// The file's name without folder and extension (what an export names its materials after).
+    pub name: String,
+    /// Its models (an MDL7's groups, or one), none without triangles.
+    pub models: Vec<Model>,
+    /// How it is placed.
+    pub shape: Shape,
+    /// Lowest corner of frame 0 of the models, model space.
+    pub lo: Vec3,
+    /// Highest corner of frame 0 of the models, model space.
+    pub hi: Vec3,
+}
+
+impl Placeable {
+    /// The centre of the models' box, model space.
+    pub fn centre(&self) -> Vec3 {
+        (self.lo + self.hi) * 0.5
+    }
+
+    /// The radius of the sphere around the models' box (what culling tests).
+    pub fn radius(&self) -> f32 {
+        (self.hi - self.lo).length() * 0.5
+    }
+}
+
+/// One placed entity.
+pub struct Placed {
+    /// Index into [`Level::files`].
+    pub file: usize,
+    /// Where it stands.
+    pub origin: Vec3,
+    /// Pan, tilt, roll in degrees.
+    pub angle: Vec3,
+    /// Scale per axis.
+    pub scale: Vec3,
+    /// Its ambient light, percent.
+    pub ambient: f32,
+    /// How much of the sun it takes, percent.
+    pub albedo: f32,
+}
+
+/// A level ready to draw.
+pub struct Level {
+    /// The level's name (its file name without extension).
+    pub name: String,
+    /// The decoded file.
+    pub file: WmbFile,
+    /// Its blocks, one model per surface page and kind.
+    pub blocks: Vec<LevelModel>,
+    /// The entity files found and decoded, each once.
+    pub files: Vec<Placeable>,
+    /// The entities whose file was found and decoded.
+    pub placed: Vec<Placed>,
+    /// How many entities were placed (`placed.len()`).
+    pub found: usize,
+}
+
+impl Level {
+    /// Open the level `name` (its file name, for messages) from its bytes: decode it, bake its
+    /// blocks, find, decode and place its entities' files (each decoded once; a file not found is
+    /// logged once and drawn as nothing, as one that does not decode).
+    pub fn load(
+        name: &str,
+        bytes: &[u8],
+        files: &dyn EntityFiles,
+        palette: &Palette,
+    ) -> Result<Level, ViewError> {
+        let file = WmbFile::parse(bytes)?;
+        let blocks = level_models(&file);
+        let mut by_key: HashMap<String, Option<usize>> = HashMap::new();
+        let mut missing = HashSet::new();
+        let mut decoded = Vec::new();
+        let mut placed = Vec::new();
+        for e in file.entities() {
+            let (key, bytes) = match files.read(&e.file) {
+                Ok(Some(found)) => found,
+                Ok(None) => {
+                    if missing.insert(e.file.to_lowercase()) {
+                        log::warn!("entity file {} not found (drawn as nothing)", e.file);
+                    }
+                    continue;
+                }
+                Err(err) => {
+                    if missing.insert(e.file.to_lowercase()) {
+                        log::warn!("{}: {err} (drawn as nothing)", e.file);
+                    }
+                    continue;
+                }
+            };
+            let index = *by_key.entry(key.clone()).or_insert_with(|| {
+                placeable::load(&key, &bytes, files, palette).map(|p| {
+                    decoded.push(p);
+                    decoded.len() - 1
+                })
+            });
+            let Some(index) = index else {
+                continue;
+            };
+            placed.push(Placed {
+                file: index,
+                origin: e.origin,
+                angle: e.angle,
+                scale: e.scale,
+                ambient: e.ambient,
+                // Old entities have no albedo field; GameStudio's default is 50.
+                albedo: if e.kind == EntityKind::Old {
+                    50.0
+                } else {
+                    e.albedo
+                },
+            });
+        }
+        let stem = name.rsplit(['/', '\\']).next().unwrap_or(name);
+        let stem = stem.rsplit_once('.').map_or(stem, |(s, _)| s);
+        Ok(Level {
+            name: stem.to_string(),
+            found: placed.len(),
+            file,
+            blocks,
+            files: decoded,
+            placed,
+        })
+    }
+
+    /// Where the player starts: the first POSITION object, else the start of the camera path
+    /// ([`camera::camera_path`]).
+    pub fn start(&self) -> Option<Start> {
+        let position = self.file.objects.iter().find_map(|o| match o {
+            Object::Position { origin, angle, .. } => Some(Start {
+                eye: *origin,
+                pan: angle.x,
+                tilt: angle.y,
+            }),
+            _ => None,
+        });
+        position.or_else(|| camera::camera_path(&self.file))
+    }
+
+    /// Lowest and highest corner of the blocks and the placed entities: each model's box (frame
+    /// 0) turned, scaled and moved as its entity places it; a sprite, which turns to the camera,
+    /// by the sphere around it. (Boxes of `origin ± radius` reached 710 units below bestiary's
+    /// floor: its rooms' models stand on their origins.)
+    pub fn bounds(&self) -> (Vec3, Vec3) {
+        let mut lo = Vec3::splat(f32::INFINITY);
+        let mut hi = Vec3::splat(f32::NEG_INFINITY);
+        if let Some((a, b)) = self.file.block_bounds() {
+            lo = lo.min(a);
+            hi = hi.max(b);
+        }
+        for p in &self.placed {
+            let f = &self.files[p.file];
+            if f.models.is_empty() {
+                continue;
+            }
+            if f.shape == Shape::Sprite {
+                let r = f.radius() * p.scale.abs().max_element();
+                lo = lo.min(p.origin - Vec3::splat(r));
+                hi = hi.max(p.origin + Vec3::splat(r));
+                continue;
+            }
+            let m = p.entity().matrix();
+            for i in 0..8 {
+                let corner = Vec3::new(
+                    if i & 1 == 0 { f.lo.x } else { f.hi.x },
+                    if i & 2 == 0 { f.lo.y } else { f.hi.y },
+                    if i & 4 == 0 { f.lo.z } else { f.hi.z },
+                );
+                let w = m.transform_point3(corner);
+                lo = lo.min(w);
+                hi = hi.max(w);
+            }
+        }
+        if !lo.is_finite() || !hi.is_finite() || lo.x > hi.x {
+            (Vec3::splat(-100.0), Vec3::splat(100.0))
+        } else {
+            (lo, hi)
+        }
+    }
+}
+
+impl Placed {
+    /// The renderer's entity for this placement: origin, angles, scale and light.
+    pub fn entity(&self) -> modex_raster::Entity {
+        modex_raster::Entity {
+            position: self.origin,
+            pan: self.angle.x,
+            tilt: self.angle.y,
+            roll: self.angle.z,
+            scale: self.scale,
+            ambient: self.ambient,
+            albedo: self.albedo,
+            ..modex_raster::Entity::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use modex_mdl::wmb::{encode::encode, Entity, Path};
+
+    /// Entity files held in memory by name; keys are the lower-case names.
+    struct Memory(Vec<(&'static str, Vec<u8>)>);
+
+    impl EntityFiles for Memory {
+        fn has(&self, name: &str) -> bool {
+            self.read(name).unwrap().is_some()
+        }
+        fn root(&self) -> String {
+            "memory".into()
+        }
+        fn read(&self, name: &str) -> std::io::Result<Option<(String, Vec<u8>)>> {
+            let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+            Ok(self
+                .0
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(base))
+                .map(|(n, b)| (n.to_lowercase(), b.clone())))
+        }
+        fn read_beside(&self, name: &str, _model: &str) -> Option<Vec<u8>> {
+            self.read(name).ok().flatten().map(|(_, b)| b)
+        }
+    }
+
+    fn empty_level(objects: Vec<Object>) -> WmbFile {
+        WmbFile {
+            textures: Vec::new(),
+            materials: Vec::new(),
+            blocks: Vec::new(),
+            objects,
+            lightmap_dim: 256,
+            lightmaps: Vec::new(),
+            terrain_lightmaps: Vec::new(),
+            other_lists: Vec::new(),
+        }
+    }
+
+    fn path(name: &str, nodes: &[Vec3]) -> Object {
+        Object::Path(Path {
+            name: name.into(),
+            unused: [0; 3],
+            num_edges_word: 0,
+            nodes: nodes.to_vec(),
+            node_skills: vec![[0.0; 6]; nodes.len()],
+            edges: Vec::new(),
+        })
+    }
+
+    fn entity(file: &str, origin: Vec3, path: u32) -> Object {
+        Object::Entity(Entity {
+            kind: EntityKind::New,
+            origin,
+            angle: Vec3::ZERO,
+            scale: Vec3::ONE,
+            name: String::new(),
+            file: file.into(),
+            action: String::new(),
+            skills: vec![0.0; 20],
+            flags: 0,
+            ambient: 0.0,
+            albedo: 50.0,
+            path,
+            entity2: 0,
+            material: String::new(),
+            string1: String::new(),
+            string2: String::new(),
+        })
+    }
+
+    /// The level's bytes, written by the crate's writer and read back (what a frontend gets).
+    fn load(objects: Vec<Object>, files: &Memory) -> Level {
+        let bytes = encode(&empty_level(objects));
+        Level::load("game/levels/Start.WMB", &bytes, files, &Palette::quake()).unwrap()
+    }
+
+    #[test]
+    fn without_a_position_the_start_is_the_path_no_entity_follows() {
+        let walk = [Vec3::new(500.0, 0.0, 0.0), Vec3::new(600.0, 0.0, 0.0)];
+        let cam = [Vec3::new(10.0, 20.0, 30.0), Vec3::new(10.0, 120.0, 130.0)];
+        let files = Memory(Vec::new());
+        // Path 1 is walked by an entity; path 2 is the camera's.
+        let level = load(
+            vec![
+                entity("guard.mdl", Vec3::ZERO, 1),
+                path("walk", &walk),
+                path("cam", &cam),
+            ],
+            &files,
+        );
+        assert_eq!(level.name, "Start");
+        let start = level.start().expect("a camera path");
+        assert_eq!(start.eye, cam[0]);
+        assert!((start.pan - 90.0).abs() < 1e-4, "{start:?}");
+        assert!((start.tilt - 45.0).abs() < 1e-4, "{start:?}");
+        let camera = LevelScene::new(&level, &Palette::quake()).start_camera(64, 48);
+        assert_eq!(camera.eye, cam[0]);
+        let d = (camera.target - camera.eye).normalize();
+        assert!((d - Vec3::new(0.0, 1.0, 1.0).normalize()).length() < 1e-4);
+
+        // A POSITION comes first; with only followed paths there is no start.
+        let position = Object::Position {
+            origin: Vec3::new(1.0, 2.0, 3.0),
+            angle: Vec3::new(180.0, 0.0, 0.0),
+            unused: [0; 2],
+            name: "start".into(),
+        };
+        let level = load(vec![path("cam", &cam), position], &files);
+        assert_eq!(level.start().unwrap().eye, Vec3::new(1.0, 2.0, 3.0));
+        let level = load(
+            vec![entity("guard.mdl", Vec3::ZERO, 1), path("walk", &walk)],
+            &files,
+        );
+        assert!(level.start().is_none());
+    }
+
+    #[test]
+    fn entity_files_are_decoded_once_and_missing_ones_drawn_as_nothing() {
+        // A 2x1 TGA (uncompressed true colour, bottom-up): a sprite.
+        let mut tga = vec![0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0, 32, 8];
+        tga.extend([0, 0, 255, 255, 0, 255, 0, 255]);
+        let files = Memory(vec![("Flare.tga", tga)]);
+        let level = load(
+            vec![
+                entity("flare.TGA", Vec3::new(0.0, 0.0, 0.0), 0),
+                entity("sprites\\FLARE.tga", Vec3::new(100.0, 0.0, 0.0), 0),
+                entity("gone.mdl", Vec3::new(-100.0, 0.0, 0.0), 0),
+            ],
+            &files,
+        );
+        assert_eq!(level.files.len(), 1);
+        assert_eq!(level.files[0].name, "flare");
+        assert_eq!(level.files[0].shape, Shape::Sprite);
+        assert_eq!(level.found, 2);
+        assert_eq!(level.placed.len(), 2);
+        assert_eq!(level.placed[1].origin, Vec3::new(100.0, 0.0, 0.0));
+        // Bounds: each sprite by the sphere around its quad (2x1 pixels, radius ~1.118).
+        let (lo, hi) = level.bounds();
+        assert!(
+            (lo.x + 1.118).abs() < 1e-3 && (hi.x - 101.118).abs() < 1e-3,
+            "{lo} {hi}"
+        );
+    }
+}

@@ -1,0 +1,156 @@
+//! A level drawn by the rasterizer. Block models carry texture × lightmap in their baked surfaces
+//! (`modex_mdl::wmb::surface`) and are drawn at light 1.0; flat surfaces and the entities' models
+//! are lit by the INFO object's sun and ambient colour; sprites are turned to face the camera.
+//! Entities whose bounding sphere lies outside the view are skipped before they are posed.
+
+use glam::Vec3;
+use modex::{trig, Camera, DepthBuffer, DrawStats, Palette, Projection, Target};
+use modex_mdl::wmb::object::color_rgb;
+use modex_mdl::wmb::surface::SurfaceKind;
+use modex_raster::{Entity, Light, PreparedModel, RasterPixel, Renderer};
+
+use super::camera::turned;
+use super::{Level, Shape};
+use crate::ViewError;
+
+/// The scene's light from the INFO object: the sun from its azimuth and elevation, ambient and
+/// sun strength from its colours (grey levels, 0..1 each; the sun doubled so that albedo 50
+/// receives it whole).
+pub fn info_light(level: &Level) -> Light {
+    let Some(info) = level.file.info() else {
+        return Light::default();
+    };
+    let (az, el) = (info.azimuth.to_radians(), info.elevation.to_radians());
+    let towards = Vec3::new(
+        trig::cos(el) * trig::cos(az),
+        trig::cos(el) * trig::sin(az),
+        trig::sin(el),
+    );
+    let grey = |w: u32| {
+        let c = color_rgb(w);
+        (c[0] as f32 + c[1] as f32 + c[2] as f32) / (3.0 * 255.0)
+    };
+    Light {
+        direction: -towards,
+        ambient: grey(info.ambient_color),
+        diffuse: 2.0 * grey(info.sun_color),
+    }
+}
+
+/// The prepared level: the renderer, lit by the level, and every model prepared once.
+pub struct LevelScene<'l> {
+    level: &'l Level,
+    renderer: Renderer,
+    blocks: Vec<(SurfaceKind, PreparedModel<'l>)>,
+    files: Vec<Vec<PreparedModel<'l>>>,
+}
+
+impl<'l> LevelScene<'l> {
+    /// Prepare `level` for drawing with `palette` (the 8-bit path's colours).
+    pub fn new(level: &'l Level, palette: &Palette) -> LevelScene<'l> {
+        let mut renderer = Renderer::new(palette);
+        renderer.light = info_light(level);
+        let blocks = level
+            .blocks
+            .iter()
+            .map(|b| (b.kind, renderer.prepare(&b.model)))
+            .collect();
+        let files = level
+            .files
+            .iter()
+            .map(|f| f.models.iter().map(|m| renderer.prepare(m)).collect())
+            .collect();
+        LevelScene {
+            level,
+            renderer,
+            blocks,
+            files,
+        }
+    }
+
+    /// The level drawn.
+    pub fn level(&self) -> &'l Level {
+        self.level
+    }
+
+    /// The default camera for a `w` x `h` picture: the level's start ([`Level::start`]), else
+    /// above the level's bounds looking at their centre.
+    pub fn start_camera(&self, w: usize, h: usize) -> Camera {
+        self.camera(w, h, 0.0, None)
+    }
+
+    /// The default camera turned by `yaw` and `pitch` ([`turned`]): `modex render --yaw
+    /// --pitch`, and the page's orbit.
+    pub fn camera(&self, w: usize, h: usize, yaw: f32, pitch: Option<f32>) -> Camera {
+        turned(self.level.start(), self.level.bounds(), yaw, pitch, (w, h))
+    }
+
+    /// Draw the level into `target` (cleared to black first) and return the statistics and how
+    /// many entities were culled.
+    pub fn draw<T: Target>(
+        &self,
+        target: &mut T,
+        depth: &mut DepthBuffer,
+        camera: &Camera,
+    ) -> Result<(DrawStats, usize), ViewError>
+    where
+        T::Px: RasterPixel,
+    {
+        target.fill(T::flat([0, 0, 0], self.renderer.palette()));
+        depth.clear();
+        let r = &self.renderer;
+        let mut stats = DrawStats::default();
+        // Surfaces with their light baked in, and the sky, at light 1.0: ambient makes up the
+        // difference to 1 and the sun is left out (albedo 0).
+        let full = Entity {
+            ambient: (1.0 - r.light.ambient) * 100.0,
+            albedo: 0.0,
+            ..Entity::default()
+        };
+        for (kind, m) in &self.blocks {
+            let e = match kind {
+                SurfaceKind::Lightmapped | SurfaceKind::Sky => full,
+                SurfaceKind::Flat => Entity::default(),
+            };
+            stats += r.draw(target, depth, camera, m, &e)?;
+        }
+        let view = camera.view();
+        let (tan_y, aspect) = match camera.projection {
+            Projection::Perspective { fov_y } => (trig::tan(fov_y / 2.0), camera.aspect()),
+            _ => (f32::INFINITY, 1.0),
+        };
+        let tan_x = tan_y * aspect;
+        let mut culled = 0;
+        for p in &self.level.placed {
+            let f = &self.level.files[p.file];
+            // Cull by the bounding sphere in view space before posing.
+            let scale = p.scale.abs().max_element();
+            let centre = p.origin + f.centre() * scale;
+            let radius = f.radius() * scale;
+            let c = view.transform_point3(centre);
+            let z = -c.z;
+            let outside = z + radius < camera.near
+                || z - radius > camera.far
+                || c.x.abs() - radius * (1.0 + tan_x * tan_x).sqrt() > z * tan_x
+                || c.y.abs() - radius * (1.0 + tan_y * tan_y).sqrt() > z * tan_y;
+            if outside {
+                culled += 1;
+                continue;
+            }
+            let mut e = p.entity();
+            if f.shape == Shape::Sprite {
+                let d = camera.eye - p.origin;
+                e.pan = trig::atan2(d.y, d.x).to_degrees();
+                e.tilt = trig::atan2(d.z, d.truncate().length()).to_degrees();
+                e.roll = 0.0;
+                e.ambient = full.ambient;
+                e.albedo = 0.0;
+                e.overlay = false;
+            }
+            for m in &self.files[p.file] {
+                stats += r.draw(target, depth, camera, m, &e)?;
+            }
+        }
+        Ok((stats, culled))
+    }
+}

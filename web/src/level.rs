@@ -1,0 +1,103 @@
+//! A WMB level, decoded once with its entities found among the dropped files, drawn for each view
+//! the page asks for through `modex_view::level`, the scene `modex render LEVEL.wmb` draws.
+
+use modex::{Camera, DepthBuffer, Palette, Target};
+use modex_raster::RasterPixel;
+use modex_view::level::{Level, LevelScene};
+use modex_view::ViewError;
+use modex_voxel::VoxelPixel;
+
+use crate::error::ShowError;
+use crate::files::Dropped;
+use crate::shown::{into_rgba, Drawing};
+use crate::view::View;
+
+self_cell::self_cell!(
+    /// A level with the scene that borrows it (its prepared models), owned together, so the next
+    /// file shown frees both.
+    struct Scene {
+        owner: Level,
+        #[covariant]
+        dependent: LevelScene,
+    }
+);
+
+/// A decoded level, ready to draw.
+pub struct ShownLevel {
+    scene: Scene,
+    palette: Palette,
+}
+
+impl ShownLevel {
+    /// Decode the level `name` and its entities' files among `dropped`, 8-bit colours through
+    /// the Quake palette, as `modex render` without `--palette`.
+    pub fn load(name: &str, bytes: &[u8], dropped: &Dropped) -> Result<ShownLevel, ShowError> {
+        let palette = Palette::quake();
+        let level = Level::load(name, bytes, dropped, &palette)?;
+        log::info!(
+            "{}: {} block models, {} of {} entities placed from {} files",
+            level.name,
+            level.blocks.len(),
+            level.found,
+            level.file.entities().count(),
+            level.files.len()
+        );
+        let scene = Scene::new(level, |level| LevelScene::new(level, &palette));
+        Ok(ShownLevel { scene, palette })
+    }
+
+    /// The yaw and pitch a view without them is drawn at (where the page's orbit starts).
+    pub fn default_angles(&self) -> (f32, f32) {
+        (
+            0.0,
+            modex_view::level::default_pitch(self.scene.borrow_owner().start()),
+        )
+    }
+
+    /// Draw `view` as RGBA8 into `out`, as `modex render LEVEL.wmb` draws it (`zoom` 1 is its
+    /// camera; the wheel moves the eye along its line of sight).
+    pub fn draw(&mut self, view: &View, out: &mut Vec<u8>) -> Result<(), ShowError> {
+        let (w, h) = view.size;
+        let scene = self.scene.borrow_dependent();
+        let mut camera = scene.camera(w, h, view.yaw.unwrap_or(0.0), view.pitch);
+        if view.zoom != 1.0 {
+            // The eye moves along its line of sight: above the level, that part of the way to
+            // the centre (as a model's zoom); at a start, by the level's size, which a walk
+            // through covers.
+            let level = self.scene.borrow_owner();
+            let line = camera.target - camera.eye;
+            let reach = if level.start().is_some() {
+                let (lo, hi) = level.bounds();
+                (hi - lo).length() * 0.5
+            } else {
+                line.length()
+            };
+            let step = reach * (1.0 - 1.0 / view.zoom);
+            camera.eye += line.normalize_or_zero() * step;
+            camera.target += line.normalize_or_zero() * step;
+            camera.near = (camera.near - step.max(0.0)).max(camera.near.min(1.0));
+            camera.far += (-step).max(0.0);
+        }
+        let mut shot = LevelShot { scene, camera };
+        into_rgba(view.format, (w, h), &self.palette, out, &mut shot)?;
+        Ok(())
+    }
+}
+
+/// One picture of a level.
+struct LevelShot<'a, 'l> {
+    scene: &'a LevelScene<'l>,
+    camera: Camera,
+}
+
+impl Drawing for LevelShot<'_, '_> {
+    fn draw<T: Target>(&mut self, target: &mut T) -> Result<(), ViewError>
+    where
+        T::Px: RasterPixel + VoxelPixel,
+    {
+        let (w, h) = target.size();
+        let mut depth = DepthBuffer::new(w, h);
+        self.scene.draw(target, &mut depth, &self.camera)?;
+        Ok(())
+    }
+}

@@ -9,11 +9,13 @@ use std::fmt;
 /// What went wrong with a field.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ErrorKind {
-    /// The field needs `needed` bytes but only `available` remain.
+    /// The field needs `needed` bytes but only `available` remain: the file was cut short. The
+    /// message says where the field starts and how long the file is (`offset + available`), the
+    /// two numbers a user compares with a good copy of the file.
     Truncated {
         /// Bytes the field needs.
         needed: usize,
-        /// Bytes left in the file.
+        /// Bytes left in the file from the field's offset.
         available: usize,
     },
     /// The file does not start with a magic this loader knows.
@@ -65,8 +67,11 @@ impl fmt::Display for ErrorKind {
 }
 
 /// A decoding error: format, field, byte offset and what was wrong there.
+///
+/// Shown as `MDL: field `header.numverts` at byte offset 64 (0x40): value 9 outside 0..=4`; a file
+/// cut short reads `MDL: truncated: field `header.numverts` needs 4 bytes at offset 64 (0x40), the
+/// file has 65`, so the first word says what happened.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{format}: field `{field}` at byte offset {offset} (0x{offset:x}): {kind}")]
 pub struct FormatError {
     /// Short format name, e.g. `"MDL"`, `"VXL"`, `"BBHD"`.
     pub format: &'static str,
@@ -132,6 +137,29 @@ impl FormatError {
     }
 }
 
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let FormatError {
+            format,
+            field,
+            offset,
+            kind,
+        } = self;
+        match kind {
+            ErrorKind::Truncated { needed, available } => write!(
+                f,
+                "{format}: truncated: field `{field}` needs {needed} bytes at offset {offset} \
+                 (0x{offset:x}), the file has {}",
+                offset.saturating_add(*available)
+            ),
+            _ => write!(
+                f,
+                "{format}: field `{field}` at byte offset {offset} (0x{offset:x}): {kind}"
+            ),
+        }
+    }
+}
+
 /// Result alias for loaders.
 pub type FormatResult<T> = Result<T, FormatError>;
 
@@ -153,7 +181,13 @@ mod tests {
         let text = e.to_string();
         assert_eq!(
             text,
-            "MDL: field `header.numverts` at byte offset 64 (0x40): truncated: needs 4 bytes, 1 left"
+            "MDL: truncated: field `header.numverts` needs 4 bytes at offset 64 (0x40), the file \
+             has 65"
+        );
+        let e = FormatError::out_of_range("MDL", "header.numverts", 0x40, 9, 0, 4);
+        assert_eq!(
+            e.to_string(),
+            "MDL: field `header.numverts` at byte offset 64 (0x40): value 9 outside 0..=4"
         );
     }
 }

@@ -19,6 +19,9 @@ pub enum ShowError {
     /// `facing` is past 255 (what `modex render --facing` refuses).
     #[error("facing {0} is out of range 0..=255")]
     Facing(u32),
+    /// The file shown has no bytes (`modex`'s message for an empty file).
+    #[error("{0}: the file is empty (0 bytes)")]
+    Empty(String),
     /// None of the dropped files is a model, unit or cutscene (the message `modex` prints for
     /// an unknown format).
     #[error("{name}: unknown format (first bytes {first:02x?})")]

@@ -186,6 +186,7 @@ mod tests {
             lightmaps: Vec::new(),
             terrain_lightmaps: Vec::new(),
             other_lists: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 }

@@ -54,6 +54,9 @@ impl Page {
             None => {
                 let first = self.dropped.names().first().cloned().unwrap_or_default();
                 let bytes = self.dropped.bytes(&first).unwrap_or_default();
+                if bytes.is_empty() {
+                    return Err(ShowError::Empty(first));
+                }
                 return Err(ShowError::Unknown {
                     name: first,
                     first: bytes[..bytes.len().min(8)].to_vec(),

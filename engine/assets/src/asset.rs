@@ -28,6 +28,13 @@ pub enum AssetError {
     /// The file could not be read.
     #[error(transparent)]
     Read(#[from] ReadError),
+    /// The file has no bytes at all (a failed download or copy): said as such, since there are no
+    /// first bytes to show.
+    #[error("{}: the file is empty (0 bytes)", path.display())]
+    Empty {
+        /// The file.
+        path: PathBuf,
+    },
     /// No rule of [`detect`] applies. The message is the one `modex` has always printed, so users
     /// see the first bytes and can tell a damaged file from a format the engine does not know.
     #[error("{}: unknown format (first bytes {first:02x?})", path.display())]
@@ -47,6 +54,11 @@ impl Asset {
 
     /// Detect the format of a file already read (bytes from an archive, a test, stdin).
     pub fn from_file(file: OpenedFile) -> Result<Asset, AssetError> {
+        if file.bytes().is_empty() {
+            return Err(AssetError::Empty {
+                path: file.path().to_path_buf(),
+            });
+        }
         match detect(file.path(), file.bytes()) {
             Some(format) => Ok(Asset { file, format }),
             None => Err(AssetError::UnknownFormat {
@@ -117,6 +129,28 @@ mod tests {
         let e = Asset::from_file(OpenedFile::from_bytes("y", vec![1, 2])).unwrap_err();
         assert!(matches!(e, AssetError::UnknownFormat { ref first, .. } if first == &[1, 2]));
         assert_eq!(e.to_string(), "y: unknown format (first bytes [01, 02])");
+    }
+
+    #[test]
+    fn an_empty_file_says_it_is_empty_whatever_its_name() {
+        for name in ["level.wmb", "HMEC.HVA", "x"] {
+            let e = Asset::from_file(OpenedFile::from_bytes(name, Vec::new())).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("{name}: the file is empty (0 bytes)")
+            );
+        }
+    }
+
+    #[test]
+    fn a_known_magic_cut_short_is_named_by_its_format() {
+        // Ten bytes of a level: detected as a level, so its decoder says how short it is.
+        let a = Asset::from_file(OpenedFile::from_bytes(
+            "l.wmb",
+            b"WMB7\0\0\0\0\0\0".to_vec(),
+        ))
+        .unwrap();
+        assert_eq!(a.format(), Format::Wmb);
     }
 
     #[test]

@@ -290,6 +290,7 @@ fn small_level() -> WmbFile {
         lightmaps: vec![vec![7; 3 * 256 * 256]],
         terrain_lightmaps: Vec::new(),
         other_lists: Vec::new(),
+        warnings: Vec::new(),
     }
 }
 
@@ -357,8 +358,9 @@ fn counts_beyond_their_list_are_refused_before_allocating() {
     let mut past = bytes;
     past[len_at..len_at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
     let e = WmbFile::parse(&past).unwrap_err();
-    assert_eq!(e.field, "blocks.length");
-    assert_eq!(e.offset, len_at);
+    assert_eq!(e.field, "blocks");
+    assert_eq!(e.offset, blocks);
+    assert!(matches!(e.kind, ErrorKind::Truncated { .. }), "{e}");
 }
 
 #[test]
@@ -552,9 +554,109 @@ fn errors_name_the_record_and_field_they_happened_in() {
     cut[len_at..len_at + 4].copy_from_slice(&(4 + 4 + 40 + 2u32).to_le_bytes());
     let e = WmbFile::parse(&cut).unwrap_err();
     assert_eq!(e.field, "object[0].ambient_color");
-    assert!(matches!(e.kind, ErrorKind::Truncated { .. }), "{e}");
+    // A record running past its list's end: the list is too short, the file is not.
+    assert!(
+        e.to_string()
+            .contains("needs 4 bytes, but the `objects` list (50 bytes from offset"),
+        "{e}"
+    );
     // A list's own words keep the list's name.
     let mut past = bytes;
     past[len_at..len_at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
-    assert_eq!(WmbFile::parse(&past).unwrap_err().field, "objects.length");
+    assert_eq!(WmbFile::parse(&past).unwrap_err().field, "objects");
+}
+
+/// Where list `kind`'s `{offset, length}` entry sits in the header.
+fn list_entry(kind: ListKind) -> usize {
+    4 + 8 * kind.index()
+}
+
+/// `bytes` with list `kind` declared at `offset` with `length` bytes.
+fn with_list(mut bytes: Vec<u8>, kind: ListKind, offset: usize, length: u32) -> Vec<u8> {
+    let at = list_entry(kind);
+    bytes[at..at + 4].copy_from_slice(&(offset as u32).to_le_bytes());
+    bytes[at + 4..at + 8].copy_from_slice(&length.to_le_bytes());
+    bytes
+}
+
+#[test]
+fn a_terrain_lightmap_list_too_short_for_its_count_is_absent_with_one_warning() {
+    // As in four levels of a published game: 4 bytes of lightmap-like data (0x02020202) where the
+    // count is, past the end of every other list. Only a count of 0 fits in 4 bytes.
+    let mut bytes = encode(&small_level());
+    let at = bytes.len();
+    bytes.extend_from_slice(&[2, 2, 2, 2]);
+    let bytes = with_list(bytes, ListKind::LightmapsTerrain, at, 4);
+    let f = WmbFile::parse(&bytes).unwrap();
+    assert!(f.terrain_lightmaps.is_empty());
+    assert_eq!(f.warnings.len(), 1, "{:?}", f.warnings);
+    let w = &f.warnings[0];
+    assert_eq!(
+        (w.list, w.offset as usize),
+        (ListKind::LightmapsTerrain, at)
+    );
+    assert_eq!(
+        w.to_string(),
+        format!(
+            "WMB: list `lightmaps_terrain` at byte offset {at} treated as absent: its count reads \
+             33686018 (0x2020202) but its 4 bytes hold at most 0"
+        )
+    );
+    // Everything else was read as without it.
+    assert_eq!(f.blocks, small_level().blocks);
+    assert_eq!(f.lightmaps, small_level().lightmaps);
+}
+
+#[test]
+fn a_terrain_lightmap_list_inside_the_lightmaps_is_absent_with_one_warning() {
+    let bytes = encode(&small_level());
+    let lm = read_header(&bytes).unwrap().list(ListKind::Lightmaps);
+    let inside = lm.offset as usize + 12;
+    let bytes = with_list(bytes, ListKind::LightmapsTerrain, inside, 4);
+    let f = WmbFile::parse(&bytes).unwrap();
+    assert!(f.terrain_lightmaps.is_empty());
+    assert_eq!(f.warnings.len(), 1);
+    let text = f.warnings[0].to_string();
+    assert!(text.contains("lie inside the `lightmaps` list"), "{text}");
+    // A well-formed level has no warnings.
+    assert!(WmbFile::parse(&encode(&small_level()))
+        .unwrap()
+        .warnings
+        .is_empty());
+}
+
+#[test]
+fn a_terrain_lightmap_whose_pixels_run_past_its_list_stays_an_error() {
+    // The count fits; the record after it does not: that is a damaged list, not an absent one.
+    let mut bytes = encode(&small_level());
+    let at = bytes.len();
+    for word in [1u32, 0, 64, 64] {
+        bytes.extend_from_slice(&word.to_le_bytes());
+    }
+    let bytes = with_list(bytes, ListKind::LightmapsTerrain, at, 16);
+    let e = WmbFile::parse(&bytes).unwrap_err();
+    assert!(e.field.starts_with("lightmaps_terrain[0]"), "{e}");
+}
+
+#[test]
+fn a_level_cut_short_says_how_many_bytes_its_list_needs_and_the_file_has() {
+    let bytes = encode(&small_level());
+    let lm = read_header(&bytes).unwrap().list(ListKind::Lightmaps);
+    let cut = &bytes[..lm.offset as usize + 1000];
+    let e = WmbFile::parse(cut).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "WMB: truncated: field `lightmaps` needs {} bytes at offset {} (0x{:x}), the file has \
+             {}",
+            lm.length,
+            lm.offset,
+            lm.offset,
+            cut.len()
+        )
+    );
+    // Cut inside the header: still a level, and still how short.
+    let e = WmbFile::parse(&bytes[..10]).unwrap_err();
+    assert!(e.to_string().starts_with("WMB: truncated: "), "{e}");
+    assert!(e.to_string().ends_with("the file has 10"), "{e}");
 }

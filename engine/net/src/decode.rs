@@ -27,8 +27,18 @@ pub enum DecodeError {
     },
     /// A field of a known message is truncated or malformed. The error's `format` is the message name
     /// (e.g. `svc_update1`), `field` the argument, `offset` its byte offset in the datagram.
-    #[error(transparent)]
+    /// Shown as it always was (`...: truncated: needs 2 bytes, 0 left`): a datagram is not a file,
+    /// and `modex net decode`'s lines are scripted.
+    #[error("{}", datagram_message(.0))]
     Field(#[from] FormatError),
+}
+
+/// A field error in the words of a datagram: format, field, offset, then what was wrong.
+fn datagram_message(e: &FormatError) -> String {
+    format!(
+        "{}: field `{}` at byte offset {} (0x{:x}): {}",
+        e.format, e.field, e.offset, e.offset, e.kind
+    )
 }
 
 impl DecodeError {

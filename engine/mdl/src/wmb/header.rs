@@ -126,22 +126,31 @@ pub fn read_header(bytes: &[u8]) -> FormatResult<Header> {
     r.expect_magic(MAGIC, "magic")?;
     let mut lists = [List::default(); LIST_COUNT];
     for (kind, list) in ListKind::ALL.iter().zip(lists.iter_mut()) {
-        let at = r.pos();
         let offset = r.u32("offset").within(|| kind.name().to_string())?;
         let length = r.u32("length").within(|| kind.name().to_string())?;
-        let end = offset as u64 + length as u64;
-        if length > 0 && end > bytes.len() as u64 {
-            return Err(FormatError::new(
-                FORMAT,
-                format!("{}.length", kind.name()),
-                at + 4,
-                ErrorKind::TooLarge {
-                    value: end,
-                    limit: bytes.len() as u64,
-                },
-            ));
-        }
         *list = List { offset, length };
+    }
+    // A list that runs past the end: the file was cut short (or the offset is garbage). Said of
+    // the list that reaches furthest, so `offset + needed` is the size the file should have; from
+    // where the list starts, or from the end when it starts beyond it.
+    let file_len = bytes.len() as u64;
+    let end = |l: &List| l.offset as u64 + l.length as u64;
+    if let Some((kind, list)) = ListKind::ALL
+        .iter()
+        .zip(&lists)
+        .filter(|(_, l)| l.length > 0 && end(l) > file_len)
+        .max_by_key(|(_, l)| end(l))
+    {
+        let start = (list.offset as u64).min(file_len);
+        return Err(FormatError::new(
+            FORMAT,
+            kind.name(),
+            start as usize,
+            ErrorKind::Truncated {
+                needed: usize::try_from(end(list) - start).unwrap_or(usize::MAX),
+                available: (file_len - start) as usize,
+            },
+        ));
     }
     Ok(Header { lists })
 }
@@ -163,4 +172,42 @@ pub(crate) fn list_bytes(bytes: &[u8], list: List) -> &[u8] {
     let end = (list.offset as usize + list.length as usize).min(bytes.len());
     let start = (list.offset as usize).min(end);
     &bytes[start..end]
+}
+
+/// The first other non-empty list whose bytes share a byte with `kind`'s, if any.
+pub(crate) fn overlapping(header: &Header, kind: ListKind) -> Option<ListKind> {
+    let range = |l: List| l.offset as u64..l.offset as u64 + l.length as u64;
+    let mine = header.list(kind);
+    if mine.length == 0 {
+        return None;
+    }
+    let mine = range(mine);
+    ListKind::ALL.into_iter().find(|&other| {
+        let theirs = header.list(other);
+        other != kind
+            && theirs.length > 0
+            && range(theirs).start < mine.end
+            && mine.start < range(theirs).end
+    })
+}
+
+/// Turn an error read inside list `kind` into one about the list: a field that runs past the
+/// list's declared end means the list is too short for what it says, not that the file was cut
+/// short (the header already checked the list lies inside the file).
+pub(crate) fn in_list(kind: ListKind, list: List) -> impl Fn(FormatError) -> FormatError {
+    move |e| match e.kind {
+        ErrorKind::Truncated { needed, available } => FormatError::invalid(
+            e.format,
+            e.field,
+            e.offset,
+            format!(
+                "needs {needed} bytes, but the `{}` list ({} bytes from offset {}) has {available} \
+                 left there",
+                kind.name(),
+                list.length,
+                list.offset
+            ),
+        ),
+        _ => e,
+    }
 }

@@ -65,8 +65,11 @@ impl<T> Within for FormatResult<T> {
 pub const DEFAULT_LIGHTMAP_DIM: usize = 256;
 
 /// Whether `bytes` start like a WMB7 level.
+///
+/// The magic alone decides, so a file cut short inside its header is still named a level and its
+/// error says how short it is (instead of "unknown format").
 pub fn sniff(bytes: &[u8]) -> bool {
-    bytes.len() >= HEADER_SIZE && bytes.starts_with(MAGIC)
+    bytes.starts_with(MAGIC)
 }
 
 /// A terrain lightmap (`lightmaps_terrain`): `u32 count`, then `{u32 object, width, height}` and
@@ -102,17 +105,104 @@ pub struct WmbFile {
     pub terrain_lightmaps: Vec<TerrainLightmap>,
     /// The lists kept as bytes (palettes, legacy, BSP, PVS), with their kind, in header order.
     pub other_lists: Vec<(ListKind, Vec<u8>)>,
+    /// Optional lists set aside as absent while decoding, one warning each (frontends show them;
+    /// the writer ignores them).
+    pub warnings: Vec<ListWarning>,
+}
+
+/// An optional list that could not be what the header says, decoded as absent.
+///
+/// Real levels carry such lists: four levels of one published game declare a 4-byte
+/// `lightmaps_terrain` list (room for a count of 0 and nothing else) whose count reads
+/// `0x02020202`, lightmap bytes; in three of them the list's offset lies inside the `lightmaps`
+/// list. The game loads them and draws no terrain lightmaps, so modex does the same and says so
+/// once. Only lists the level is whole without are treated this way ([`ListWarning::OPTIONAL`]);
+/// every other list stays strict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListWarning {
+    /// The list set aside.
+    pub list: ListKind,
+    /// Its offset in the file, as the header says.
+    pub offset: u32,
+    /// Why it cannot be what it says.
+    pub reason: String,
+}
+
+impl ListWarning {
+    /// The lists that may be set aside: terrain lightmaps only light terrain objects, which draw
+    /// unlit without them.
+    pub const OPTIONAL: [ListKind; 1] = [ListKind::LightmapsTerrain];
+}
+
+impl std::fmt::Display for ListWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{FORMAT}: list `{}` at byte offset {} treated as absent: {}",
+            self.list.name(),
+            self.offset,
+            self.reason
+        )
+    }
+}
+
+/// Decode the optional list `kind` with `decode`, or set it aside with a warning when its range
+/// overlaps another list's data or its count cannot fit in its declared length. Other errors stay
+/// errors.
+fn optional<T: Default>(
+    header: &Header,
+    kind: ListKind,
+    warnings: &mut Vec<ListWarning>,
+    decode: impl FnOnce() -> FormatResult<T>,
+) -> FormatResult<T> {
+    let list = header.list(kind);
+    let mut set_aside = |reason: String| {
+        warnings.push(ListWarning {
+            list: kind,
+            offset: list.offset,
+            reason,
+        });
+        Ok(T::default())
+    };
+    if let Some(other) = header::overlapping(header, kind) {
+        let o = header.list(other);
+        return set_aside(format!(
+            "its bytes {}..{} lie inside the `{}` list ({}..{})",
+            list.offset,
+            list.offset as u64 + list.length as u64,
+            other.name(),
+            o.offset,
+            o.offset as u64 + o.length as u64
+        ));
+    }
+    match decode() {
+        // The count is the list's first field: too large for the list means the list is not one.
+        Err(FormatError {
+            kind: ErrorKind::TooLarge { value, limit },
+            field,
+            ..
+        }) if field == format!("{}.count", kind.name()) => set_aside(format!(
+            "its count reads {value} (0x{value:x}) but its {} bytes hold at most {limit}",
+            list.length
+        )),
+        other => other,
+    }
 }
 
 impl WmbFile {
     /// Parse a level.
     pub fn parse(bytes: &[u8]) -> FormatResult<WmbFile> {
         let header = read_header(bytes)?;
-        let reader = |kind: ListKind| header::list_reader(bytes, header.list(kind));
-        let textures = texture::read_textures(&mut reader(ListKind::Textures))?;
-        let materials = block::read_materials(&mut reader(ListKind::Materials))?;
-        let blocks = block::read_blocks(&mut reader(ListKind::Blocks))?;
-        let objects = object::read_objects(&mut reader(ListKind::Objects))?;
+        let read = |kind: ListKind| header::list_reader(bytes, header.list(kind));
+        let in_list = |kind: ListKind| header::in_list(kind, header.list(kind));
+        let textures = texture::read_textures(&mut read(ListKind::Textures))
+            .map_err(in_list(ListKind::Textures))?;
+        let materials = block::read_materials(&mut read(ListKind::Materials))
+            .map_err(in_list(ListKind::Materials))?;
+        let blocks =
+            block::read_blocks(&mut read(ListKind::Blocks)).map_err(in_list(ListKind::Blocks))?;
+        let objects = object::read_objects(&mut read(ListKind::Objects))
+            .map_err(in_list(ListKind::Objects))?;
         let info = objects.iter().find_map(|o| match o {
             Object::Info(i) => Some(*i),
             _ => None,
@@ -129,7 +219,12 @@ impl WmbFile {
             None => DEFAULT_LIGHTMAP_DIM,
         };
         let lightmaps = read_lightmaps(bytes, header.list(ListKind::Lightmaps), lightmap_dim)?;
-        let terrain_lightmaps = read_terrain_lightmaps(&mut reader(ListKind::LightmapsTerrain))?;
+        let mut warnings = Vec::new();
+        let terrain_lightmaps =
+            optional(&header, ListKind::LightmapsTerrain, &mut warnings, || {
+                read_terrain_lightmaps(&mut read(ListKind::LightmapsTerrain))
+                    .map_err(in_list(ListKind::LightmapsTerrain))
+            })?;
         let other_lists = ListKind::ALL
             .iter()
             .filter(|k| !interpreted(**k))
@@ -145,6 +240,7 @@ impl WmbFile {
             lightmaps,
             terrain_lightmaps,
             other_lists,
+            warnings,
         })
     }
 

@@ -67,6 +67,7 @@ pub fn describe(bytes: &[u8], files: &dyn EntityFiles) -> FormatResult<Descripti
         "objects": objects,
         "entities": entities,
         "entities_found": found,
+        "warnings": f.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
     });
     let mut text = format!(
         "WMB7 level: {} blocks, {vertices} vertices, {triangles} triangles, {skins} skins\n",
@@ -78,6 +79,9 @@ pub fn describe(bytes: &[u8], files: &dyn EntityFiles) -> FormatResult<Descripti
         f.lightmap_dim,
         f.lightmap_dim
     ));
+    for w in &f.warnings {
+        text.push_str(&format!("warning: {w}\n"));
+    }
     for t in &f.textures {
         text.push_str(&format!(
             "texture {}: {}x{} type {}\n",

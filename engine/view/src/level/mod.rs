@@ -119,6 +119,9 @@ impl Level {
         palette: &Palette,
     ) -> Result<Level, ViewError> {
         let file = WmbFile::parse(bytes)?;
+        for w in &file.warnings {
+            log::warn!("{name}: {w}");
+        }
         let blocks = level_models(&file);
         let mut by_key: HashMap<String, Option<usize>> = HashMap::new();
         let mut missing = HashSet::new();
@@ -285,6 +288,7 @@ mod tests {
             lightmaps: Vec::new(),
             terrain_lightmaps: Vec::new(),
             other_lists: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 

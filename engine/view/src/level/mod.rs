@@ -23,7 +23,7 @@ pub use camera::{
     above, above_from, default_pitch, direction, turned, Start, ABOVE, ABOVE_FILL, FOV_Y,
 };
 pub use placeable::sprite_quad;
-pub use scene::{info_light, LevelScene};
+pub use scene::{info_colors, info_light, LevelScene, DEFAULT_AMBIENT, DEFAULT_SUN, SKY_COLOR};
 
 /// Where a level's entity files are looked for. `info` only asks whether a file is there; drawing
 /// a level reads it.
@@ -396,5 +396,54 @@ mod tests {
             (lo.x + 1.118).abs() < 1e-3 && (hi.x - 101.118).abs() < 1e-3,
             "{lo} {hi}"
         );
+    }
+
+    fn info(sun_color: u32, ambient_color: u32) -> Object {
+        Object::Info(modex_mdl::wmb::object::Info {
+            origin: Vec3::ZERO,
+            azimuth: 0.0,
+            elevation: 60.0,
+            flags: 0,
+            version: 7.35,
+            gamma: 0,
+            lightmap_size: 0,
+            unused: [0; 2],
+            sun_color,
+            ambient_color,
+            fog_colors: [0; 4],
+        })
+    }
+
+    #[test]
+    fn zero_info_colours_take_the_engine_defaults_and_others_are_kept() {
+        let files = Memory(Vec::new());
+        let level = load(vec![info(0, 0)], &files);
+        assert_eq!(
+            info_colors(&level),
+            ([DEFAULT_SUN; 3], [DEFAULT_AMBIENT; 3])
+        );
+        let light = info_light(&level);
+        assert!((light.ambient - DEFAULT_AMBIENT as f32 / 255.0).abs() < 1e-6);
+        assert!((light.diffuse - 2.0 * DEFAULT_SUN as f32 / 255.0).abs() < 1e-6);
+        let level = load(vec![info(0x00939393, 0x00102030)], &files);
+        assert_eq!(info_colors(&level), ([0x93; 3], [0x10, 0x20, 0x30]));
+    }
+
+    #[test]
+    fn where_nothing_is_drawn_the_picture_has_the_sky_colour() {
+        use modex::{Argb8888, DepthBuffer, Surface, Target};
+        let files = Memory(Vec::new());
+        let level = load(vec![info(0, 0)], &files);
+        let palette = Palette::quake();
+        let scene = LevelScene::new(&level, &palette);
+        let (w, h) = (16, 12);
+        let mut target: Surface<Argb8888> = Surface::new(w, h);
+        // Start from a colour the clear must replace.
+        target.fill(Argb8888(0xff12_3456));
+        let mut depth = DepthBuffer::new(w, h);
+        let camera = scene.start_camera(w, h);
+        scene.draw(&mut target, &mut depth, &camera).unwrap();
+        let sky = <Surface<Argb8888> as Target>::flat(SKY_COLOR, &palette);
+        assert!(target.pixels().iter().all(|&p| p == sky));
     }
 }

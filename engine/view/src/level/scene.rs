@@ -13,27 +13,65 @@ use super::camera::turned;
 use super::{Level, Shape};
 use crate::ViewError;
 
-/// The scene's light from the INFO object: the sun from its azimuth and elevation, ambient and
-/// sun strength from its colours (grey levels, 0..1 each; the sun doubled so that albedo 50
-/// receives it whole).
-pub fn info_light(level: &Level) -> Light {
-    let Some(info) = level.file.info() else {
-        return Light::default();
+/// GameStudio's `sun_color` when the level's Map Properties leave it at zero: (128,128,128). The
+/// manual (`sun_color`, `ambient_color`, A7.60): "Sun and ambient color are loaded from their Map
+/// Properties values of the current level when their level values are nonzero. Otherwise they stay
+/// at their default values" (`docs/lighting.md`).
+pub const DEFAULT_SUN: u8 = 128;
+/// GameStudio's `ambient_color` when the level's Map Properties leave it at zero: (64,64,64), "the
+/// basic environment lighting of an entity" (same manual page as [`DEFAULT_SUN`]).
+pub const DEFAULT_AMBIENT: u8 = 64;
+
+/// What the screen is cleared to where no level surface, sky surface or entity is drawn: GameStudio's
+/// `sky_color`, the colour the engine clears the view background to (the manual's `bg` page: "clear
+/// the view background to a different color than the sky_color"). A level file does not store it
+/// (WED's INFO holds sun, ambient and fog colours only); scripts set it, and LotterShock's
+/// `framework_init` sets `vec_set(sky_color, vector(1,1,1))`, a clear to black as near as 8 bits
+/// go. modex clears to black, which that script's colour rounds to (`docs/lighting.md`).
+pub const SKY_COLOR: [u8; 3] = [0, 0, 0];
+
+/// The level's sun and ambient colours as GameStudio uses them: the INFO object's, each replaced
+/// by the engine's default ([`DEFAULT_SUN`], [`DEFAULT_AMBIENT`]) when the level leaves it at zero.
+pub fn info_colors(level: &Level) -> ([u8; 3], [u8; 3]) {
+    let or = |word: u32, default: u8| {
+        let c = color_rgb(word);
+        if c == [0, 0, 0] {
+            [default; 3]
+        } else {
+            c
+        }
     };
-    let (az, el) = (info.azimuth.to_radians(), info.elevation.to_radians());
-    let towards = Vec3::new(
-        trig::cos(el) * trig::cos(az),
-        trig::cos(el) * trig::sin(az),
-        trig::sin(el),
-    );
-    let grey = |w: u32| {
-        let c = color_rgb(w);
-        (c[0] as f32 + c[1] as f32 + c[2] as f32) / (3.0 * 255.0)
+    match level.file.info() {
+        Some(info) => (
+            or(info.sun_color, DEFAULT_SUN),
+            or(info.ambient_color, DEFAULT_AMBIENT),
+        ),
+        None => ([DEFAULT_SUN; 3], [DEFAULT_AMBIENT; 3]),
+    }
+}
+
+/// The scene's light from the INFO object: the sun from its azimuth and elevation, ambient and
+/// sun strength from its colours ([`info_colors`]: zero colours take the engine's defaults; grey
+/// levels, 0..1 each; the sun doubled so that albedo 50 receives it whole). Without an INFO
+/// object the sun stands at the raster's default direction.
+pub fn info_light(level: &Level) -> Light {
+    let (sun, ambient) = info_colors(level);
+    let grey = |c: [u8; 3]| (c[0] as f32 + c[1] as f32 + c[2] as f32) / (3.0 * 255.0);
+    let direction = match level.file.info() {
+        Some(info) => {
+            let (az, el) = (info.azimuth.to_radians(), info.elevation.to_radians());
+            -Vec3::new(
+                trig::cos(el) * trig::cos(az),
+                trig::cos(el) * trig::sin(az),
+                trig::sin(el),
+            )
+        }
+        None => Light::default().direction,
     };
     Light {
-        direction: -towards,
-        ambient: grey(info.ambient_color),
-        diffuse: 2.0 * grey(info.sun_color),
+        direction,
+        ambient: grey(ambient),
+        diffuse: 2.0 * grey(sun),
     }
 }
 
@@ -85,8 +123,8 @@ impl<'l> LevelScene<'l> {
         turned(self.level.start(), self.level.bounds(), yaw, pitch, (w, h))
     }
 
-    /// Draw the level into `target` (cleared to black first) and return the statistics and how
-    /// many entities were culled.
+    /// Draw the level into `target` (cleared to [`SKY_COLOR`] first) and return the statistics
+    /// and how many entities were culled.
     pub fn draw<T: Target>(
         &self,
         target: &mut T,
@@ -96,7 +134,7 @@ impl<'l> LevelScene<'l> {
     where
         T::Px: RasterPixel,
     {
-        target.fill(T::flat([0, 0, 0], self.renderer.palette()));
+        target.fill(T::flat(SKY_COLOR, self.renderer.palette()));
         depth.clear();
         let r = &self.renderer;
         let mut stats = DrawStats::default();

@@ -1,9 +1,8 @@
-//! Where a level is seen from: the start position (a POSITION object, else the camera path),
-//! else above the level's bounds.
+//! Where a level is seen from: the start position (a POSITION object, else the player entity:
+//! `Level::start`), `--camera`'s pan and tilt, else above the level's bounds.
 
 use glam::Vec3;
 use modex::{trig, Camera};
-use modex_mdl::wmb::{Object, WmbFile};
 
 /// Vertical field of view, degrees (GameStudio's default camera arc is 60 degrees horizontal
 /// at 4:3, about 47 vertical).
@@ -41,40 +40,6 @@ impl Start {
             )
         }
     }
-}
-
-/// The start of the level's camera path: its first node, looking at the next. The camera path is
-/// the first PATH no entity follows (an entity's `path` word is the 1-based number of the path it
-/// follows, 0 for none); a path an actor walks is not where the player's view begins. `None`
-/// without such a path or when its first node is not finite.
-pub fn camera_path(file: &WmbFile) -> Option<Start> {
-    let followed: Vec<u32> = file.entities().map(|e| e.path).collect();
-    let path = file
-        .objects
-        .iter()
-        .filter_map(|o| match o {
-            Object::Path(p) => Some(p),
-            _ => None,
-        })
-        .enumerate()
-        .find(|(i, p)| !p.nodes.is_empty() && !followed.contains(&(*i as u32 + 1)))?
-        .1;
-    let eye = path.nodes[0];
-    if !eye.is_finite() {
-        return None;
-    }
-    let towards = path
-        .nodes
-        .iter()
-        .skip(1)
-        .map(|n| *n - eye)
-        .find(|d| d.is_finite() && d.length() > 1e-3)
-        .unwrap_or(Vec3::X);
-    Some(Start {
-        eye,
-        pan: trig::atan2(towards.y, towards.x).to_degrees(),
-        tilt: trig::asin(towards.z / towards.length()).to_degrees(),
-    })
 }
 
 /// The camera above the box `lo..=hi`, looking at its centre from [`ABOVE`], as close as lets

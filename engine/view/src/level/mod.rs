@@ -76,6 +76,16 @@ impl Placeable {
     }
 }
 
+/// Eye height above a standing entity's origin when its model is not known, units (a GameStudio
+/// player model is about 60 units tall with its origin at its middle).
+pub const EYE_HEIGHT: f32 = 24.0;
+
+/// Whether an entity's action or name names the player (`player`, `player_walk`, `Player1`,
+/// `act_player`): the scripts' convention in the published games, case ignored.
+pub fn names_player(word: &str) -> bool {
+    word.to_ascii_lowercase().contains("player")
+}
+
 /// One placed entity.
 pub struct Placed {
     /// Index into [`Level::files`].
@@ -178,8 +188,10 @@ impl Level {
         })
     }
 
-    /// Where the player starts: the first POSITION object, else the start of the camera path
-    /// ([`camera::camera_path`]).
+    /// Where the player starts (`--start`): the first POSITION object (where the player's view is),
+    /// else the entity whose action or name names the player ([`names_player`]), seen from its
+    /// eye ([`Level::eye_of`]) along its pan; `None` when there is neither (frontends then show the
+    /// overview, [`camera::above`]).
     pub fn start(&self) -> Option<Start> {
         let position = self.file.objects.iter().find_map(|o| match o {
             Object::Position { origin, angle, .. } => Some(Start {
@@ -189,7 +201,34 @@ impl Level {
             }),
             _ => None,
         });
-        position.or_else(|| camera::camera_path(&self.file))
+        position.or_else(|| {
+            let e = self
+                .file
+                .entities()
+                .find(|e| names_player(&e.action) || names_player(&e.name))?;
+            e.origin.is_finite().then(|| Start {
+                eye: self.eye_of(e.origin, e.angle),
+                pan: e.angle.x,
+                tilt: 0.0,
+            })
+        })
+    }
+
+    /// The eye of an entity standing at `origin` turned by `angle`: 80 % of the way from its
+    /// origin up to the top of its placed model (GameStudio's player templates lift the camera
+    /// to the model's eyes, near the top of its box), else [`EYE_HEIGHT`] above the origin when
+    /// its file was not found.
+    pub fn eye_of(&self, origin: Vec3, angle: Vec3) -> Vec3 {
+        let top = self
+            .placed
+            .iter()
+            .find(|p| p.origin == origin && p.angle == angle)
+            .and_then(|p| {
+                let f = &self.files[p.file];
+                (!f.models.is_empty()).then(|| f.hi.z * p.scale.z)
+            })
+            .filter(|t| t.is_finite() && *t > 0.0);
+        origin + Vec3::Z * top.map_or(EYE_HEIGHT, |t| 0.8 * t)
     }
 
     /// Lowest and highest corner of the blocks and the placed entities: each model's box (frame
@@ -253,7 +292,7 @@ impl Placed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use modex_mdl::wmb::{encode::encode, Entity, Path};
+    use modex_mdl::wmb::{encode::encode, Entity};
 
     /// Entity files held in memory by name; keys are the lower-case names.
     struct Memory(Vec<(&'static str, Vec<u8>)>);
@@ -292,17 +331,6 @@ mod tests {
         }
     }
 
-    fn path(name: &str, nodes: &[Vec3]) -> Object {
-        Object::Path(Path {
-            name: name.into(),
-            unused: [0; 3],
-            num_edges_word: 0,
-            nodes: nodes.to_vec(),
-            node_skills: vec![[0.0; 6]; nodes.len()],
-            edges: Vec::new(),
-        })
-    }
-
     fn entity(file: &str, origin: Vec3, path: u32) -> Object {
         Object::Entity(Entity {
             kind: EntityKind::New,
@@ -331,43 +359,41 @@ mod tests {
     }
 
     #[test]
-    fn without_a_position_the_start_is_the_path_no_entity_follows() {
-        let walk = [Vec3::new(500.0, 0.0, 0.0), Vec3::new(600.0, 0.0, 0.0)];
-        let cam = [Vec3::new(10.0, 20.0, 30.0), Vec3::new(10.0, 120.0, 130.0)];
+    fn the_start_is_the_first_position_else_the_player_entity_else_none() {
         let files = Memory(Vec::new());
-        // Path 1 is walked by an entity; path 2 is the camera's.
-        let level = load(
-            vec![
-                entity("guard.mdl", Vec3::ZERO, 1),
-                path("walk", &walk),
-                path("cam", &cam),
-            ],
-            &files,
-        );
+        let mut player = entity("hero.mdl", Vec3::new(10.0, 20.0, 30.0), 0);
+        if let Object::Entity(e) = &mut player {
+            e.action = "Player_Walk".into();
+            e.angle = Vec3::new(90.0, 0.0, 0.0);
+        }
+        let guard = entity("guard.mdl", Vec3::ZERO, 0);
+        // The player's model is not found: its eye is EYE_HEIGHT above its origin.
+        let level = load(vec![guard.clone(), player.clone()], &files);
         assert_eq!(level.name, "Start");
-        let start = level.start().expect("a camera path");
-        assert_eq!(start.eye, cam[0]);
-        assert!((start.pan - 90.0).abs() < 1e-4, "{start:?}");
-        assert!((start.tilt - 45.0).abs() < 1e-4, "{start:?}");
+        let start = level.start().expect("the player entity");
+        assert_eq!(start.eye, Vec3::new(10.0, 20.0, 30.0 + EYE_HEIGHT));
+        assert_eq!((start.pan, start.tilt), (90.0, 0.0));
         let camera = LevelScene::new(&level, &Palette::quake()).start_camera(64, 48);
-        assert_eq!(camera.eye, cam[0]);
+        assert_eq!(camera.eye, start.eye);
         let d = (camera.target - camera.eye).normalize();
-        assert!((d - Vec3::new(0.0, 1.0, 1.0).normalize()).length() < 1e-4);
+        assert!((d - Vec3::Y).length() < 1e-4, "{d}");
 
-        // A POSITION comes first; with only followed paths there is no start.
+        // A POSITION comes first, wherever it is in the file.
         let position = Object::Position {
             origin: Vec3::new(1.0, 2.0, 3.0),
-            angle: Vec3::new(180.0, 0.0, 0.0),
+            angle: Vec3::new(180.0, -10.0, 0.0),
             unused: [0; 2],
             name: "start".into(),
         };
-        let level = load(vec![path("cam", &cam), position], &files);
-        assert_eq!(level.start().unwrap().eye, Vec3::new(1.0, 2.0, 3.0));
-        let level = load(
-            vec![entity("guard.mdl", Vec3::ZERO, 1), path("walk", &walk)],
-            &files,
+        let level = load(vec![player, position], &files);
+        let start = level.start().unwrap();
+        assert_eq!(
+            (start.eye, start.pan, start.tilt),
+            (Vec3::new(1.0, 2.0, 3.0), 180.0, -10.0)
         );
-        assert!(level.start().is_none());
+        // Neither: no start (the overview).
+        assert!(load(vec![guard], &files).start().is_none());
+        assert!(names_player("act_PLAYER") && !names_player("playe"));
     }
 
     #[test]

@@ -194,7 +194,7 @@ impl Level {
     }
 
     /// Where the player starts: the first POSITION object, else the start of the camera path
-    /// ([`camera::camera_path`]).
+    /// (`camera::camera_path`).
     pub fn start(&self) -> Option<Start> {
         let position = self.file.objects.iter().find_map(|o| match o {
             Object::Position { origin, angle, .. } => Some(Start {

@@ -19,7 +19,7 @@
 //! Types are used from the crate root. The modules that are public hold free functions and
 //! constants, named through their module: [`pngio`], [`normals`], [`palette`] (VGA and PCX rules),
 //! [`blend`] (mixing), [`frame`] (the mode-X size), [`audio`] (the output rate), [`present`] (the
-//! window sizing rule), [`cp437`], [`fixed`] and [`float`].
+//! window sizing rule), [`cp437`], [`windows1252`], [`fixed`] and [`float`].
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
@@ -47,6 +47,7 @@ mod stats;
 mod target;
 mod threads;
 pub mod trig;
+pub mod windows1252;
 
 pub use audio::{Mixer, Repeat, Sound};
 pub use blend::{BlendTable, BlendTables, Opacity};

@@ -117,7 +117,7 @@ fn info_text_lists_version_skins_counts_frames_and_box() {
 }
 
 #[test]
-fn unloadable_files_exit_non_zero_with_the_error_on_stderr() {
+fn unloadable_files_exit_non_zero_with_the_error_as_json_on_stdout() {
     let Some(dir) = modex_testkit::samples_dir("mdl") else {
         return;
     };
@@ -125,9 +125,15 @@ fn unloadable_files_exit_non_zero_with_the_error_on_stderr() {
     let (file, want) = ("assimp/invalid_external_texture_name.hmp", "skin[0].width");
     let out = modex(&["info", "--json", dir.join(file).to_str().unwrap()]);
     assert!(!out.status.success(), "{file}");
-    assert!(out.stdout.is_empty(), "{file}");
-    let err = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let j: serde_json::Value = serde_json::from_str(stdout.trim()).expect("one JSON line");
+    let err = j["error"].as_str().expect("an error key");
     assert!(err.contains(want), "{file}: {err}");
+    assert_eq!(j.as_object().unwrap().len(), 1, "{j}");
+    // Without --json the same message is on stderr and stdout stays empty.
+    let out = modex(&["info", dir.join(file).to_str().unwrap()]);
+    assert!(!out.status.success() && out.stdout.is_empty(), "{file}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains(want));
 }
 
 #[test]

@@ -94,10 +94,20 @@ fn unreadable_files_exit_non_zero_with_the_error() {
     let bytes = std::fs::read(&vxl).unwrap();
     let cut = dir.join("cut.vxl");
     std::fs::write(&cut, &bytes[..bytes.len() - 5]).unwrap();
-    let out = modex(&["info", "--json", s(&cut)]);
+    // With --json, one line per file on stdout; a failure is {"error": ...} in its place.
+    let out = modex(&["info", "--json", s(&cut), s(&vxl), s(&dir.join("none.vxl"))]);
     assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    let err = lines[0]["error"].as_str().unwrap();
     assert!(err.contains("VXL") && err.contains("tailer"), "{err}");
+    assert!(lines[1]["error"].is_null() && lines[1]["format"].is_string());
+    assert!(lines[2]["error"].as_str().unwrap().contains("none.vxl"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("2 of 3 files"), "{err}");
     // A short VPL.
     let vpl = dir.join("voxels.vpl");
     std::fs::write(&vpl, [0u8; 100]).unwrap();

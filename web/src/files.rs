@@ -3,6 +3,7 @@
 
 use modex::{FileSource, MemorySource};
 use modex_assets::{detect, Family, Format};
+use modex_view::level::name_key;
 use std::path::Path;
 
 /// The dropped files, by their name (the last part of the path a folder drop gave).
@@ -72,12 +73,13 @@ impl Dropped {
         out
     }
 
-    /// The dropped name that the last part of `path` is, in any case.
+    /// The dropped name that the last part of `path` is, in any case (Unicode's: a level's
+    /// `RÜSTUNG.MDL` is the dropped `Rüstung.mdl`).
     fn name_of(&self, path: &str) -> Option<&str> {
-        let base = path.rsplit(['/', '\\']).next().unwrap_or(path);
+        let key = name_key(path);
         self.names
             .iter()
-            .find(|n| n.eq_ignore_ascii_case(base))
+            .find(|n| n.to_lowercase() == key)
             .map(String::as_str)
     }
 
@@ -90,8 +92,8 @@ impl Dropped {
 /// A level's entity files are looked for among the dropped files, by name: a folder drop keeps
 /// only names, and GameStudio's search paths are folders of the same game.
 impl modex_view::level::EntityFiles for Dropped {
-    fn has(&self, name: &str) -> bool {
-        self.name_of(name).is_some()
+    fn find(&self, name: &str) -> Option<String> {
+        self.name_of(name).map(str::to_string)
     }
 
     fn root(&self) -> String {
@@ -102,7 +104,7 @@ impl modex_view::level::EntityFiles for Dropped {
         let Some(found) = self.name_of(name) else {
             return Ok(None);
         };
-        let key = found.to_ascii_lowercase();
+        let key = found.to_lowercase();
         Ok(self.bytes(found).map(|b| (key, b)))
     }
 
@@ -152,6 +154,9 @@ mod tests {
         assert!(d.has("WARLOCK.mdl"));
         assert!(d.has("models\\warlock.mdl"));
         assert!(!d.has("milk.mdl"));
+        // Names beyond ASCII match in any case too; the path `info` shows is the dropped name.
+        d.insert("Game/Assets/Rüstung.mdl", vec![2]);
+        assert_eq!(d.find("RÜSTUNG.MDL").as_deref(), Some("Rüstung.mdl"));
         // One key for every spelling, so a level decodes the file once.
         let (key, bytes) = d.read("c:\\game\\Warlock.mdl").unwrap().unwrap();
         assert_eq!((key.as_str(), bytes), ("warlock.mdl", vec![1]));

@@ -364,6 +364,48 @@ fn counts_beyond_their_list_are_refused_before_allocating() {
 }
 
 #[test]
+fn names_are_windows_1252_and_written_back_as_such() {
+    let mut f = small_level();
+    f.objects.push(Object::Entity(Entity {
+        kind: EntityKind::New,
+        origin: Vec3::ZERO,
+        angle: Vec3::ZERO,
+        scale: Vec3::ONE,
+        name: "rüstung_1".into(),
+        file: String::new(),
+        action: String::new(),
+        skills: vec![0.0; 20],
+        flags: 0,
+        ambient: 0.0,
+        albedo: 50.0,
+        path: 0,
+        entity2: 0,
+        material: String::new(),
+        string1: String::new(),
+        string2: String::new(),
+    }));
+    let Some(Object::Entity(e)) = f.objects.last_mut() else {
+        unreachable!()
+    };
+    e.file = "Rüstung.mdl".into();
+    e.action = "zerstöre".into();
+    let bytes = encode(&f);
+    // The file holds the code page's bytes, one per character, never UTF-8.
+    let at = bytes
+        .windows(11)
+        .position(|w| w == b"R\xfcstung.mdl")
+        .expect("1252 bytes in the file");
+    assert_eq!(bytes[at + 11], 0);
+    assert!(!bytes.windows(2).any(|w| w == "ü".as_bytes()));
+    let back = WmbFile::parse(&bytes).unwrap();
+    let e = back.entities().next().unwrap();
+    assert_eq!(
+        (e.file.as_str(), e.action.as_str()),
+        ("Rüstung.mdl", "zerstöre")
+    );
+}
+
+#[test]
 fn wrong_magic_is_refused() {
     let mut bytes = encode(&small_level());
     bytes[3] = b'6';
@@ -372,8 +414,9 @@ fn wrong_magic_is_refused() {
     assert!(matches!(e.kind, ErrorKind::BadMagic { .. }));
 }
 
+/// Names with Windows-1252 letters beyond ASCII (one byte each in the file).
 fn name() -> impl Strategy<Value = String> {
-    "[A-Za-z0-9_.]{0,19}"
+    "[A-Za-z0-9_.äöüßÄÖÜé€]{0,19}"
 }
 
 fn finite() -> impl Strategy<Value = f32> {
@@ -388,7 +431,7 @@ fn entity() -> impl Strategy<Value = Entity> {
     (
         any::<bool>(),
         (vec3(), vec3(), vec3()),
-        (name(), "[a-z0-9_]{0,32}", name()),
+        (name(), "[a-z0-9_üß]{0,32}", name()),
         prop::collection::vec(finite(), 20),
         (any::<u32>(), finite(), finite(), any::<u32>(), any::<u32>()),
         (name(), name(), name()),
@@ -399,7 +442,7 @@ fn entity() -> impl Strategy<Value = Entity> {
                 if old {
                     // The old record: 8 skills, a filename of up to 32 bytes, and an action only
                     // where the filename leaves its slot free.
-                    let action = if file.len() < 13 {
+                    let action = if file.chars().count() < 13 {
                         action
                     } else {
                         String::new()

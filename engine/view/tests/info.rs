@@ -11,8 +11,8 @@ use modex_vxl::encode::{HvaSpec, LimbSpec, VxlSpec};
 struct NoEntities;
 
 impl EntityFiles for NoEntities {
-    fn has(&self, _: &str) -> bool {
-        false
+    fn find(&self, _: &str) -> Option<String> {
+        None
     }
     fn root(&self) -> String {
         "nowhere".into()
@@ -84,4 +84,99 @@ fn the_listing_is_the_name_then_each_line_indented() {
         text: "one\ntwo".into(),
     };
     assert_eq!(info::listing("a.mdl", &d), "a.mdl:\n  one\n  two\n");
+}
+
+/// Entity files found by their key, at a path below a game root.
+struct Found(Vec<&'static str>);
+
+impl EntityFiles for Found {
+    fn find(&self, name: &str) -> Option<String> {
+        let key = modex_view::level::name_key(name);
+        self.0
+            .iter()
+            .find(|p| modex_view::level::name_key(p) == key)
+            .map(|p| p.to_string())
+    }
+    fn root(&self) -> String {
+        "game".into()
+    }
+    fn read(&self, _: &str) -> std::io::Result<Option<(String, Vec<u8>)>> {
+        Ok(None)
+    }
+    fn read_beside(&self, _: &str, _: &str) -> Option<Vec<u8>> {
+        None
+    }
+}
+
+fn entity(file: &str) -> modex_mdl::wmb::Object {
+    modex_mdl::wmb::Object::Entity(modex_mdl::wmb::Entity {
+        kind: modex_mdl::wmb::EntityKind::New,
+        origin: glam::Vec3::ZERO,
+        angle: glam::Vec3::ZERO,
+        scale: glam::Vec3::ONE,
+        name: "wächter".into(),
+        file: file.into(),
+        action: "act_rüstung".into(),
+        skills: vec![0.0; 20],
+        flags: 0,
+        ambient: 0.0,
+        albedo: 50.0,
+        path: 0,
+        entity2: 0,
+        material: String::new(),
+        string1: String::new(),
+        string2: String::new(),
+    })
+}
+
+#[test]
+fn a_level_says_where_each_entity_file_is_and_lists_the_missing_once() {
+    let level = modex_mdl::wmb::WmbFile {
+        textures: Vec::new(),
+        materials: Vec::new(),
+        blocks: Vec::new(),
+        objects: ["Rüstung.mdl", "a.mdl", "models\\b.tga", "A.MDL", "c.mdl"]
+            .into_iter()
+            .map(entity)
+            .collect(),
+        lightmap_dim: 256,
+        lightmaps: Vec::new(),
+        terrain_lightmaps: Vec::new(),
+        other_lists: Vec::new(),
+        warnings: Vec::new(),
+    };
+    // The writer stores the names as Windows-1252, as GameStudio did.
+    let bytes = modex_mdl::wmb::encode::encode(&level);
+    assert!(bytes.windows(12).any(|w| w == b"R\xfcstung.mdl\0"));
+    let files = Found(vec!["Assets/RÜSTUNG.MDL", "Level/c.mdl"]);
+    let folder = MemorySource::new();
+    let file = Subject {
+        name: "Level/start.wmb",
+        format: Format::Wmb,
+        bytes: &bytes,
+        folder: &folder,
+    };
+    let d = info::describe(&file, None, &files).unwrap();
+    let e = &d.json["entities"];
+    assert_eq!(e[0]["file"], "Rüstung.mdl");
+    assert_eq!(e[0]["name"], "wächter");
+    assert_eq!(e[0]["action"], "act_rüstung");
+    assert_eq!(e[0]["found"], true);
+    assert_eq!(e[0]["path"], "Assets/RÜSTUNG.MDL");
+    assert_eq!(e[1]["found"], false);
+    assert!(e[1]["path"].is_null());
+    assert_eq!(e[4]["path"], "Level/c.mdl");
+    assert_eq!(d.json["entities_found"], 2);
+    assert!(d.text.contains("  wächter Rüstung.mdl at"), "{}", d.text);
+    assert_eq!(
+        d.text.lines().last(),
+        Some("missing: a.mdl, models\\b.tga"),
+        "{}",
+        d.text
+    );
+
+    // Nothing missing: no line.
+    let all = Found(vec!["Rüstung.mdl", "a.mdl", "b.tga", "c.mdl"]);
+    let d = info::describe(&file, None, &all).unwrap();
+    assert!(!d.text.contains("missing"), "{}", d.text);
 }

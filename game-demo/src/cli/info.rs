@@ -40,8 +40,8 @@ impl DiskEntities<'_> {
 }
 
 impl info::EntityFiles for DiskEntities<'_> {
-    fn has(&self, name: &str) -> bool {
-        self.files().has(name)
+    fn find(&self, name: &str) -> Option<String> {
+        self.files().find(name)
     }
 
     fn root(&self) -> String {
@@ -78,7 +78,9 @@ fn describe(path: &Path, codepage: Option<Codepage>, paths: &[PathBuf]) -> Resul
     })
 }
 
-/// Every file is described; any failure makes the exit status non-zero.
+/// Every file is described; any failure makes the exit status non-zero. With `--json` every
+/// file gives one line on stdout, a failure `{"error": "..."}` (the message as the text mode
+/// prints it on stderr), so a script reading line by line stays in step with its files.
 pub fn run(args: &InfoArgs) -> Result<()> {
     let mut failed = 0;
     let mut out = std::io::stdout().lock();
@@ -86,6 +88,10 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         let written = match describe(path, args.codepage, &args.path) {
             Ok(d) if args.json => writeln!(out, "{}", d.json),
             Ok(d) => out.write_all(info::listing(&path.display().to_string(), &d).as_bytes()),
+            Err(e) if args.json => {
+                failed += 1;
+                writeln!(out, "{}", serde_json::json!({ "error": format!("{e:#}") }))
+            }
             Err(e) => {
                 eprintln!("error: {e:#}");
                 failed += 1;

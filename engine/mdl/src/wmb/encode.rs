@@ -28,14 +28,11 @@ impl Out {
             self.f32(c);
         }
     }
-    /// `s` in a field of `n` bytes, NUL-padded and cut at `n - 1` bytes so a NUL always ends it.
+    /// `s` as Windows-1252 (what the decoder reads; characters outside it become `?`) in a field
+    /// of `n` bytes, NUL-padded and cut at `n - 1` bytes so a NUL always ends it.
     fn str(&mut self, s: &str, n: usize) {
-        let b = s.as_bytes();
-        let mut take = b.len().min(n.saturating_sub(1));
-        // Cut on a character boundary, so that what is written reads back as a prefix of `s`.
-        while !s.is_char_boundary(take) {
-            take -= 1;
-        }
+        let b = modex::windows1252::encode(s);
+        let take = b.len().min(n.saturating_sub(1));
         self.0.extend_from_slice(&b[..take]);
         self.0.resize(self.0.len() + n - take, 0);
     }
@@ -305,7 +302,7 @@ fn old_entity(o: &mut Out, e: &Entity) {
     // written only when the filename leaves it alone, as the decoder reads it.
     let start = o.0.len();
     o.str(&e.file, 33);
-    if e.file.len() < 13 {
+    if e.file.chars().count() < 13 {
         o.0.truncate(start + 13);
         o.str(&e.action, 20);
     }

@@ -34,6 +34,23 @@ pub const FORMAT: &str = "WMB";
 /// `&'static str` field names and named once on the way out, so a level of 20 000 vertices
 /// decodes without formatting a field name per read (`block[3].triangle[7].v` is still what an
 /// error says).
+/// A level's string up to its first NUL, as Windows-1252: GameStudio ran on Western European
+/// Windows and stored names in its code page (`R\xfcstung.mdl` is `Rüstung.mdl`), never UTF-8.
+/// Every byte is a character, so nothing is lost and the writer gives the bytes back.
+pub(crate) fn text(bytes: &[u8]) -> String {
+    let stop = bytes.iter().position(|&c| c == 0).unwrap_or(bytes.len());
+    modex::windows1252::decode(&bytes[..stop])
+}
+
+/// A string field of `n` bytes at the cursor ([`text`]), the cursor moved past it.
+pub(crate) fn fixed_text(
+    r: &mut modex::ByteReader<'_>,
+    n: usize,
+    field: &str,
+) -> FormatResult<String> {
+    Ok(text(r.bytes(n, field)?))
+}
+
 pub(crate) trait Within {
     /// Prefix the error's field with `record()`.
     fn within(self, record: impl FnOnce() -> String) -> Self;

@@ -258,14 +258,13 @@ fn vec3(r: &mut ByteReader<'_>, field: &str) -> FormatResult<Vec3> {
     Ok(Vec3::new(r.f32(field)?, r.f32(field)?, r.f32(field)?))
 }
 
-/// A NUL-terminated string of up to `n` bytes starting at the cursor, without moving it past
-/// the `n` bytes (a short span ends the string early).
+/// A NUL-terminated Windows-1252 string of up to `n` bytes at `at`, without moving the cursor
+/// (a short span ends the string early).
 fn str_at(r: &ByteReader<'_>, at: usize, n: usize) -> String {
     let data = r.data();
     let end = (at + n).min(data.len());
     let b = data.get(at..end).unwrap_or(&[]);
-    let stop = b.iter().position(|&c| c == 0).unwrap_or(b.len());
-    String::from_utf8_lossy(&b[..stop]).into_owned()
+    super::text(b)
 }
 
 /// Read the objects list.
@@ -322,7 +321,7 @@ fn read_object(r: &mut ByteReader<'_>) -> FormatResult<Object> {
             let origin = vec3(r, "origin")?;
             let angle = vec3(r, "angle")?;
             let unused = [r.u32("unused")?, r.u32("unused")?];
-            let name = r.fixed_str(20, "name")?;
+            let name = super::fixed_text(r, 20, "name")?;
             Object::Position {
                 origin,
                 angle,
@@ -342,9 +341,10 @@ fn read_object(r: &mut ByteReader<'_>) -> FormatResult<Object> {
             let scale = vec3(r, "scale")?;
             // Check the whole record is there before reading the strings out of it.
             r.check_count(OLD_ENTITY_SIZE - 40, 1, "name")?;
-            let name = r.fixed_str(20, "name")?;
+            let name = super::fixed_text(r, 20, "name")?;
             let file = str_at(r, base + 60, 33);
-            let action = if file.len() < 13 {
+            // One byte per character in Windows-1252.
+            let action = if file.chars().count() < 13 {
                 str_at(r, base + 73, 20)
             } else {
                 String::new()
@@ -381,7 +381,7 @@ fn read_object(r: &mut ByteReader<'_>) -> FormatResult<Object> {
             let unused = [r.u32("unused")?, r.u32("unused")?];
             let range = r.u32("range")?;
             let flags = r.u32("flags")?;
-            let file = r.fixed_str(33, "filename")?;
+            let file = super::fixed_text(r, 33, "filename")?;
             Object::Sound {
                 origin,
                 volume,
@@ -425,9 +425,9 @@ fn read_object(r: &mut ByteReader<'_>) -> FormatResult<Object> {
             let origin = vec3(r, "origin")?;
             let angle = vec3(r, "angle")?;
             let scale = vec3(r, "scale")?;
-            let name = r.fixed_str(33, "name")?;
-            let file = r.fixed_str(33, "filename")?;
-            let action = r.fixed_str(33, "action")?;
+            let name = super::fixed_text(r, 33, "name")?;
+            let file = super::fixed_text(r, 33, "filename")?;
+            let action = super::fixed_text(r, 33, "action")?;
             r.skip(1, "pad")?;
             let mut skills = Vec::with_capacity(20);
             for s in 0..20 {
@@ -438,9 +438,9 @@ fn read_object(r: &mut ByteReader<'_>) -> FormatResult<Object> {
             let albedo = r.f32("albedo")?;
             let path = r.u32("path")?;
             let entity2 = r.u32("entity2")?;
-            let material = r.fixed_str(33, "material")?;
-            let string1 = r.fixed_str(33, "string1")?;
-            let string2 = r.fixed_str(33, "string2")?;
+            let material = super::fixed_text(r, 33, "material")?;
+            let string1 = super::fixed_text(r, 33, "string1")?;
+            let string2 = super::fixed_text(r, 33, "string2")?;
             r.skip(33, "unused")?;
             Object::Entity(Entity {
                 kind: EntityKind::New,
@@ -465,7 +465,7 @@ fn read_object(r: &mut ByteReader<'_>) -> FormatResult<Object> {
             let mins = vec3(r, "mins")?;
             let maxs = vec3(r, "maxs")?;
             let words = [r.u32("words")?, r.u32("words")?];
-            let name = r.fixed_str(20, "name")?;
+            let name = super::fixed_text(r, 20, "name")?;
             Object::Region {
                 mins,
                 maxs,
@@ -481,7 +481,7 @@ fn read_object(r: &mut ByteReader<'_>) -> FormatResult<Object> {
 }
 
 fn read_path(r: &mut ByteReader<'_>, base: usize) -> FormatResult<Path> {
-    let name = r.fixed_str(20, "name")?;
+    let name = super::fixed_text(r, 20, "name")?;
     let nodes_at = r.pos();
     let fnodes = r.f32("num_points")?;
     let unused = [r.u32("unused")?, r.u32("unused")?, r.u32("unused")?];

@@ -147,7 +147,7 @@ pub(crate) fn read_textures(r: &mut ByteReader<'_>) -> FormatResult<Vec<Texture>
 }
 
 fn read_texture(r: &mut ByteReader<'_>) -> FormatResult<Texture> {
-    let name = r.fixed_str(16, "name")?;
+    let name = super::fixed_text(r, 16, "name")?;
     let width = r.u32("width")?;
     let height = r.u32("height")?;
     let kind_at = r.pos();

@@ -5,8 +5,11 @@ use modex_mdl::wmb::{EntityKind, WmbFile};
 use serde_json::{json, Value};
 
 use super::{Description, EntityFiles};
+use crate::level::name_key;
 
-/// `modex info LEVEL.wmb`.
+/// `modex info LEVEL.wmb`. Every entity says whether its file was found and where (JSON `found`,
+/// `path`); the text ends with `missing: a.mdl, b.tga` when any file is missing, so a user sees
+/// at the bottom of the listing what to pass `--path` for.
 pub fn describe(bytes: &[u8], files: &dyn EntityFiles) -> FormatResult<Description> {
     let f = WmbFile::parse(bytes)?;
     let vertices: usize = f.blocks.iter().map(|b| b.vertices.len()).sum();
@@ -30,9 +33,22 @@ pub fn describe(bytes: &[u8], files: &dyn EntityFiles) -> FormatResult<Descripti
             c.1 += 1;
         }
     }
+    // Each entity's file looked up once; `missing` keeps each missing name once (by its key, so
+    // two spellings of one file are one), in the order the level first names it.
+    let mut missing: Vec<(String, &str)> = Vec::new();
+    let mut found = 0;
     let entities: Vec<Value> = f
         .entities()
         .map(|e| {
+            let path = files.find(&e.file);
+            if path.is_some() {
+                found += 1;
+            } else if !e.file.is_empty() {
+                let key = name_key(&e.file);
+                if !missing.iter().any(|(k, _)| *k == key) {
+                    missing.push((key, &e.file));
+                }
+            }
             json!({
                 "kind": if e.kind == EntityKind::Old { "old_entity" } else { "entity" },
                 "name": e.name,
@@ -42,10 +58,11 @@ pub fn describe(bytes: &[u8], files: &dyn EntityFiles) -> FormatResult<Descripti
                 "scale": e.scale.to_array(),
                 "action": e.action,
                 "skills": e.skills,
+                "found": path.is_some(),
+                "path": path,
             })
         })
         .collect();
-    let found = f.entities().filter(|e| files.has(&e.file)).count();
     let textures: Vec<Value> = f
         .textures
         .iter()
@@ -110,6 +127,10 @@ pub fn describe(bytes: &[u8], files: &dyn EntityFiles) -> FormatResult<Descripti
             "  {} {} at ({:.1}, {:.1}, {:.1})\n",
             e.name, e.file, e.origin.x, e.origin.y, e.origin.z
         ));
+    }
+    if !missing.is_empty() {
+        let names: Vec<&str> = missing.iter().map(|(_, n)| *n).collect();
+        text.push_str(&format!("missing: {}\n", names.join(", ")));
     }
     Ok(Description { json, text })
 }

@@ -25,11 +25,17 @@ pub use camera::{
 pub use placeable::sprite_quad;
 pub use scene::{info_colors, info_light, LevelScene, DEFAULT_AMBIENT, DEFAULT_SUN, SKY_COLOR};
 
-/// Where a level's entity files are looked for. `info` only asks whether a file is there; drawing
-/// a level reads it.
+/// Where a level's entity files are looked for. `info` only asks where a file is; drawing a level
+/// reads it.
 pub trait EntityFiles {
-    /// Whether the entity file `name` (as the level stores it) is found.
-    fn has(&self, name: &str) -> bool;
+    /// Where the entity file `name` (as the level stores it) is found, as `info --json` shows it:
+    /// relative to the game's root with forward slashes (on the page, the dropped file's name);
+    /// `None` when it is not found.
+    fn find(&self, name: &str) -> Option<String>;
+    /// Whether the entity file `name` is found.
+    fn has(&self, name: &str) -> bool {
+        self.find(name).is_some()
+    }
     /// Where the search starts, as `info` shows it (a folder on disk, or "the dropped files").
     fn root(&self) -> String;
     /// The file `name` names (only its last part counts; any case): a key naming the file found
@@ -39,6 +45,18 @@ pub trait EntityFiles {
     /// A file a model's skin names (`name`, only its last part), looked up as entity files are
     /// and then beside the model whose key [`EntityFiles::read`] gave.
     fn read_beside(&self, name: &str, model: &str) -> Option<Vec<u8>>;
+}
+
+/// The part of a stored entity file name that is looked up: the level may store a folder
+/// (`c:\\work\\Skin.TGA`, `sprites/flare.tga`), which GameStudio ignores.
+pub fn base_name(name: &str) -> &str {
+    name.rsplit(['/', '\\']).next().unwrap_or(name)
+}
+
+/// The key two names of one file share: the [`base_name`] in lower case, by Unicode's rules (so
+/// `RÜSTUNG.MDL` is `rüstung.mdl`, which ASCII case folding would miss).
+pub fn name_key(name: &str) -> String {
+    base_name(name).to_lowercase()
 }
 
 /// What an entity's file is drawn as.
@@ -141,13 +159,13 @@ impl Level {
             let (key, bytes) = match files.read(&e.file) {
                 Ok(Some(found)) => found,
                 Ok(None) => {
-                    if missing.insert(e.file.to_lowercase()) {
+                    if missing.insert(name_key(&e.file)) {
                         log::warn!("entity file {} not found (drawn as nothing)", e.file);
                     }
                     continue;
                 }
                 Err(err) => {
-                    if missing.insert(e.file.to_lowercase()) {
+                    if missing.insert(name_key(&e.file)) {
                         log::warn!("{}: {err} (drawn as nothing)", e.file);
                     }
                     continue;
@@ -225,7 +243,7 @@ impl Level {
             .find(|p| p.origin == origin && p.angle == angle)
             .and_then(|p| {
                 let f = &self.files[p.file];
-                (!f.models.is_empty()).then(|| f.hi.z * p.scale.z)
+                (!f.models.is_empty()).then_some(f.hi.z * p.scale.z)
             })
             .filter(|t| t.is_finite() && *t > 0.0);
         origin + Vec3::Z * top.map_or(EYE_HEIGHT, |t| 0.8 * t)
@@ -298,18 +316,17 @@ mod tests {
     struct Memory(Vec<(&'static str, Vec<u8>)>);
 
     impl EntityFiles for Memory {
-        fn has(&self, name: &str) -> bool {
-            self.read(name).unwrap().is_some()
+        fn find(&self, name: &str) -> Option<String> {
+            self.read(name).unwrap().map(|(k, _)| k)
         }
         fn root(&self) -> String {
             "memory".into()
         }
         fn read(&self, name: &str) -> std::io::Result<Option<(String, Vec<u8>)>> {
-            let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
             Ok(self
                 .0
                 .iter()
-                .find(|(n, _)| n.eq_ignore_ascii_case(base))
+                .find(|(n, _)| name_key(n) == name_key(name))
                 .map(|(n, b)| (n.to_lowercase(), b.clone())))
         }
         fn read_beside(&self, name: &str, _model: &str) -> Option<Vec<u8>> {

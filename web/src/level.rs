@@ -3,7 +3,7 @@
 
 use modex::{Camera, DepthBuffer, Palette, Target};
 use modex_raster::RasterPixel;
-use modex_view::level::{Level, LevelScene};
+use modex_view::level::{Level, LevelScene, Viewpoint};
 use modex_view::ViewError;
 use modex_voxel::VoxelPixel;
 
@@ -46,12 +46,9 @@ impl ShownLevel {
         Ok(ShownLevel { scene, palette })
     }
 
-    /// The yaw and pitch a view without them is drawn at (where the page's orbit starts).
+    /// The yaw and pitch the page's orbit starts from: the overview's ([`Viewpoint::Orbit`]).
     pub fn default_angles(&self) -> (f32, f32) {
-        (
-            0.0,
-            modex_view::level::default_pitch(self.scene.borrow_owner().start()),
-        )
+        (0.0, modex_view::level::orbit_pitch())
     }
 
     /// Draw `view` as RGBA8 into `out`, as `modex render LEVEL.wmb` draws it (`zoom` 1 is its
@@ -59,14 +56,24 @@ impl ShownLevel {
     pub fn draw(&mut self, view: &View, out: &mut Vec<u8>) -> Result<(), ShowError> {
         let (w, h) = view.size;
         let scene = self.scene.borrow_dependent();
-        let mut camera = scene.camera(w, h, view.yaw.unwrap_or(0.0), view.pitch);
+        // As `modex render`: no angles, the default (the start, else the overview); angles, the
+        // orbit round the centre.
+        let viewpoint = match (view.yaw, view.pitch) {
+            (None, None) => Viewpoint::Default,
+            (yaw, pitch) => Viewpoint::Orbit {
+                yaw: yaw.unwrap_or(0.0),
+                pitch,
+            },
+        };
+        let mut camera = scene.camera(viewpoint, w, h);
         if view.zoom != 1.0 {
             // The eye moves along its line of sight: above the level, that part of the way to
             // the centre (as a model's zoom); at a start, by the level's size, which a walk
             // through covers.
             let level = self.scene.borrow_owner();
             let line = camera.target - camera.eye;
-            let reach = if level.start().is_some() {
+            let at_start = viewpoint == Viewpoint::Default && level.start().is_some();
+            let reach = if at_start {
                 let (lo, hi) = level.bounds();
                 (hi - lo).length() * 0.5
             } else {

@@ -19,8 +19,8 @@ pub mod voxel;
 
 pub use error::ViewError;
 
-/// `modex render`'s yaw for models and voxel units when none is given, degrees. A level's is 0:
-/// its start camera ([`level::turned`]).
+/// `modex render`'s yaw for models and voxel units when none is given, degrees. A level is seen from its
+/// start or orbited from its overview instead ([`level::Viewpoint`]).
 pub const DEFAULT_YAW: f32 = 30.0;
 
 /// `modex render`'s pitch when none is given, degrees (the model viewer opens at 15).

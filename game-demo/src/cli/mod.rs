@@ -298,6 +298,15 @@ pub struct ViewArgs {
     /// Render threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Camera yaw, degrees: models turn by it; levels orbit their centre by it from the overview.
+    #[arg(long, allow_hyphen_values = true)]
+    pub yaw: Option<f32>,
+    /// Camera pitch above the horizon, degrees (models; levels: the orbit's elevation).
+    #[arg(long, allow_hyphen_values = true)]
+    pub pitch: Option<f32>,
+    /// Where a level's camera stands.
+    #[command(flatten)]
+    pub place: LevelCamera,
     /// Target pixel format of a WMB level's walk-through (G changes it while walking; --bench uses it).
     #[arg(long, value_parser = target_format(), default_value = "8888")]
     pub format: TargetFormat,
@@ -325,14 +334,17 @@ pub struct RenderArgs {
     /// Image size, WIDTHxHEIGHT.
     #[arg(long, default_value = "640x480")]
     pub size: String,
-    /// Camera yaw around the model, degrees [default: 30; levels 0, their start camera, which a
-    /// yaw turns].
+    /// Camera yaw around the model, degrees [default: 30]; a level orbits its centre by it, from
+    /// the overview.
     #[arg(long, allow_hyphen_values = true)]
     pub yaw: Option<f32>,
     /// Camera pitch above the horizon, degrees [default: 10; flat models 45, so they are seen
-    /// from above, not edge-on].
+    /// from above, not edge-on]; a level's orbit rises to it.
     #[arg(long, allow_hyphen_values = true)]
     pub pitch: Option<f32>,
+    /// Where a level's camera stands.
+    #[command(flatten)]
+    pub place: LevelCamera,
     /// Unit facing for voxels, 0..255 (0 = north, 64 = east, as in the game).
     #[arg(long, default_value_t = 0)]
     pub facing: u32,
@@ -351,6 +363,62 @@ pub struct RenderArgs {
     /// A folder searched for the entity files of a WMB level (repeatable; after the level's folder and its scripts' PATH folders).
     #[arg(long = "path", value_name = "DIR")]
     pub path: Vec<PathBuf>,
+}
+
+/// Where a level's camera stands, for `render` and `view`. With neither flag nor `--yaw`/`--pitch`,
+/// a level is seen from its start when it has one, else from the overview.
+#[derive(Debug, Args, Clone, Default)]
+pub struct LevelCamera {
+    /// Levels: stand at X,Y,Z (engine units) looking along PAN,TILT (degrees: pan 0 along +X, 90
+    /// along +Y; tilt up positive), as WED and the scripts give a camera. The level viewer's C key
+    /// prints its own.
+    #[arg(
+        long,
+        value_name = "X,Y,Z,PAN,TILT",
+        value_parser = parse_camera,
+        allow_hyphen_values = true,
+        conflicts_with_all = ["yaw", "pitch", "start"]
+    )]
+    pub camera: Option<modex_view::level::Start>,
+    /// Levels: stand at the player's start: the first POSITION object, else the entity whose
+    /// action or name names the player; else the overview.
+    #[arg(long, conflicts_with_all = ["yaw", "pitch"])]
+    pub start: bool,
+}
+
+impl LevelCamera {
+    /// Whether either flag was given (refused for files that are not levels).
+    pub fn given(&self) -> bool {
+        self.camera.is_some() || self.start
+    }
+}
+
+/// `--camera X,Y,Z,PAN,TILT`: five finite numbers.
+pub fn parse_camera(s: &str) -> Result<modex_view::level::Start, String> {
+    let numbers: Vec<f32> = s
+        .split(',')
+        .map(|n| n.trim().parse::<f32>())
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("`{s}`: {e} (want X,Y,Z,PAN,TILT)"))?;
+    match numbers[..] {
+        [x, y, z, pan, tilt] if numbers.iter().all(|n| n.is_finite()) => {
+            Ok(modex_view::level::Start {
+                eye: glam::Vec3::new(x, y, z),
+                pan,
+                tilt,
+            })
+        }
+        _ => Err(format!("`{s}` is not five finite numbers X,Y,Z,PAN,TILT")),
+    }
+}
+
+/// The `--camera` argument that puts a level's camera at `start` (the viewer's C key prints it):
+/// whole units and tenths of degrees, which `parse_camera` reads back.
+pub fn camera_arg(start: &modex_view::level::Start) -> String {
+    format!(
+        "--camera {:.0},{:.0},{:.0},{:.1},{:.1}",
+        start.eye.x, start.eye.y, start.eye.z, start.pan, start.tilt
+    )
 }
 
 #[derive(Debug, Args, Clone)]
@@ -432,6 +500,47 @@ pub fn parse_size(s: &str) -> anyhow::Result<(usize, usize)> {
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    #[test]
+    fn camera_reads_five_numbers_and_prints_itself_back() {
+        let s = parse_camera("-1472,16.6,32,-90,10").unwrap();
+        assert_eq!(s.eye, glam::Vec3::new(-1472.0, 16.6, 32.0));
+        assert_eq!((s.pan, s.tilt), (-90.0, 10.0));
+        assert!(parse_camera("1,2,3,4").is_err());
+        assert!(parse_camera("1,2,3,4,x").is_err());
+        assert!(parse_camera("1,2,3,4,inf").is_err());
+        let printed = camera_arg(&s);
+        assert_eq!(printed, "--camera -1472,17,32,-90.0,10.0");
+        let back = parse_camera(printed.trim_start_matches("--camera ")).unwrap();
+        assert_eq!((back.pan, back.tilt), (s.pan, s.tilt));
+        // Given as flags: --camera excludes --yaw and --start.
+        let cli = Cli::try_parse_from([
+            "modex",
+            "render",
+            "l.wmb",
+            "-o",
+            "o.png",
+            "--camera",
+            "1,2,3,4,5",
+        ])
+        .unwrap();
+        assert!(matches!(cli.command, Some(Command::Render(ref a)) if a.place.camera.is_some()));
+        assert!(Cli::try_parse_from([
+            "modex",
+            "render",
+            "l.wmb",
+            "-o",
+            "o.png",
+            "--camera",
+            "1,2,3,4,5",
+            "--yaw",
+            "3"
+        ])
+        .is_err());
+        assert!(
+            Cli::try_parse_from(["modex", "view", "l.wmb", "--start", "--pitch", "3"]).is_err()
+        );
+    }
 
     #[test]
     fn cli_is_well_formed() {

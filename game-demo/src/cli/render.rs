@@ -17,6 +17,12 @@ fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
     if asset.format() == modex_assets::Format::Wmb {
         return wmb_render::render(args, asset);
     }
+    if args.place.given() {
+        bail!(
+            "--camera and --start place a level's camera; {} files are not levels",
+            asset.format()
+        );
+    }
     match asset.format().family() {
         Family::Model => model_render::render(args, asset),
         Family::Voxel => voxel::render(args, asset),

@@ -17,6 +17,12 @@ fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
     if asset.format() == modex_assets::Format::Wmb {
         return wmb_render::view(args, asset);
     }
+    if args.place.given() {
+        bail!(
+            "--camera and --start place a level's camera; {} files are not levels",
+            asset.format()
+        );
+    }
     // The walk-through's own options: refused, not silently ignored, for the other viewers.
     if args.bench || args.threads.is_some() || !args.path.is_empty() {
         bail!(

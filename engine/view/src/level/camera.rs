@@ -81,27 +81,54 @@ pub fn above_from(lo: Vec3, hi: Vec3, back: Vec3, fov_y: f32, w: usize, h: usize
     }
 }
 
-/// `modex render LEVEL.wmb --yaw Y --pitch P`'s camera (the page's orbit): the default camera
-/// turned, as `--yaw` and `--pitch` turn a model's. At a start position the view turns where it
-/// stands: its pan grows by `yaw`, and a `pitch` looks down by that much (tilt `-pitch`), as
-/// the model camera's pitch above the horizon looks down on it. Above the level, the eye goes
-/// round the centre by `yaw` and, given a `pitch`, rises to that elevation, fitted to the
-/// bounds again. Yaw 0 without a pitch is the default camera itself.
-pub fn turned(
-    start: Option<Start>,
+/// Where a level is seen from: the one rule `modex render`, `modex view` and the page follow.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Viewpoint {
+    /// The player's start when the level has one ([`super::Level::start`]), else the overview
+    /// ([`above`]): what every frontend shows first.
+    Default,
+    /// The orbit round the level's centre (`--yaw`, `--pitch`), as a model's camera orbits it:
+    /// the eye goes round by `yaw` degrees from the overview's side and, given a `pitch`, rises
+    /// to that elevation, fitted to the bounds again. Yaw 0 without a pitch is the overview.
+    Orbit {
+        /// Degrees round the centre, counter-clockwise seen from above.
+        yaw: f32,
+        /// Elevation above the horizon, degrees; `None` keeps the overview's.
+        pitch: Option<f32>,
+    },
+    /// An eye, pan and tilt given in engine units and degrees (`--camera X,Y,Z,PAN,TILT`, as WED
+    /// and the scripts write a camera).
+    At(Start),
+}
+
+impl Viewpoint {
+    /// The camera for a `w` x `h` picture of a level whose start is `start` and whose box is
+    /// `bounds`.
+    pub fn camera(
+        self,
+        start: Option<Start>,
+        bounds: (Vec3, Vec3),
+        (w, h): (usize, usize),
+    ) -> Camera {
+        match self {
+            Viewpoint::At(s) => s.camera(w, h),
+            Viewpoint::Default => match start {
+                Some(s) => s.camera(w, h),
+                None => orbit(bounds, 0.0, None, (w, h)),
+            },
+            Viewpoint::Orbit { yaw, pitch } => orbit(bounds, yaw, pitch, (w, h)),
+        }
+    }
+}
+
+/// [`Viewpoint::Orbit`]'s camera: above the box `lo..=hi`, turned round its centre.
+pub fn orbit(
     (lo, hi): (Vec3, Vec3),
     yaw: f32,
     pitch: Option<f32>,
     (w, h): (usize, usize),
 ) -> Camera {
     let pitch = pitch.map(|p| p.clamp(-MAX_PITCH, MAX_PITCH));
-    if let Some(mut start) = start {
-        start.pan += yaw;
-        if let Some(p) = pitch {
-            start.tilt = -p;
-        }
-        return start.camera(w, h);
-    }
     if yaw == 0.0 && pitch.is_none() {
         return above(lo, hi, FOV_Y.to_radians(), w, h);
     }
@@ -116,13 +143,9 @@ pub fn turned(
     above_from(lo, hi, back, FOV_Y.to_radians(), w, h)
 }
 
-/// The pitch [`turned`] draws at when none is given, degrees: a start's downward look (`-tilt`),
-/// else the elevation of [`ABOVE`] (where a frontend's orbit starts from).
-pub fn default_pitch(start: Option<Start>) -> f32 {
-    match start {
-        Some(s) => -s.tilt,
-        None => trig::asin(ABOVE.normalize().z).to_degrees(),
-    }
+/// The elevation [`orbit`] draws at without a pitch, degrees (where a frontend's orbit starts).
+pub fn orbit_pitch() -> f32 {
+    trig::asin(ABOVE.normalize().z).to_degrees()
 }
 
 /// The steepest pitch, degrees: straight down, the camera's up vector would be the view line.
@@ -199,16 +222,16 @@ mod tests {
     fn turning_the_camera_above_orbits_the_centre_and_keeps_the_level_in_view() {
         let (lo, hi) = (Vec3::new(-100.0, -50.0, 0.0), Vec3::new(300.0, 250.0, 80.0));
         let centre = (lo + hi) * 0.5;
-        let plain = turned(None, (lo, hi), 0.0, None, (320, 240));
+        let plain = orbit((lo, hi), 0.0, None, (320, 240));
         assert_eq!(plain.eye, above(lo, hi, FOV_Y.to_radians(), 320, 240).eye);
-        let round = turned(None, (lo, hi), 90.0, None, (320, 240));
+        let round = orbit((lo, hi), 90.0, None, (320, 240));
         let (a, b) = (plain.eye - centre, round.eye - centre);
         // A quarter turn counter-clockwise seen from above, at the same elevation.
         let turn = b.y.atan2(b.x) - a.y.atan2(a.x);
         let turn = (turn.to_degrees() + 360.0) % 360.0;
         assert!((turn - 90.0).abs() < 1e-2, "{turn}");
         assert!((a.z / a.length() - b.z / b.length()).abs() < 1e-4);
-        let down = turned(None, (lo, hi), 0.0, Some(90.0), (320, 240));
+        let down = orbit((lo, hi), 0.0, Some(90.0), (320, 240));
         let d = (down.eye - centre).normalize();
         assert!((d.z - MAX_PITCH.to_radians().sin()).abs() < 1e-4, "{d}");
         for camera in [round, down] {
@@ -225,14 +248,34 @@ mod tests {
                 );
             }
         }
-        // At a start position the view turns in place.
+        // Even with a start, an orbit goes round the centre; the default stands at the start;
+        // `--camera` stands where it says.
         let start = Start {
             eye: Vec3::new(5.0, 6.0, 7.0),
             pan: 10.0,
             tilt: 0.0,
         };
-        let c = turned(Some(start), (lo, hi), 80.0, Some(30.0), (320, 240));
-        assert_eq!(c.eye, start.eye);
+        let size = (320, 240);
+        let orbiting = Viewpoint::Orbit {
+            yaw: 90.0,
+            pitch: None,
+        };
+        assert_eq!(orbiting.camera(Some(start), (lo, hi), size).eye, round.eye);
+        assert_eq!(
+            Viewpoint::Default.camera(Some(start), (lo, hi), size).eye,
+            start.eye
+        );
+        assert_eq!(
+            Viewpoint::Default.camera(None, (lo, hi), size).eye,
+            plain.eye
+        );
+        let at = Start {
+            eye: Vec3::new(-1.0, 2.0, 3.0),
+            pan: 90.0,
+            tilt: -30.0,
+        };
+        let c = Viewpoint::At(at).camera(Some(start), (lo, hi), size);
+        assert_eq!(c.eye, at.eye);
         let d = (c.target - c.eye).normalize();
         assert!((d - direction(90.0, -30.0)).length() < 1e-4, "{d}");
     }

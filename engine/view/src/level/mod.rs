@@ -20,7 +20,7 @@ use modex_mdl::Model;
 use crate::ViewError;
 
 pub use camera::{
-    above, above_from, default_pitch, direction, turned, Start, ABOVE, ABOVE_FILL, FOV_Y,
+    above, above_from, direction, orbit, orbit_pitch, Start, Viewpoint, ABOVE, ABOVE_FILL, FOV_Y,
 };
 pub use placeable::sprite_quad;
 pub use scene::{info_colors, info_light, LevelScene, DEFAULT_AMBIENT, DEFAULT_SUN, SKY_COLOR};

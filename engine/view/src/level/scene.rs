@@ -9,7 +9,7 @@ use modex_mdl::wmb::object::color_rgb;
 use modex_mdl::wmb::surface::SurfaceKind;
 use modex_raster::{Entity, Light, PreparedModel, RasterPixel, Renderer};
 
-use super::camera::turned;
+use super::camera::Viewpoint;
 use super::{Level, Shape};
 use crate::ViewError;
 
@@ -111,16 +111,16 @@ impl<'l> LevelScene<'l> {
         self.level
     }
 
-    /// The default camera for a `w` x `h` picture: the level's start ([`Level::start`]), else
-    /// above the level's bounds looking at their centre.
+    /// The default camera for a `w` x `h` picture ([`Viewpoint::Default`]): the level's start
+    /// ([`Level::start`]), else above the level's bounds looking at their centre.
     pub fn start_camera(&self, w: usize, h: usize) -> Camera {
-        self.camera(w, h, 0.0, None)
+        self.camera(Viewpoint::Default, w, h)
     }
 
-    /// The default camera turned by `yaw` and `pitch` ([`turned`]): `modex render --yaw
-    /// --pitch`, and the page's orbit.
-    pub fn camera(&self, w: usize, h: usize, yaw: f32, pitch: Option<f32>) -> Camera {
-        turned(self.level.start(), self.level.bounds(), yaw, pitch, (w, h))
+    /// The camera of `viewpoint` for a `w` x `h` picture: `modex render`'s `--start`, `--yaw`,
+    /// `--pitch` and `--camera`, and the page's orbit.
+    pub fn camera(&self, viewpoint: Viewpoint, w: usize, h: usize) -> Camera {
+        viewpoint.camera(self.level.start(), self.level.bounds(), (w, h))
     }
 
     /// Draw the level into `target` (cleared to [`SKY_COLOR`] first) and return the statistics

@@ -158,8 +158,10 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
     let mut win =
         WindowPresenter::open(&name, w, h, args.scale, false).context("cannot open a window")?;
     let mut st = ViewState {
-        yaw: 120.0,
-        pitch: default_pitch(&bounds_model(&models, 0), VIEW_PITCH),
+        yaw: args.yaw.unwrap_or(120.0),
+        pitch: args
+            .pitch
+            .unwrap_or_else(|| default_pitch(&bounds_model(&models, 0), VIEW_PITCH)),
         zoom: 1.0,
         frame: 0.0,
         // Skeletal MDL7 models open playing their animation (Space stops it).

@@ -256,7 +256,12 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
     let title = format!("modex view {}", args.file.display());
     let mut win = WindowPresenter::open(&title, w, h, args.scale, false)?;
     eprintln!("{VIEW_HELP}");
-    let mut st = ViewState::default();
+    let defaults = ViewState::default();
+    let mut st = ViewState {
+        yaw: args.yaw.unwrap_or(defaults.yaw),
+        pitch: args.pitch.unwrap_or(defaults.pitch),
+        ..defaults
+    };
     let mut last_status = String::new();
     let mut next_tick = Instant::now();
     loop {

@@ -9,13 +9,13 @@ use glam::Vec3;
 use modex::{with_threads, Camera, DepthBuffer, DrawStats, Palette, Target};
 use modex_assets::Asset;
 use modex_raster::RasterPixel;
-use modex_view::level::{direction, Level, LevelScene as Scene};
+use modex_view::level::{direction, Level, LevelScene as Scene, Viewpoint};
 use modex_voxel::VoxelPixel;
 
 use super::model::palette_or_quake;
 use super::target::{save_png, DrawInto, Targets};
 use super::wmb::load_level;
-use crate::cli::{parse_size, RenderArgs, TargetFormat, ViewArgs};
+use crate::cli::{camera_arg, parse_size, LevelCamera, RenderArgs, TargetFormat, ViewArgs};
 
 /// Walking speed, units per second (Shift runs at 3x).
 const WALK: f32 = 200.0;
@@ -53,7 +53,45 @@ fn open(asset: &Asset, paths: &[std::path::PathBuf], palette: &Palette) -> Resul
     Ok(level)
 }
 
-/// `modex render LEVEL.wmb -o out.png [--yaw Y] [--pitch P]`.
+/// The viewpoint the flags ask for, said in one log line (the camera as a `--camera` argument, so
+/// a user can take it from there): `--camera`, else `--start`, else the orbit of `--yaw`/`--pitch`,
+/// else the default (the start when there is one, else the overview).
+fn viewpoint(
+    level: &Level,
+    place: &LevelCamera,
+    yaw: Option<f32>,
+    pitch: Option<f32>,
+) -> Viewpoint {
+    let start = level.start();
+    let (viewpoint, said) = if let Some(at) = place.camera {
+        (Viewpoint::At(at), format!("seen from {}", camera_arg(&at)))
+    } else if yaw.is_some() || pitch.is_some() {
+        (
+            Viewpoint::Orbit {
+                yaw: yaw.unwrap_or(0.0),
+                pitch,
+            },
+            format!(
+                "seen orbiting the centre (yaw {}, pitch {})",
+                yaw.unwrap_or(0.0),
+                pitch.map_or("of the overview".to_string(), |p| p.to_string())
+            ),
+        )
+    } else {
+        let said = match start {
+            Some(s) => format!("seen from the player's start ({})", camera_arg(&s)),
+            None if place.start => "seen from the overview: the level has no start (no \
+                                    POSITION object, no player entity)"
+                .to_string(),
+            None => "seen from the overview (the level has no start)".to_string(),
+        };
+        (Viewpoint::Default, said)
+    };
+    log::info!("{}: {said}", level.name);
+    viewpoint
+}
+
+/// `modex render LEVEL.wmb -o out.png [--yaw Y] [--pitch P | --start | --camera X,Y,Z,PAN,TILT]`.
 pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
     let palette = palette_or_quake(args.palette.as_deref())?;
     let level = open(asset, &args.path, &palette)?;
@@ -62,8 +100,7 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
     let mut picture = Picture {
         scene: &scene,
         depth: DepthBuffer::new(w, h),
-        // The start camera, turned by `--yaw` and `--pitch` (the page's orbit).
-        camera: scene.camera(w, h, args.yaw.unwrap_or(0.0), args.pitch),
+        camera: scene.camera(viewpoint(&level, &args.place, args.yaw, args.pitch), w, h),
         stats: DrawStats::default(),
         culled: 0,
     };
@@ -170,7 +207,7 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
     if args.bench {
         return bench(args, &scene, (w, h));
     }
-    let start = scene.start_camera(w, h);
+    let start = scene.camera(viewpoint(&level, &args.place, args.yaw, args.pitch), w, h);
     let mut walker = walker_from(&start);
     let mut win = WindowPresenter::open(&level.name, w, h, args.scale, false)
         .context("cannot open a window")?;

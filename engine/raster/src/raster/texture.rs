@@ -348,4 +348,72 @@ mod tests {
         // The normal form averages every texel, keys too.
         assert_eq!(l.rgba[0].to_le_bytes(), [64, 64, 64, 255]);
     }
+
+    fn argb8888(w: usize, h: usize, px: &[[u8; 4]]) -> Skin {
+        Skin {
+            kind: 5,
+            has_mipmaps: false,
+            width: w,
+            height: h,
+            pixels: SkinPixels::Argb8888(px.to_vec()),
+            rgba: px.concat(),
+        }
+    }
+
+    #[test]
+    fn alpha_below_the_reference_is_cut_in_every_form() {
+        let shades = ShadeTable::new(&Palette::quake());
+        // Alpha just under and at the reference, fully transparent with and without colour,
+        // opaque black (drawn: only 8-bit-style skins key on black).
+        let px = [
+            [200, 10, 10, ALPHA_REF - 1],
+            [10, 200, 10, ALPHA_REF],
+            [0, 0, 0, 255],
+            [10, 10, 200, 200],
+            [0, 0, 0, 0],
+            [255, 255, 255, 0],
+            [10, 10, 200, 255],
+            [10, 10, 200, 255],
+        ];
+        let t = Texture::from_skin(&argb8888(4, 2, &px), &shades).unwrap();
+        assert!(t.cutout);
+        assert!(t.keyed(false) && t.keyed(true));
+        let l = &t.levels[0];
+        for (i, p) in px.iter().enumerate() {
+            let cut = p[3] < ALPHA_REF;
+            assert_eq!(l.rgba_overlay[i] == 0, cut, "texel {i}: keyed form");
+            assert_eq!(l.indexed[i] == 0, cut, "texel {i}: 8-bit form");
+            if !cut {
+                // Drawn opaque: the solid pass does not blend.
+                let c = l.rgba_overlay[i].to_le_bytes();
+                assert_eq!(c, [p[0], p[1], p[2], 255], "texel {i}");
+            }
+        }
+        // Level 1: the left block has three cut texels of four (cut), the right none; its mean
+        // is of the keyed form, so opaque too (alpha 200 drawn as 255).
+        let l1 = &t.levels[1];
+        assert_eq!((l1.rgba_overlay[0], l1.indexed[0]), (0, 0));
+        assert_eq!(l1.rgba_overlay[1].to_le_bytes()[3], 255);
+        assert_ne!(l1.indexed[1], 0);
+    }
+
+    #[test]
+    fn skins_without_cut_texels_keep_the_plain_forms() {
+        let shades = ShadeTable::new(&Palette::quake());
+        let px = [
+            [0, 0, 0, 255],
+            [9, 9, 9, 200],
+            [1, 2, 3, 255],
+            [4, 5, 6, 128],
+        ];
+        let t = Texture::from_skin(&argb8888(2, 2, &px), &shades).unwrap();
+        assert!(!t.cutout && !t.keyed(false) && t.keyed(true));
+        // 565 skins decode to alpha 255: never cut, whatever their colour.
+        let t = Texture::from_skin(
+            &skin(2, 1, [[0, 0, 0, 255], [7, 7, 7, 255]].concat()),
+            &shades,
+        )
+        .unwrap();
+        assert!(!t.cutout);
+    }
 }

@@ -176,7 +176,7 @@ impl Texture {
             if last.width == 1 && last.height == 1 {
                 break;
             }
-            let (next, next_keys) = halve(last, &keys, shades);
+            let (next, next_keys) = halve(last, &keys, cutout, shades);
             levels.push(next);
             keys = next_keys;
         }
@@ -221,14 +221,17 @@ impl Texture {
 /// The next mip level of `l` (whose texels are overlay keys where `keys` says so) and its keys.
 ///
 /// Each texel is the rounded mean of the (up to) 2x2 texels it covers, per channel alpha included:
-/// all of them for the normal form; only the non-key ones, from the keyed form, for the overlay and
-/// 8-bit forms, where a texel is a key when more than half of its sources are (so a cut-out keeps
-/// its outline, neither growing nor eroding, as it shrinks, and no key's colour or zero alpha
-/// bleeds into the texels beside it at any level). For alpha-tested skins the majority stands in
-/// for Direct3D's test of the box-filtered alpha; they differ only where texels of partial alpha
-/// meet the cut. Sizes round down (an odd last row or column is dropped), as
+/// all of them for the normal form; only the non-key ones for the overlay and 8-bit forms, where a
+/// texel is a key when more than half of its sources are (so a cut-out keeps its outline, neither
+/// growing nor eroding, as it shrinks). An alpha-tested skin (`cutout`), drawn through its keyed
+/// forms in every mode, averages the keyed form's texels of the level above, so no cut texel's
+/// colour or zero alpha bleeds in at any level; the majority rule stands in for Direct3D's
+/// test of the box-filtered alpha (they differ only where partial alpha meets the cut). Other
+/// skins average the plain form's, as the 8-bit form also serves their plain mode, where a black
+/// texel is a colour: from level 2 on their keyed forms thus carry some black (not changed here:
+/// it would move the 8-bit levels of opaque skins away from the true-colour ones). Sizes round down (an odd last row or column is dropped), as
 /// GL's levels do; a side of 1 stays 1.
-fn halve(l: &Level, keys: &[bool], shades: &ShadeTable) -> (Level, Vec<bool>) {
+fn halve(l: &Level, keys: &[bool], cutout: bool, shades: &ShadeTable) -> (Level, Vec<bool>) {
     let (w, h) = (l.width as usize, l.height as usize);
     let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
     let n = nw * nh;
@@ -258,9 +261,8 @@ fn halve(l: &Level, keys: &[bool], shades: &ShadeTable) -> (Level, Vec<bool>) {
                         all[k] += c as u32;
                     }
                     if !keys[i] {
-                        // The keyed form's own texel: from level 2 on the plain form's has keys
-                        // mixed in (a cut texel's alpha 0, an overlay key's black).
-                        let t = l.rgba_overlay[i].to_le_bytes();
+                        let t = if cutout { l.rgba_overlay[i] } else { l.rgba[i] };
+                        let t = t.to_le_bytes();
                         for (k, &c) in t.iter().enumerate() {
                             opaque[k] += c as u32;
                         }

@@ -138,13 +138,17 @@ impl<'m> PreparedModel<'m> {
 
     /// The mip levels of skin number `skin` (wrapping) as drawn into true-colour targets: (width,
     /// height, packed RGBA texels `r | g << 8 | b << 16 | a << 24`, top row first), level 0 (the
-    /// skin) first, each further level half the size of the one before, down to 1x1. For giving
+    /// skin) first, each further level half the size of the one before, down to 1x1; texels an
+    /// alpha-tested skin cuts out are 0 (`Texture::cutout`). For giving
     /// another renderer the same levels (the llvmpipe bench) or looking at them.
     pub fn skin_levels(&self, skin: usize) -> impl Iterator<Item = (u32, u32, &[u32])> + '_ {
-        self.texture(skin)
-            .levels
-            .iter()
-            .map(|l| (l.width, l.height, l.rgba.as_slice()))
+        let tex = self.texture(skin);
+        // An alpha-tested skin is drawn through its keyed form (cut texels 0) in every mode.
+        let keyed = tex.keyed(false);
+        tex.levels.iter().map(move |l| {
+            let texels = if keyed { &l.rgba_overlay } else { &l.rgba };
+            (l.width, l.height, texels.as_slice())
+        })
     }
 
     /// Number of skins (at least 1: the blank stand-in).

@@ -41,7 +41,7 @@ pub struct TexturedFill<'a> {
     pub tex: &'a Texture,
     /// The palette's shade table (8-bit targets).
     pub shades: &'a ShadeTable,
-    /// Overlay mode: key texels are not drawn.
+    /// Overlay mode: key texels are not drawn (alpha-tested skins cut theirs in either mode).
     pub overlay: bool,
     /// Depth test and write.
     pub mode: DepthMode,
@@ -74,9 +74,10 @@ impl TexturedFill<'_> {
         }
     }
 
-    /// Fill with the texels `texels` picks from each mip level (`overlay_texels` in overlay mode,
-    /// where 0 is the key) lit by `lighting`: picks the painter of the overlay mode, so each span
-    /// loop is monomorphised per pixel type and mode.
+    /// Fill with the texels `texels` picks from each mip level (`overlay_texels`, where 0 is the
+    /// key, in overlay mode and for alpha-tested skins: [`Texture::keyed`]) lit by `lighting`:
+    /// picks the keyed or the plain painter, so each span loop is monomorphised per pixel type and
+    /// mode, and skins without cut-outs keep the plain loop and its vector kernels.
     #[inline]
     fn fill_painted<T: Texel, L: Lighting<T>>(
         &self,
@@ -86,7 +87,8 @@ impl TexturedFill<'_> {
         frame: Rows<'_, L::Px>,
         clear: Option<L::Px>,
     ) {
-        let pick = if self.overlay { overlay_texels } else { texels };
+        let keyed = self.tex.keyed(self.overlay);
+        let pick = if keyed { overlay_texels } else { texels };
         let used = if self.mipmaps {
             self.tex.levels.len()
         } else {
@@ -98,7 +100,7 @@ impl TexturedFill<'_> {
         }
         let levels = &levels[..used];
         let (texels, size) = levels[0];
-        if self.overlay {
+        if keyed {
             let p = Painter::<T, L, true> {
                 texels,
                 size,

@@ -7,6 +7,13 @@
 //!   the overlay key (index 0, or a raw value of 0 for 16/24/32-bit skins, as the manual says for
 //!   16-bit ones) turned into the value 0, which no opaque texel can have.
 //!
+//! Skins with an alpha channel (ARGB 4444 and 8888, DDS, external TGA/PNG files) are alpha-tested:
+//! a texel whose alpha is below [`ALPHA_REF`] is a key in every form and every mode, so every target
+//! cuts out the same texels (see [`ALPHA_REF`] for why a cut-out and not a blend). Such a skin is
+//! marked [`Texture::cutout`] and drawn through its keyed forms even without the overlay flag;
+//! skins without an alpha channel (or with no texel under the threshold) keep the unkeyed forms
+//! and their vector kernels.
+//!
 //! Every form exists per mip level: level 0 is the skin, each further level half the size of the
 //! one before (2x2 box filter, sizes rounded down, to 1x1), built here at load. A5 drew its skins
 //! through Direct3D with mip levels; without them a minified skin shimmers (every pixel a texel
@@ -20,6 +27,22 @@ use super::light::ShadeTable;
 
 /// Colour of the stand-in texture for models without a drawable skin (no skins, DDS, external).
 pub const BLANK_RGB: [u8; 3] = [192, 192, 192];
+
+/// The alpha test's reference: a texel of a skin with an alpha channel is drawn when its alpha is at
+/// least this, and is a cut-out key (not drawn, depth untouched) below it.
+///
+/// Why a cut-out: the GameStudio manual's OVERLAY entry (manual.conitec.net/aentity-overlay.htm,
+/// A7/A8) says that for textures with transparency (32 bit or DDS) "pixels become invisible when
+/// their transparency is below the d3d_alpharef threshold (default: 50%)", drawn in the solid pass
+/// with the z buffer written; scripts of the time note `d3d_alpharef`'s default as 127, and Direct3D
+/// passes a pixel when its alpha is greater than the reference, so 128 and up are drawn. Without
+/// OVERLAY the engine is said to blend such entities in its sorted transparent pass (forum advice,
+/// not found in the manual): that needs back-to-front order within the model, which this
+/// rasterizer does not have, and the 8-bit target could only approximate it through a mixing table.
+/// The alpha test is the one rule all four targets draw alike (the 8-bit frame cannot blend per
+/// texel at all), and for skins such as tree leaves, whose alpha is 0 or near 255, it is what a
+/// player saw up to the soft rim of each leaf.
+pub const ALPHA_REF: u8 = 128;
 
 /// One mip level's texels in every form the targets read.
 #[derive(Debug, Clone)]
@@ -42,6 +65,10 @@ pub struct Texture {
     pub height: u32,
     /// Level 0 (the skin itself) first, then each half the size of the one before, down to 1x1.
     pub levels: Vec<Level>,
+    /// The skin has texels cut out by the alpha test ([`ALPHA_REF`]): it is drawn through the keyed
+    /// forms (`indexed`, `rgba_overlay`) in every mode, not only in overlay mode. `false` for skins
+    /// without an alpha channel, which thus keep the unkeyed forms and their vector kernels.
+    pub cutout: bool,
 }
 
 /// At most this many levels (a 65535-texel side, the largest [`Texture::from_skin`] takes, needs 17).
@@ -59,22 +86,30 @@ impl Texture {
         if n == 0 || skin.width > u16::MAX as usize || skin.height > u16::MAX as usize {
             return None;
         }
-        // Whether each texel is the overlay key, and the texel colours.
-        let (indexed, keys, rgba): (Vec<u8>, Vec<bool>, Vec<u32>) = match &skin.pixels {
+        // Whether each texel is a key (the overlay key, or cut by the alpha test), the texel
+        // colours, and whether any texel was cut by the alpha test.
+        let (indexed, keys, rgba, cutout): (Vec<u8>, Vec<bool>, Vec<u32>, bool) = match &skin.pixels
+        {
             SkinPixels::Indexed(idx) => {
                 if idx.len() != n {
                     return None;
                 }
                 let pal = shades.palette();
                 let rgba = idx.iter().map(|&i| pack(pal.rgba(i))).collect();
-                (idx.clone(), idx.iter().map(|&i| i == 0).collect(), rgba)
+                // No alpha channel: index 0 is the overlay key only.
+                (
+                    idx.clone(),
+                    idx.iter().map(|&i| i == 0).collect(),
+                    rgba,
+                    false,
+                )
             }
             SkinPixels::External(_) => return None,
             other => {
                 if skin.rgba.len() != n * 4 {
                     return None;
                 }
-                let keys: Vec<bool> = match other {
+                let mut keys: Vec<bool> = match other {
                     SkinPixels::Rgb565(v) | SkinPixels::Argb4444(v) if v.len() == n => {
                         v.iter().map(|&p| p == 0).collect()
                     }
@@ -84,10 +119,20 @@ impl Texture {
                     SkinPixels::Argb8888(v) if v.len() == n => {
                         v.iter().map(|p| *p == [0; 4]).collect()
                     }
-                    // No overlay key is defined for DDS skins: every texel is drawn.
+                    // No overlay key is defined for DDS skins: only the alpha test below cuts.
                     SkinPixels::Dds(_) => vec![false; n],
                     _ => return None,
                 };
+                // The alpha test: formats without alpha decode to 255 and never cut. For 4444 and
+                // 8888 skins the overlay keys above are alpha-0 texels, so keys are the same set
+                // in overlay mode and out of it (one keyed form serves both).
+                let mut cutout = false;
+                for (key, c) in keys.iter_mut().zip(skin.rgba.chunks_exact(4)) {
+                    if c[3] < ALPHA_REF {
+                        *key = true;
+                        cutout = true;
+                    }
+                }
                 let rgba: Vec<u32> = skin
                     .rgba
                     .chunks_exact(4)
@@ -105,13 +150,17 @@ impl Texture {
                         }
                     })
                     .collect();
-                (indexed, keys, rgba)
+                (indexed, keys, rgba, cutout)
             }
         };
+        // A texel that passes the alpha test is written as it is, not blended: the solid pass
+        // has blending off, so the frame gets its colour opaque (alpha 255 in 8888, no mix in
+        // 4444), as the 565 and 8-bit targets, which have no alpha, draw it anyway.
+        let opaque = if cutout { 0xff00_0000 } else { 0 };
         let rgba_overlay = rgba
             .iter()
             .zip(&keys)
-            .map(|(&c, &key)| if key { 0 } else { c.max(1) })
+            .map(|(&c, &key)| if key { 0 } else { c.max(1) | opaque })
             .collect();
         let (width, height) = (skin.width as u32, skin.height as u32);
         let mut levels = vec![Level {
@@ -127,7 +176,7 @@ impl Texture {
             if last.width == 1 && last.height == 1 {
                 break;
             }
-            let (next, next_keys) = halve(last, &keys, shades);
+            let (next, next_keys) = halve(last, &keys, cutout, shades);
             levels.push(next);
             keys = next_keys;
         }
@@ -135,6 +184,7 @@ impl Texture {
             width,
             height,
             levels,
+            cutout,
         })
     }
 
@@ -157,7 +207,14 @@ impl Texture {
                 rgba: vec![c],
                 rgba_overlay: vec![c],
             }],
+            cutout: false,
         }
+    }
+
+    /// Whether a fill reads the keyed forms (`indexed` with 0 as key, `rgba_overlay`): in overlay
+    /// mode, and always for a skin with texels cut by the alpha test.
+    pub fn keyed(&self, overlay: bool) -> bool {
+        overlay || self.cutout
     }
 }
 
@@ -166,9 +223,15 @@ impl Texture {
 /// Each texel is the rounded mean of the (up to) 2x2 texels it covers, per channel alpha included:
 /// all of them for the normal form; only the non-key ones for the overlay and 8-bit forms, where a
 /// texel is a key when more than half of its sources are (so a cut-out keeps its outline, neither
-/// growing nor eroding, as it shrinks). Sizes round down (an odd last row or column is dropped), as
+/// growing nor eroding, as it shrinks). An alpha-tested skin (`cutout`), drawn through its keyed
+/// forms in every mode, averages the keyed form's texels of the level above, so no cut texel's
+/// colour or zero alpha bleeds in at any level; the majority rule stands in for Direct3D's
+/// test of the box-filtered alpha (they differ only where partial alpha meets the cut). Other
+/// skins average the plain form's, as the 8-bit form also serves their plain mode, where a black
+/// texel is a colour: from level 2 on their keyed forms thus carry some black (not changed here:
+/// it would move the 8-bit levels of opaque skins away from the true-colour ones). Sizes round down (an odd last row or column is dropped), as
 /// GL's levels do; a side of 1 stays 1.
-fn halve(l: &Level, keys: &[bool], shades: &ShadeTable) -> (Level, Vec<bool>) {
+fn halve(l: &Level, keys: &[bool], cutout: bool, shades: &ShadeTable) -> (Level, Vec<bool>) {
     let (w, h) = (l.width as usize, l.height as usize);
     let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
     let n = nw * nh;
@@ -196,7 +259,11 @@ fn halve(l: &Level, keys: &[bool], shades: &ShadeTable) -> (Level, Vec<bool>) {
                     let t = l.rgba[i].to_le_bytes();
                     for (k, &c) in t.iter().enumerate() {
                         all[k] += c as u32;
-                        if !keys[i] {
+                    }
+                    if !keys[i] {
+                        let t = if cutout { l.rgba_overlay[i] } else { l.rgba[i] };
+                        let t = t.to_le_bytes();
+                        for (k, &c) in t.iter().enumerate() {
                             opaque[k] += c as u32;
                         }
                     }
@@ -282,5 +349,73 @@ mod tests {
         assert_ne!(l.indexed[1], 0);
         // The normal form averages every texel, keys too.
         assert_eq!(l.rgba[0].to_le_bytes(), [64, 64, 64, 255]);
+    }
+
+    fn argb8888(w: usize, h: usize, px: &[[u8; 4]]) -> Skin {
+        Skin {
+            kind: 5,
+            has_mipmaps: false,
+            width: w,
+            height: h,
+            pixels: SkinPixels::Argb8888(px.to_vec()),
+            rgba: px.concat(),
+        }
+    }
+
+    #[test]
+    fn alpha_below_the_reference_is_cut_in_every_form() {
+        let shades = ShadeTable::new(&Palette::quake());
+        // Alpha just under and at the reference, fully transparent with and without colour,
+        // opaque black (drawn: only 8-bit-style skins key on black).
+        let px = [
+            [200, 10, 10, ALPHA_REF - 1],
+            [10, 200, 10, ALPHA_REF],
+            [0, 0, 0, 255],
+            [10, 10, 200, 200],
+            [0, 0, 0, 0],
+            [255, 255, 255, 0],
+            [10, 10, 200, 255],
+            [10, 10, 200, 255],
+        ];
+        let t = Texture::from_skin(&argb8888(4, 2, &px), &shades).unwrap();
+        assert!(t.cutout);
+        assert!(t.keyed(false) && t.keyed(true));
+        let l = &t.levels[0];
+        for (i, p) in px.iter().enumerate() {
+            let cut = p[3] < ALPHA_REF;
+            assert_eq!(l.rgba_overlay[i] == 0, cut, "texel {i}: keyed form");
+            assert_eq!(l.indexed[i] == 0, cut, "texel {i}: 8-bit form");
+            if !cut {
+                // Drawn opaque: the solid pass does not blend.
+                let c = l.rgba_overlay[i].to_le_bytes();
+                assert_eq!(c, [p[0], p[1], p[2], 255], "texel {i}");
+            }
+        }
+        // Level 1: the left block has three cut texels of four (cut), the right none; its mean
+        // is of the keyed form, so opaque too (alpha 200 drawn as 255).
+        let l1 = &t.levels[1];
+        assert_eq!((l1.rgba_overlay[0], l1.indexed[0]), (0, 0));
+        assert_eq!(l1.rgba_overlay[1].to_le_bytes()[3], 255);
+        assert_ne!(l1.indexed[1], 0);
+    }
+
+    #[test]
+    fn skins_without_cut_texels_keep_the_plain_forms() {
+        let shades = ShadeTable::new(&Palette::quake());
+        let px = [
+            [0, 0, 0, 255],
+            [9, 9, 9, 200],
+            [1, 2, 3, 255],
+            [4, 5, 6, 128],
+        ];
+        let t = Texture::from_skin(&argb8888(2, 2, &px), &shades).unwrap();
+        assert!(!t.cutout && !t.keyed(false) && t.keyed(true));
+        // 565 skins decode to alpha 255: never cut, whatever their colour.
+        let t = Texture::from_skin(
+            &skin(2, 1, [[0, 0, 0, 255], [7, 7, 7, 255]].concat()),
+            &shades,
+        )
+        .unwrap();
+        assert!(!t.cutout);
     }
 }

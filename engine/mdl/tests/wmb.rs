@@ -684,19 +684,30 @@ fn a_terrain_lightmap_whose_pixels_run_past_its_list_stays_an_error() {
 #[test]
 fn a_level_cut_short_says_how_many_bytes_its_list_needs_and_the_file_has() {
     let bytes = encode(&small_level());
-    let lm = read_header(&bytes).unwrap().list(ListKind::Lightmaps);
+    let header = read_header(&bytes).unwrap();
+    let lm = header.list(ListKind::Lightmaps);
     let cut = &bytes[..lm.offset as usize + 1000];
     let e = WmbFile::parse(cut).unwrap_err();
+    // Said of the list reaching furthest: offset + needed is the size the file should have.
+    let (kind, last) = ListKind::ALL
+        .iter()
+        .map(|&k| (k, header.list(k)))
+        .max_by_key(|(_, l)| l.offset as usize + l.length as usize)
+        .unwrap();
+    let start = (last.offset as usize).min(cut.len());
     assert_eq!(
         e.to_string(),
         format!(
-            "WMB: truncated: field `lightmaps` needs {} bytes at offset {} (0x{:x}), the file has \
-             {}",
-            lm.length,
-            lm.offset,
-            lm.offset,
+            "WMB: truncated: field `{}` needs {} bytes at offset {start} (0x{start:x}), the file \
+             has {}",
+            kind.name(),
+            last.offset as usize + last.length as usize - start,
             cut.len()
         )
+    );
+    assert_eq!(
+        start + (last.offset + last.length) as usize - start,
+        bytes.len()
     );
     // Cut inside the header: still a level, and still how short.
     let e = WmbFile::parse(&bytes[..10]).unwrap_err();

@@ -11,6 +11,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod colours;
 mod error;
 pub mod info;
 pub mod level;

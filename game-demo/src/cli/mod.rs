@@ -328,9 +328,12 @@ pub struct RenderArgs {
     /// Interpolation fraction 0..1 between --frame and --nextframe.
     #[arg(long, default_value_t = 0.0)]
     pub fraction: f32,
-    /// Target pixel format.
-    #[arg(long, value_parser = target_format(), default_value = "8")]
-    pub format: TargetFormat,
+    /// Target pixel format [default: the content's: 8 for palettized content (8-bit skins,
+    /// voxel units), 8888 for true colour (levels; 565/4444/888/8888, DDS and image-file skins)].
+    /// 8-bit of true-colour content is drawn with the --palette given, else the file's own, else
+    /// one built from its textures.
+    #[arg(long, value_parser = target_format())]
+    pub format: Option<TargetFormat>,
     /// Image size, WIDTHxHEIGHT.
     #[arg(long, default_value = "640x480")]
     pub size: String,
@@ -649,7 +652,7 @@ mod tests {
         let Some(Command::Render(r)) = cli.command else {
             panic!("not render")
         };
-        assert_eq!(r.format, TargetFormat::Argb8888);
+        assert_eq!(r.format, Some(TargetFormat::Argb8888));
         assert_eq!(r.frame, 3);
         assert_eq!(r.yaw, Some(-30.0));
     }

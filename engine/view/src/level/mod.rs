@@ -249,6 +249,27 @@ impl Level {
         origin + Vec3::Z * top.map_or(EYE_HEIGHT, |t| 0.8 * t)
     }
 
+    /// Every model the level draws: its blocks' surfaces and its entity files' models (what its
+    /// 8-bit palette is built from, `crate::colours::content_palette`).
+    pub fn models(&self) -> impl Iterator<Item = &Model> {
+        self.blocks
+            .iter()
+            .map(|b| &b.model)
+            .chain(self.files.iter().flat_map(|f| &f.models))
+    }
+
+    /// The palette in the level's `palettes` list: its last 768 bytes, 256 R G B triples (the
+    /// shared levels' lists are 784 bytes, 16 bytes of zeros before them). `None` without one.
+    pub fn own_palette(&self) -> Option<Palette> {
+        let (_, bytes) = self
+            .file
+            .other_lists
+            .iter()
+            .find(|(k, _)| *k == modex_mdl::wmb::ListKind::Palettes)?;
+        let rgb = bytes.get(bytes.len().checked_sub(768)?..)?;
+        Palette::from_rgb_bytes(rgb).ok()
+    }
+
     /// Lowest and highest corner of the blocks and the placed entities: each model's box (frame
     /// 0) turned, scaled and moved as its entity places it; a sprite, which turns to the camera,
     /// by the sphere around it. (Boxes of `origin ± radius` reached 710 units below bestiary's

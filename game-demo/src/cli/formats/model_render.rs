@@ -8,6 +8,7 @@ use anyhow::{bail, Context, Result};
 use modex::{with_threads, Camera, DepthBuffer, Target};
 use modex_assets::Asset;
 use modex_raster::{framing_camera, Entity, PreparedModel, RasterPixel, Renderer};
+use modex_view::colours::{palette_8bit, Colours};
 use modex_view::model::{bounds_model, default_pitch};
 use modex_voxel::VoxelPixel;
 
@@ -79,6 +80,8 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
             model.skins.len()
         );
     }
+    let (format, palette) =
+        format_and_palette(args, &asset.path().display().to_string(), &models, palette);
     let mut renderer = Renderer::new(&palette);
     let camera = modex_view::model::render_camera(&models, frame, args.yaw, args.pitch, (w, h));
     modex_view::model::light_for(&mut renderer, &camera, asset.format());
@@ -99,10 +102,31 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
         wireframe: false,
     };
     with_threads(args.threads.unwrap_or(0), || {
-        save_png(args.format, (w, h), &palette, out, &mut picture)
+        save_png(format, (w, h), &palette, out, &mut picture)
     })??;
     log::info!("wrote {}", out.display());
     Ok(())
+}
+
+/// `--format`, else the content's ([`Colours`]), and the palette of an 8-bit picture
+/// ([`palette_8bit`]), each said in a log line.
+pub fn format_and_palette(
+    args: &RenderArgs,
+    name: &str,
+    models: &[modex_mdl::Model],
+    palette: modex::Palette,
+) -> (TargetFormat, modex::Palette) {
+    let colours = Colours::of_models(models);
+    let format = args.format.unwrap_or_else(|| {
+        log::info!("{name}: drawn in {}", colours.describe());
+        colours.format()
+    });
+    if format != TargetFormat::Indexed8 {
+        return (format, palette);
+    }
+    let (palette, which) = palette_8bit(colours, &palette, args.palette.is_some(), None, models);
+    log::info!("{name}: 8-bit through {which}");
+    (format, palette)
 }
 
 /// The viewer's state.

@@ -88,7 +88,14 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
         opts: RenderOptions::default(),
     };
     modex::with_threads(args.threads.unwrap_or(0), || {
-        save_png(args.format, (w, h), &vpl.palette, out, &mut shot)
+        // Voxel units are palettized: 8-bit unless another format is asked.
+        save_png(
+            args.format.unwrap_or(modex::TargetFormat::Indexed8),
+            (w, h),
+            &vpl.palette,
+            out,
+            &mut shot,
+        )
     })??;
     log::info!("wrote {}", out.display());
     Ok(())

@@ -9,6 +9,7 @@ use glam::Vec3;
 use modex::{with_threads, Camera, DepthBuffer, DrawStats, Palette, Target};
 use modex_assets::Asset;
 use modex_raster::RasterPixel;
+use modex_view::colours::{palette_8bit, Colours};
 use modex_view::level::{direction, Level, LevelScene as Scene, Viewpoint};
 use modex_voxel::VoxelPixel;
 
@@ -96,6 +97,27 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
     let palette = palette_or_quake(args.palette.as_deref())?;
     let level = open(asset, &args.path, &palette)?;
     let (w, h) = parse_size(&args.size)?;
+    // Levels are true colour: 8888 unless asked; 8-bit through the level's own palette, else one
+    // built from its surfaces and models.
+    let colours = Colours::TrueColour;
+    let format = args.format.unwrap_or_else(|| {
+        log::info!("{}: drawn in {}", level.name, colours.describe());
+        colours.format()
+    });
+    let palette = if format == TargetFormat::Indexed8 {
+        let given = args.palette.is_some();
+        let (p, which) = palette_8bit(
+            colours,
+            &palette,
+            given,
+            level.own_palette(),
+            level.models(),
+        );
+        log::info!("{}: 8-bit through {which}", level.name);
+        p
+    } else {
+        palette
+    };
     let scene = Scene::new(&level, &palette);
     let mut picture = Picture {
         scene: &scene,
@@ -105,7 +127,7 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
         culled: 0,
     };
     with_threads(args.threads.unwrap_or(0), || {
-        save_png(args.format, (w, h), &palette, &args.output, &mut picture)
+        save_png(format, (w, h), &palette, &args.output, &mut picture)
     })??;
     log::info!("wrote {}", args.output.display());
     Ok(())

@@ -1,0 +1,101 @@
+//! 8-bit pictures of true-colour content keep its colours: on every shared level and true-colour
+//! model, `modex render --format 8` and `--format 8888` of the same file are compared over the
+//! pixels both cover (neither is the background), per channel in steps of 64 levels (4 of 255).
+//!
+//! Issue 40's target is a mean difference of at most 2 steps and no channel shifted on average by
+//! more than half a step. Measured (320x240, docs/benchmarks.md): every sample meets it but
+//! minigun.MDL (green +0.7, blue +0.6 steps: its dark metal leans cyan where lighting darkens it
+//! below the palette's darkest matching greys) and testlevel_doors (mean 2.3 steps over the 0.9 %
+//! of the picture its thin poles cover). This test holds every sample to the bounds reached,
+//! [`MEAN_STEPS`] and [`BIAS_STEPS`], so no change makes them worse; the issue stays open until
+//! the target's bounds hold.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Largest mean absolute difference allowed, steps of 64 (target: 2).
+const MEAN_STEPS: f64 = 2.5;
+/// Largest mean signed difference of any channel, steps of 64 (target: 0.5).
+const BIAS_STEPS: f64 = 0.9;
+
+fn render(file: &Path, out: &Path, format: &str) -> (usize, usize, Vec<u8>) {
+    let status = Command::new(env!("CARGO_BIN_EXE_modex"))
+        .args(["render"])
+        .arg(file)
+        .args(["--size", "320x240", "--format", format, "-o"])
+        .arg(out)
+        .status()
+        .unwrap();
+    assert!(
+        status.success(),
+        "render {} --format {format}",
+        file.display()
+    );
+    modex::pngio::decode_rgba(&std::fs::read(out).unwrap()).unwrap()
+}
+
+/// (mean |d|, per-channel mean d) over pixels covered in both, in steps of 64.
+fn compare(a: &[u8], b: &[u8]) -> (f64, [f64; 3], usize) {
+    let (bg_a, bg_b) = (&a[..3], &b[..3]);
+    let mut sum = [0f64; 3];
+    let mut abs = 0f64;
+    let mut n = 0usize;
+    for (p, q) in a.chunks_exact(4).zip(b.chunks_exact(4)) {
+        if &p[..3] == bg_a || &q[..3] == bg_b {
+            continue;
+        }
+        n += 1;
+        for c in 0..3 {
+            let d = (p[c] as f64 - q[c] as f64) / 4.0;
+            sum[c] += d;
+            abs += d.abs();
+        }
+    }
+    let n_f = n.max(1) as f64;
+    (abs / (3.0 * n_f), sum.map(|s| s / n_f), n)
+}
+
+#[test]
+fn eight_bit_renders_of_true_colour_content_keep_its_colours() {
+    let Some(wmb) = modex_testkit::samples_dir("wmb") else {
+        return;
+    };
+    let mdl = modex_testkit::samples_dir("mdl").expect("mdl beside wmb");
+    let level = wmb.join("lottershock/Game/Level");
+    let files: Vec<PathBuf> = ["testlevel", "menue", "testlevel_doors", "bestiary"]
+        .iter()
+        .map(|l| level.join(format!("{l}.wmb")))
+        .chain(
+            [
+                "assimp/minigun.MDL",
+                "libgamestudio/mdl5-earth.mdl",
+                "lottershock/Assets/tree3.mdl",
+                "lottershock/Assets/tubes5.mdl",
+                "lottershock/Assets/lottifant.mdl",
+            ]
+            .iter()
+            .map(|m| mdl.join(m)),
+        )
+        .collect();
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("true_colour_8bit");
+    std::fs::create_dir_all(&out).unwrap();
+    let mut failures = Vec::new();
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let (_, _, eight) = render(f, &out.join(format!("{name}-8.png")), "8");
+        let (_, _, true_colour) = render(f, &out.join(format!("{name}-8888.png")), "8888");
+        let (mean, bias, covered) = compare(&eight, &true_colour);
+        println!(
+            "{name}: {covered} px, mean {mean:.2} steps, bias r {:+.2} g {:+.2} b {:+.2}",
+            bias[0], bias[1], bias[2]
+        );
+        assert!(
+            covered > 100,
+            "{name}: only {covered} pixels covered in both"
+        );
+        if mean > MEAN_STEPS || bias.iter().any(|b| b.abs() > BIAS_STEPS) {
+            failures.push(name);
+        }
+    }
+    assert!(failures.is_empty(), "colours drift in 8-bit: {failures:?}");
+}

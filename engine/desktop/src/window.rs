@@ -8,6 +8,10 @@ use minifb::{Key, Window, WindowOptions};
 use modex::present::{output_size, scale_nearest};
 use modex::{IndexedFrame, Palette, Present, PresentError};
 
+/// The key that closes every window ([`WindowPresenter::is_open`] turns false while it is held);
+/// frontends list it with their own keys.
+pub const QUIT_KEY: Key = Key::Escape;
+
 /// A window showing frames scaled by an integer factor, optionally corrected to 4:3. ESC or
 /// closing the window ends it.
 pub struct WindowPresenter {
@@ -60,9 +64,9 @@ impl WindowPresenter {
         self.aspect_4_3
     }
 
-    /// Whether the window is still open and ESC is not held.
+    /// Whether the window is still open and [`QUIT_KEY`] is not held.
     pub fn is_open(&self) -> bool {
-        self.window.is_open() && !self.window.is_key_down(Key::Escape)
+        self.window.is_open() && !self.window.is_key_down(QUIT_KEY)
     }
 
     fn show(&mut self, width: usize, height: usize) -> Result<bool, PresentError> {

@@ -23,7 +23,9 @@ use modex::{ErrorKind, FormatError, FormatResult};
 
 pub use block::{Block, BlockSkin, BlockTriangle, BlockVertex, Material, SkinType};
 pub use header::{read_header, Header, List, ListKind, HEADER_SIZE, LIST_COUNT, MAGIC};
-pub use object::{Entity, EntityKind, Info, Object, Path, PathEdge};
+pub use object::{
+    Entity, EntityKind, Info, Object, Path, PathEdge, ENTITY_PASSABLE, ENTITY_POLYGON,
+};
 pub use texture::Texture;
 
 /// Format name used in errors.

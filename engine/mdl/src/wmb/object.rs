@@ -56,6 +56,13 @@ pub enum EntityKind {
     New,
 }
 
+/// Entity flag: nothing collides with the entity (GameStudio's `PASSABLE`, bit 9 of the
+/// engine's `atypes.h`).
+pub const ENTITY_PASSABLE: u32 = 1 << 9;
+/// Entity flag: the entity collides by its polygons rather than its bounding box (`POLYGON`, bit
+/// 26). The shared bestiary level sets it on its room and corridor models and on nothing else.
+pub const ENTITY_POLYGON: u32 = 1 << 26;
+
 /// A placed model, terrain, level or sprite.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entity {
@@ -75,7 +82,8 @@ pub struct Entity {
     pub action: String,
     /// Skills: 8 for old entities, 20 for new ones.
     pub skills: Vec<f32>,
-    /// Flags.
+    /// Flags: the engine's entity flags as WED sets them (`ENTITY_PASSABLE`,
+    /// `ENTITY_POLYGON`, ...).
     pub flags: u32,
     /// Ambient light.
     pub ambient: f32,

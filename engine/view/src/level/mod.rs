@@ -8,6 +8,7 @@
 mod camera;
 mod placeable;
 mod scene;
+mod walk;
 
 use std::collections::{HashMap, HashSet};
 
@@ -24,6 +25,10 @@ pub use camera::{
 };
 pub use placeable::sprite_quad;
 pub use scene::{info_colors, info_light, LevelScene, DEFAULT_AMBIENT, DEFAULT_SUN, SKY_COLOR};
+pub use walk::{
+    Collider, Mode, Motion, Walker, BODY_HEIGHT, BODY_RADIUS, EYE_ABOVE_FEET, GRAVITY, RUN_FACTOR,
+    STEP_HEIGHT, WALK_SPEED,
+};
 
 /// Where a level's entity files are looked for. `info` only asks where a file is; drawing a level
 /// reads it.
@@ -68,6 +73,21 @@ pub enum Shape {
     Sprite,
 }
 
+/// What of an entity's file blocks a walker ([`Collider`]), as GameStudio collides them (an
+/// entity's own flags come first: `PASSABLE` ones block nothing, `POLYGON` ones block by their
+/// triangles).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Solid {
+    /// Its box (frame 0), turned, scaled and moved with the entity: models (MDL), which the
+    /// engine collides by their bounding box unless the entity's `POLYGON` flag is set.
+    Box,
+    /// Its triangles: terrain (HMP) and nested levels (WMB), whose box would wall in everything
+    /// that stands on or inside them.
+    Surface,
+    /// Nothing: sprites, which turn to the camera and are flares and decals.
+    Nothing,
+}
+
 /// A decoded entity file: its models and their box (frame 0).
 pub struct Placeable {
     /// The file's name without folder and extension (what an export names its materials after).
@@ -76,6 +96,8 @@ pub struct Placeable {
     pub models: Vec<Model>,
     /// How it is placed.
     pub shape: Shape,
+    /// What of it blocks a walker.
+    pub solid: Solid,
     /// Lowest corner of frame 0 of the models, model space.
     pub lo: Vec3,
     /// Highest corner of frame 0 of the models, model space.
@@ -118,6 +140,12 @@ pub struct Placed {
     pub ambient: f32,
     /// How much of the sun it takes, percent.
     pub albedo: f32,
+    /// Whether its action or name names the player ([`names_player`]): the walker's own body,
+    /// which does not block the walker.
+    pub player: bool,
+    /// Its flags as the level stores them (`modex_mdl::wmb::ENTITY_PASSABLE`, `ENTITY_POLYGON`:
+    /// what a walker collides with, [`Collider`]).
+    pub flags: u32,
 }
 
 /// A level ready to draw.
@@ -192,6 +220,8 @@ impl Level {
                 } else {
                     e.albedo
                 },
+                player: names_player(&e.action) || names_player(&e.name),
+                flags: e.flags,
             });
         }
         let stem = name.rsplit(['/', '\\']).next().unwrap_or(name);

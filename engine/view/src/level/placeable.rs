@@ -9,7 +9,7 @@ use modex_mdl::wmb::surface::level_models;
 use modex_mdl::wmb::WmbFile;
 use modex_mdl::{Frame, MdlFile, Model, Triangle};
 
-use super::{EntityFiles, Placeable, Shape};
+use super::{EntityFiles, Placeable, Shape, Solid};
 
 /// Decode the entity file `key` (as [`EntityFiles::read`] named it); `None` after a log line
 /// when it does not decode.
@@ -20,7 +20,7 @@ pub(super) fn load(
     palette: &Palette,
 ) -> Option<Placeable> {
     let file_name = key.rsplit(['/', '\\']).next().unwrap_or(key);
-    let decoded: Result<(Vec<Model>, Shape), String> = if mdl7::sniff(bytes) {
+    let decoded: Result<(Vec<Model>, Solid), String> = if mdl7::sniff(bytes) {
         Mdl7File::parse_with_palette(bytes, palette)
             .map(|mut f| {
                 let mut find = |skin: &str| files.read_beside(skin, key);
@@ -28,31 +28,31 @@ pub(super) fn load(
                     log::warn!("{file_name}: {problem}");
                 }
                 let models = f.parts().into_iter().map(|p| p.model).collect();
-                (models, Shape::Mesh)
+                (models, Solid::Box)
             })
             .map_err(|e| e.to_string())
     } else if modex_mdl::mdl::sniff(bytes) {
         MdlFile::parse_with_palette(bytes, palette)
-            .map(|f| (vec![f.model], Shape::Mesh))
+            .map(|f| (vec![f.model], Solid::Box))
             .map_err(|e| e.to_string())
     } else if modex_mdl::hmp::sniff(bytes) {
         HmpFile::parse_with_palette(bytes, palette)
-            .map(|f| (vec![f.model], Shape::Mesh))
+            .map(|f| (vec![f.model], Solid::Surface))
             .map_err(|e| e.to_string())
     } else if modex_mdl::wmb::sniff(bytes) {
         // A nested level: its blocks (its own entities are not placed again).
         WmbFile::parse(bytes)
             .map(|w| {
                 let models = level_models(&w).into_iter().map(|m| m.model).collect();
-                (models, Shape::Mesh)
+                (models, Solid::Surface)
             })
             .map_err(|e| e.to_string())
     } else {
         modex_mdl::external::decode_image(file_name, bytes)
-            .map(|(w, h, rgba)| (vec![sprite_quad(w, h, rgba)], Shape::Sprite))
+            .map(|(w, h, rgba)| (vec![sprite_quad(w, h, rgba)], Solid::Nothing))
             .map_err(|e| e.to_string())
     };
-    let (models, shape) = match decoded {
+    let (models, solid) = match decoded {
         Ok(d) => d,
         Err(e) => {
             log::warn!("{key}: {e} (drawn as nothing)");
@@ -70,10 +70,17 @@ pub(super) fn load(
         .collect();
     let (lo, hi) = Frame::compute_bbox(&positions);
     let stem = file_name.rsplit_once('.').map_or(file_name, |(s, _)| s);
+    // Sprites are the one kind that turns to the camera.
+    let shape = if solid == Solid::Nothing {
+        Shape::Sprite
+    } else {
+        Shape::Mesh
+    };
     Some(Placeable {
         name: stem.to_string(),
         models,
         shape,
+        solid,
         lo,
         hi,
     })

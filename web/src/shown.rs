@@ -194,7 +194,8 @@ impl Drawing for ModelShot<'_> {
         let (w, h) = target.size();
         let mut depth = DepthBuffer::new(w, h);
         let (r, c) = (self.renderer, &self.camera);
-        model::draw_picture(target, &mut depth, r, c, self.models, &self.entity, false)
+        model::draw_picture(target, &mut depth, r, c, self.models, &self.entity, false)?;
+        Ok(())
     }
 }
 
@@ -211,7 +212,8 @@ impl Drawing for UnitShot<'_> {
         T::Px: RasterPixel + VoxelPixel,
     {
         let opts = RenderOptions::default();
-        voxel::draw_shot(target, self.scene, &self.camera, self.vpl, &opts)
+        voxel::draw_shot(target, self.scene, &self.camera, self.vpl, &opts)?;
+        Ok(())
     }
 }
 

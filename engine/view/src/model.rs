@@ -1,7 +1,7 @@
 //! Models and terrain (MDL2..MDL7, IDPO, HMP, GTA Stories MDL): loaded from bytes, framed, lit and
 //! drawn as `modex render` draws them.
 
-use modex::{Camera, DepthBuffer, FileSource, Palette, Target};
+use modex::{Camera, DepthBuffer, DrawStats, FileSource, Palette, Target};
 use modex_assets::Format;
 use modex_mdl::hmp::HmpFile;
 use modex_mdl::mdl::MdlFile;
@@ -153,7 +153,8 @@ pub fn light_for(renderer: &mut Renderer, camera: &Camera, format: Format) {
 }
 
 /// One picture of a prepared model: cleared to black, every part drawn with the one entity, then
-/// the wireframe in white if asked.
+/// the wireframe in white if asked. Returns what the parts' draws counted (the viewer's
+/// statistics).
 pub fn draw_picture<T: Target>(
     target: &mut T,
     depth: &mut DepthBuffer,
@@ -162,19 +163,20 @@ pub fn draw_picture<T: Target>(
     models: &[PreparedModel<'_>],
     entity: &Entity,
     wireframe: bool,
-) -> Result<(), ViewError>
+) -> Result<DrawStats, ViewError>
 where
     T::Px: RasterPixel,
 {
     target.fill(T::flat([0, 0, 0], renderer.palette()));
     depth.clear();
+    let mut stats = DrawStats::default();
     for model in models {
-        renderer.draw(target, depth, camera, model, entity)?;
+        stats += renderer.draw(target, depth, camera, model, entity)?;
     }
     if wireframe {
         for model in models {
             renderer.draw_wireframe(target, camera, model, entity, [255, 255, 255]);
         }
     }
-    Ok(())
+    Ok(stats)
 }

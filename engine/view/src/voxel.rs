@@ -2,7 +2,7 @@
 //! beside them, framed and drawn as `modex render` draws them.
 
 use glam::Vec3;
-use modex::{Camera, DepthBuffer, FileSource, Projection, Target};
+use modex::{Camera, DepthBuffer, DrawStats, FileSource, Projection, Target};
 use modex_voxel::{draw, frame_scene, lighting_for, Instance, RenderOptions, VoxelPixel, VoxelSet};
 use modex_vxl::Vpl;
 
@@ -62,19 +62,19 @@ pub fn render_camera(
     Ok(frame_scene(scene, &base)?)
 }
 
-/// `scene` drawn into `target` through a fresh depth buffer, as `render` draws it.
+/// `scene` drawn into `target` through a fresh depth buffer, as `render` draws it; what the
+/// ray-marcher counted.
 pub fn draw_shot<T: Target>(
     target: &mut T,
     scene: &[Instance<'_>],
     camera: &Camera,
     vpl: &Vpl,
     opts: &RenderOptions,
-) -> Result<(), ViewError>
+) -> Result<DrawStats, ViewError>
 where
     T::Px: VoxelPixel,
 {
     let (w, h) = target.size();
     let mut depth = DepthBuffer::new(w, h);
-    draw(scene, camera, vpl, opts, target, &mut depth)?;
-    Ok(())
+    Ok(draw(scene, camera, vpl, opts, target, &mut depth)?)
 }

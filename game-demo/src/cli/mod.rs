@@ -44,7 +44,8 @@ pub enum Command {
     Demo(DemoArgs),
     /// Detect each file's format by its magic and print a summary.
     Info(InfoArgs),
-    /// Open a file in an interactive viewer window (models, terrain, voxels).
+    /// Open a file in an interactive viewer window (models, terrain, voxels, levels).
+    #[command(after_help = formats::keys::help())]
     View(ViewArgs),
     /// Render a model, terrain or voxel unit headless to a PNG.
     Render(RenderArgs),
@@ -280,9 +281,10 @@ pub struct ViewArgs {
     /// Palette for 8-bit skins and voxels: a VGA .pal (6- or 8-bit), a .pcx, an APAL or a .vpl (one rule, see `modex info FILE`).
     #[arg(long)]
     pub palette: Option<PathBuf>,
-    /// Integer window scale.
-    #[arg(long, default_value_t = 2)]
-    pub scale: usize,
+    /// Integer window scale [default: the largest whose window fits the screen, whose size is
+    /// MODEX_SCREEN=WxH if set, else the first mode of a connected display, else 1280x800].
+    #[arg(long)]
+    pub scale: Option<usize>,
     /// Window size in pixels before scaling, WIDTHxHEIGHT.
     #[arg(long, default_value = "640x480")]
     pub size: String,
@@ -307,9 +309,18 @@ pub struct ViewArgs {
     /// Where a level's camera stands.
     #[command(flatten)]
     pub place: LevelCamera,
-    /// Target pixel format of a WMB level's walk-through (G changes it while walking; --bench uses it).
+    /// Target pixel format of a WMB level's walk-through (Tab changes it in the window; --bench uses it).
     #[arg(long, value_parser = target_format(), default_value = "8888")]
     pub format: TargetFormat,
+}
+
+impl ViewArgs {
+    /// The window's scale for `width`x`height` pictures: `--scale`, else the largest that fits
+    /// the screen (`modex_desktop::scale_to_fit`, which says it in a log line).
+    pub fn window_scale(&self, width: usize, height: usize) -> usize {
+        self.scale
+            .unwrap_or_else(|| modex_desktop::scale_to_fit(width, height))
+    }
 }
 
 #[derive(Debug, Args, Clone)]

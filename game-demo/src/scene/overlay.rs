@@ -1,8 +1,11 @@
-//! On-screen text for the statistics overlay, drawn with the engine's own code page 437 font
-//! ([`modex_cutscene::font`]) into either target.
+//! On-screen text for the statistics overlay and the viewers' key list, drawn with the engine's
+//! own code page 437 font ([`modex_cutscene::font`]) into any target.
 
-use modex::{Argb8888, IndexedFrame, Surface};
+use modex::{Argb8888, IndexedFrame, Surface, Target};
 use modex_cutscene::font;
+
+/// Pixels between the tops of two lines of text.
+pub const LINE_HEIGHT: usize = 10;
 
 /// Draw `text` at (x, y) by calling `plot` for every set pixel, with a one-pixel dark shadow drawn
 /// first through `shadow` so it reads over any background.
@@ -23,28 +26,45 @@ fn glyph_pixels(text: &str, x: i32, y: i32, mut plot: impl FnMut(i32, i32, bool)
     }
 }
 
-/// Draw lines of text into the 8-bit frame with palette index `colour` (shadow: index 0).
-pub fn text_indexed(frame: &mut IndexedFrame, lines: &[String], colour: u8) {
+/// Draw lines of text into any target from its top-left corner (4, `top`), [`LINE_HEIGHT`]
+/// apart: `fg` glyphs over a one-pixel `shadow`; what falls outside the target is left out.
+pub fn text<T: Target>(target: &mut T, top: usize, lines: &[String], fg: T::Px, shadow: T::Px) {
     for (n, line) in lines.iter().enumerate() {
-        glyph_pixels(line, 4, 4 + n as i32 * 10, |x, y, shadow| {
+        let y = (top + n * LINE_HEIGHT) as i32;
+        glyph_pixels(line, 4, y, |x, y, is_shadow| {
             if x >= 0 && y >= 0 {
-                frame.set(x as usize, y as usize, if shadow { 0 } else { colour });
+                target.put(x as usize, y as usize, if is_shadow { shadow } else { fg });
             }
         });
     }
 }
 
+/// Fill the box [`text`] would draw `lines` in from `top` (with a margin of 2 pixels) with `px`,
+/// so a long list reads over any picture.
+pub fn backdrop<T: Target>(target: &mut T, top: usize, lines: &[String], px: T::Px) {
+    let (w, h) = target.size();
+    let chars = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    if chars == 0 {
+        return;
+    }
+    let right = (4 + chars * font::ADVANCE + 3).min(w);
+    let bottom = (top + lines.len() * LINE_HEIGHT + 1).min(h);
+    for y in top.saturating_sub(2)..bottom {
+        for x in 2..right {
+            target.put(x, y, px);
+        }
+    }
+}
+
+/// Draw lines of text into the 8-bit frame with palette index `colour` (shadow: index 0).
+pub fn text_indexed(frame: &mut IndexedFrame, lines: &[String], colour: u8) {
+    text(frame, 4, lines, colour, 0);
+}
+
 /// Draw lines of text into a true-colour surface.
 pub fn text_argb(surface: &mut Surface<Argb8888>, lines: &[String], rgb: [u8; 3]) {
     let fg = Argb8888(u32::from_be_bytes([255, rgb[0], rgb[1], rgb[2]]));
-    let bg = Argb8888(0xff00_0000);
-    for (n, line) in lines.iter().enumerate() {
-        glyph_pixels(line, 4, 4 + n as i32 * 10, |x, y, shadow| {
-            if x >= 0 && y >= 0 {
-                surface.set(x as usize, y as usize, if shadow { bg } else { fg });
-            }
-        });
-    }
+    text(surface, 4, lines, fg, Argb8888(0xff00_0000));
 }
 
 #[cfg(test)]
@@ -67,5 +87,20 @@ mod tests {
         text_argb(&mut s, &["Hi".to_string()], [255, 255, 0]);
         let yellow = s.pixels().iter().filter(|p| p.0 == 0xffff_ff00).count();
         assert_eq!(yellow, lit.len());
+    }
+
+    #[test]
+    fn the_backdrop_covers_the_text_and_no_more() {
+        let lines = ["Tab format".to_string(), "F1".to_string()];
+        let mut f = IndexedFrame::new(200, 60);
+        backdrop(&mut f, 20, &lines, 7);
+        text(&mut f, 20, &lines, 15, 0);
+        let at = |x, y| f.get(x, y).unwrap();
+        // Ten characters of 6 pixels from x = 4, two lines of 10 from y = 20.
+        assert_eq!(
+            (at(2, 18), at(66, 39), at(67, 18), at(2, 17), at(2, 41)),
+            (7, 7, 0, 0, 0)
+        );
+        assert!((20..40).any(|y| (4..64).any(|x| at(x, y) == 15)));
     }
 }

@@ -5,6 +5,8 @@
 //! modules; each family module maps the command's arguments to library calls.
 
 pub mod cutscene;
+mod hud;
+pub mod keys;
 pub mod model;
 pub mod model_render;
 mod obj_export;

@@ -1,25 +1,29 @@
 //! CLI rendering of 3D GameStudio models and terrain: the interactive viewer and headless renders.
-//! All drawing is `modex_raster`; this module picks the camera and the keys, and `target` the
-//! pixel format.
+//! All drawing is `modex_raster`; this module picks the camera and maps the keys (`keys`, the one
+//! table), `target` the pixel format and `hud` what is drawn over the picture.
 
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use modex::{with_threads, Camera, DepthBuffer, Target};
+use modex::{with_threads, Camera, DepthBuffer, DrawStats, Target};
 use modex_assets::Asset;
 use modex_raster::{framing_camera, Entity, PreparedModel, RasterPixel, Renderer};
 use modex_view::colours::{palette_8bit, Colours};
 use modex_view::model::{bounds_model, default_pitch};
 use modex_voxel::VoxelPixel;
 
+use super::hud::Hud;
+use super::keys::{Action, Drag, Viewer};
 use super::model::{load_models, palette_or_quake};
-use super::target::{save_png, DrawInto, Targets};
+use super::target::{self, save_png, DrawInto, Targets};
 use crate::cli::{parse_size, RenderArgs, TargetFormat, ViewArgs};
 
 /// The viewer's opening pitch, degrees.
 const VIEW_PITCH: f32 = 15.0;
 /// Animation speed of the viewer's playback, frames per second.
 const PLAY_FPS: f32 = 10.0;
+/// Degrees the view turns per pixel the mouse is dragged (the level viewer's too).
+pub const DRAG: f32 = 0.3;
 
 /// One picture of a prepared model, drawable into any target format.
 struct Picture<'a> {
@@ -30,6 +34,8 @@ struct Picture<'a> {
     models: &'a [PreparedModel<'a>],
     entity: Entity,
     wireframe: bool,
+    /// What the last draw counted.
+    stats: DrawStats,
 }
 
 impl DrawInto for Picture<'_> {
@@ -38,7 +44,7 @@ impl DrawInto for Picture<'_> {
     where
         T::Px: RasterPixel + VoxelPixel,
     {
-        modex_view::model::draw_picture(
+        self.stats = modex_view::model::draw_picture(
             target,
             &mut self.depth,
             self.renderer,
@@ -100,6 +106,7 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
         models: &prepared,
         entity,
         wireframe: false,
+        stats: DrawStats::default(),
     };
     with_threads(args.threads.unwrap_or(0), || {
         save_png(format, (w, h), &palette, out, &mut picture)
@@ -143,26 +150,66 @@ struct ViewState {
 
 impl ViewState {
     fn title(&self, name: &str, frames: usize, frame_name: &str, skins: usize) -> String {
-        let fmt = match self.format {
-            TargetFormat::Indexed8 => "8-bit",
-            TargetFormat::Rgb565 => "565",
-            TargetFormat::Argb4444 => "4444",
-            TargetFormat::Argb8888 => "8888",
-        };
         format!(
-            "{name} | frame {}/{frames} \"{frame_name}\"{} | skin {}/{skins} | {fmt}{} | arrows rotate, +/- zoom, ,/. frame, space play, F format, S skin, W wire",
+            "{name} | frame {}/{frames} \"{frame_name}\"{} | skin {}/{skins} | {}{} | F1 keys",
             self.frame.floor() as usize + 1,
             if self.playing { " (playing)" } else { "" },
             self.skin + 1,
+            format_label(self.format),
             if self.wireframe { " + wire" } else { "" },
         )
     }
+
+    /// The keys of one frame `dt` seconds long (the one table's bindings): `frames` animation
+    /// frames, `skins` skins; the mouse moved `drag` pixels with its button held.
+    fn read_keys(
+        &mut self,
+        keys: &impl super::keys::KeyState,
+        drag: (f32, f32),
+        dt: f32,
+        frames: usize,
+        skins: usize,
+    ) {
+        let turn = 90.0 * dt;
+        // Dragging right and down turns as Right and Down do.
+        self.yaw += Action::Turn.axis(keys) * turn + drag.0 * DRAG;
+        self.pitch =
+            (self.pitch + Action::Tilt.axis(keys) * turn - drag.1 * DRAG).clamp(-89.0, 89.0);
+        let zoom = Action::Zoom.axis(keys);
+        if zoom != 0.0 {
+            self.zoom = (self.zoom * (1.0 + dt).powf(zoom)).clamp(0.05, 20.0);
+        }
+        let step = Action::Frame.step(keys);
+        if step != 0 {
+            let n = frames.max(1) as i64;
+            self.frame = (self.frame.floor() as i64 + step as i64).rem_euclid(n) as f32;
+        }
+        if Action::Play.pressed(keys) {
+            self.playing = !self.playing;
+        }
+        if Action::Format.pressed(keys) {
+            self.format = target::next(self.format);
+        }
+        if Action::Skin.pressed(keys) {
+            self.skin = (self.skin + 1) % skins.max(1);
+        }
+        if Action::Wireframe.pressed(keys) {
+            self.wireframe = !self.wireframe;
+        }
+    }
 }
 
-/// `modex view model.mdl`: a window with rotate, zoom, frame stepping, playback, format, skin and
-/// wireframe keys (listed in the title bar).
+/// A format as the title bar names it.
+fn format_label(format: TargetFormat) -> &'static str {
+    match format {
+        TargetFormat::Indexed8 => "8-bit",
+        f => f.name(),
+    }
+}
+
+/// `modex view model.mdl`: a window with orbit, zoom, frame stepping, playback, format, skin and
+/// wireframe keys, as the one key table binds them (F1 lists them over the picture).
 pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
-    use modex_desktop::minifb::{Key, KeyRepeat};
     use modex_desktop::WindowPresenter;
 
     let palette = palette_or_quake(args.palette.as_deref())?;
@@ -179,8 +226,8 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
         .file
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let mut win =
-        WindowPresenter::open(&name, w, h, args.scale, false).context("cannot open a window")?;
+    let mut win = WindowPresenter::open(&name, w, h, args.window_scale(w, h), false)
+        .context("cannot open a window")?;
     let mut st = ViewState {
         yaw: args.yaw.unwrap_or(120.0),
         pitch: args
@@ -195,7 +242,7 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
         wireframe: false,
     };
     let frames = models.iter().map(|m| m.frames.len()).max().unwrap_or(1);
-    // A several-part model draws each part with its own skin: S has nothing to switch.
+    // A several-part model draws each part with its own skin: the skin key has nothing to switch.
     let skins = if prepared.len() == 1 {
         prepared[0].skin_count()
     } else {
@@ -203,59 +250,17 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
     };
     let mut targets = Targets::new(w, h);
     let mut depth = DepthBuffer::new(w, h);
+    let mut hud = Hud::new(Viewer::Model);
+    let mut drag = Drag::default();
     let mut last = Instant::now();
     let mut title = String::new();
     loop {
         let now = Instant::now();
         let dt = (now - last).as_secs_f32().min(0.1);
         last = now;
-        {
-            let window = win.window();
-            let down = |k| window.is_key_down(k);
-            let pressed = |k| window.is_key_pressed(k, KeyRepeat::No);
-            let turn = 90.0 * dt;
-            if down(Key::Left) {
-                st.yaw -= turn;
-            }
-            if down(Key::Right) {
-                st.yaw += turn;
-            }
-            if down(Key::Up) {
-                st.pitch = (st.pitch + turn).min(89.0);
-            }
-            if down(Key::Down) {
-                st.pitch = (st.pitch - turn).max(-89.0);
-            }
-            if down(Key::Equal) || down(Key::NumPadPlus) || down(Key::PageUp) {
-                st.zoom = (st.zoom * (1.0 + dt)).min(20.0);
-            }
-            if down(Key::Minus) || down(Key::NumPadMinus) || down(Key::PageDown) {
-                st.zoom = (st.zoom / (1.0 + dt)).max(0.05);
-            }
-            if pressed(Key::Period) || pressed(Key::N) {
-                st.frame = ((st.frame.floor() as usize + 1) % frames) as f32;
-            }
-            if pressed(Key::Comma) || pressed(Key::P) {
-                st.frame = ((st.frame.floor() as usize + frames - 1) % frames) as f32;
-            }
-            if pressed(Key::Space) {
-                st.playing = !st.playing;
-            }
-            if pressed(Key::F) {
-                st.format = match st.format {
-                    TargetFormat::Indexed8 => TargetFormat::Rgb565,
-                    TargetFormat::Rgb565 => TargetFormat::Argb4444,
-                    TargetFormat::Argb4444 => TargetFormat::Argb8888,
-                    TargetFormat::Argb8888 => TargetFormat::Indexed8,
-                };
-            }
-            if pressed(Key::S) {
-                st.skin = (st.skin + 1) % skins;
-            }
-            if pressed(Key::W) {
-                st.wireframe = !st.wireframe;
-            }
-        }
+        let moved = drag.moved(win.window());
+        st.read_keys(win.window(), moved, dt, frames, skins);
+        hud.read_keys(win.window());
         if st.playing {
             st.frame = (st.frame + dt * PLAY_FPS) % frames as f32;
         }
@@ -284,8 +289,12 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
             models: &prepared,
             entity,
             wireframe: st.wireframe,
+            stats: DrawStats::default(),
         };
-        let open = targets.show(st.format, &mut win, &palette, &mut picture)?;
+        let extra = [format!("frame {}/{frames} \"{frame_name}\"", fi + 1)];
+        let mut shown = hud.over(&mut picture, st.format, &palette, &extra);
+        let open = targets.show(st.format, &mut win, &palette, &mut shown)?;
+        hud.frame(now.elapsed().as_secs_f32().max(dt), picture.stats);
         depth = picture.depth;
         if !open {
             return Ok(());
@@ -295,5 +304,55 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
         if spent < Duration::from_millis(10) {
             std::thread::sleep(Duration::from_millis(10) - spent);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use modex_desktop::minifb::Key;
+
+    struct Keys(Vec<Key>);
+
+    impl super::super::keys::KeyState for Keys {
+        fn down(&self, key: Key) -> bool {
+            self.0.contains(&key)
+        }
+        fn pressed(&self, key: Key) -> bool {
+            self.0.contains(&key)
+        }
+    }
+
+    #[test]
+    fn the_tables_keys_change_the_model_view() {
+        let mut st = ViewState {
+            yaw: 0.0,
+            pitch: 0.0,
+            zoom: 1.0,
+            frame: 0.0,
+            playing: false,
+            format: TargetFormat::Indexed8,
+            skin: 0,
+            wireframe: false,
+        };
+        let press = |st: &mut ViewState, keys: &[Key]| {
+            st.read_keys(&Keys(keys.to_vec()), (0.0, 0.0), 0.1, 4, 2)
+        };
+        press(&mut st, &[Key::Tab, Key::K, Key::X, Key::Space, Key::Comma]);
+        assert_eq!(st.format, TargetFormat::Rgb565);
+        assert_eq!((st.skin, st.wireframe, st.playing), (1, true, true));
+        // Back one from the first frame is the last.
+        assert_eq!(st.frame, 3.0);
+        press(&mut st, &[Key::Period, Key::Right, Key::Up, Key::Equal]);
+        assert_eq!(st.frame, 0.0);
+        assert!(st.yaw > 0.0 && st.pitch > 0.0 && st.zoom > 1.0);
+        // The old keys do nothing now: F is the statistics (the hud's), W moves in levels.
+        let before = (st.format, st.wireframe, st.skin);
+        press(&mut st, &[Key::F, Key::W, Key::S]);
+        assert_eq!((st.format, st.wireframe, st.skin), before);
+        // Dragging the mouse right and down turns the model as Right and Down do.
+        let (yaw, pitch) = (st.yaw, st.pitch);
+        st.read_keys(&Keys(Vec::new()), (10.0, 10.0), 0.1, 4, 2);
+        assert!(st.yaw > yaw && st.pitch < pitch);
     }
 }

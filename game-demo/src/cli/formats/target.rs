@@ -1,4 +1,5 @@
-//! The one switch from `--format` (or the viewer's F key) to a render target of that pixel format.
+//! The one switch from `--format` (or the viewers' format key, [`next`]) to a render target of
+//! that pixel format.
 //!
 //! Both renderers draw into any `modex::Target`, so the frontends write each drawing once, generic
 //! over the target ([`DrawInto`]), and this module picks the concrete target: the 8-bit mode-X
@@ -14,6 +15,14 @@ use modex_raster::RasterPixel;
 use modex_voxel::VoxelPixel;
 
 use crate::cli::TargetFormat;
+
+/// The format after `format` in the viewers' cycle: 8-bit, 565, 4444, 8888, then 8-bit again
+/// (the order of [`TargetFormat::ALL`]).
+pub fn next(format: TargetFormat) -> TargetFormat {
+    let all = TargetFormat::ALL;
+    let at = all.iter().position(|&f| f == format).unwrap_or(0);
+    all[(at + 1) % all.len()]
+}
 
 /// A drawing that can be made in any target format.
 pub trait DrawInto {
@@ -117,6 +126,17 @@ mod tests {
             target.fill(T::flat(self.0, &Palette::quake()));
             Ok(())
         }
+    }
+
+    #[test]
+    fn the_format_key_cycles_through_every_format() {
+        let mut f = TargetFormat::Indexed8;
+        let mut seen = Vec::new();
+        for _ in 0..4 {
+            f = next(f);
+            seen.push(f.name());
+        }
+        assert_eq!(seen, ["565", "4444", "8888", "8"]);
     }
 
     #[test]

@@ -1,13 +1,14 @@
 //! CLI for Westwood voxels (VXL, HVA, VPL): the interactive viewer and headless renders
 //! (`info` is `modex_view::info`'s).
 //! All decoding is `modex_vxl`, the loading rules (companion files, lighting pages) and drawing
-//! are `modex_voxel`; this module picks the camera and the output format, and maps keys.
+//! are `modex_voxel`; this module picks the camera and the output format, and maps the keys (the
+//! one table, `keys`).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
-use modex::{Argb8888, Camera, IndexedFrame, OpenedFile, Surface, Target};
+use modex::{Camera, DrawStats, OpenedFile, Palette, Target, TargetFormat};
 use modex_raster::RasterPixel;
 use modex_voxel::{
     draw_limb_outlines, frame_scene, lighting_for, Instance, LightSource, Pose, RenderOptions,
@@ -17,7 +18,10 @@ use modex_vxl::Vpl;
 
 use modex_assets::{Asset, Format, PaletteFile};
 
-use super::target::{save_png, DrawInto};
+use super::hud::Hud;
+use super::keys::{Action, Drag, KeyState, Viewer};
+use super::model_render::DRAG;
+use super::target::{self, save_png, DrawInto, Targets};
 use crate::cli::{parse_size, RenderArgs, ViewArgs};
 
 /// The unit of a VXL file the frontend already read, with its pieces from the same folder.
@@ -101,7 +105,7 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
     Ok(())
 }
 
-/// What the viewer shows; changed by keys, drawn by [`ViewState::draw`].
+/// What the viewer shows; changed by keys ([`ViewState::read_keys`]), drawn by [`UnitPicture`].
 #[derive(Debug, Clone)]
 struct ViewState {
     facing: f32,
@@ -115,8 +119,9 @@ struct ViewState {
     table: TableChoice,
     shading: Shading,
     light: LightSource,
-    bounds: bool,
-    true_colour: bool,
+    /// The limbs' outlines over the unit (the wireframe key).
+    outlines: bool,
+    format: TargetFormat,
 }
 
 impl Default for ViewState {
@@ -133,16 +138,18 @@ impl Default for ViewState {
             table: TableChoice::Declared,
             shading: Shading::Game,
             light: LightSource::Auto,
-            bounds: false,
-            true_colour: false,
+            outlines: false,
+            format: TargetFormat::Indexed8,
         }
     }
 }
 
-const VIEW_HELP: &str =
-    "keys: Left/Right facing, A/D turret, R recoil, Up/Down pitch, PgUp/PgDn yaw, \
-N/P frame, Space play/pause, T normal table, L lighting, G light source, B limb bounds, \
-C 8-bit/8888, O ortho/perspective, Esc quit";
+/// Facing steps (of the game's 256) a unit turns per second while its key is held.
+const FACING_SPEED: f32 = 64.0;
+/// Facing steps a turret turns per second.
+const TURRET_SPEED: f32 = 128.0;
+/// Degrees per second the camera orbits.
+const ORBIT_SPEED: f32 = 90.0;
 
 impl ViewState {
     fn next_table(&mut self) {
@@ -170,9 +177,52 @@ impl ViewState {
         };
     }
 
+    /// The keys of one frame `dt` seconds long (the one table's bindings) for a unit of
+    /// `frames` HVA frames; the mouse moved `drag` pixels with its button held.
+    fn read_keys(&mut self, keys: &impl KeyState, drag: (f32, f32), dt: f32, frames: usize) {
+        let frames = frames.max(1);
+        self.facing =
+            (self.facing + Action::Facing.axis(keys) * FACING_SPEED * dt).rem_euclid(256.0);
+        self.turret =
+            (self.turret + Action::Turret.axis(keys) * TURRET_SPEED * dt).rem_euclid(256.0);
+        self.yaw += Action::Turn.axis(keys) * ORBIT_SPEED * dt + drag.0 * DRAG;
+        self.pitch = (self.pitch + Action::Tilt.axis(keys) * ORBIT_SPEED * dt - drag.1 * DRAG)
+            .clamp(-89.0, 89.0);
+        self.recoil = if Action::Recoil.held(keys) {
+            3.0
+        } else {
+            (self.recoil - 30.0 * dt).max(0.0)
+        };
+        let step = Action::Frame.step(keys);
+        if step != 0 {
+            self.frame = (self.frame as i64 + step as i64).rem_euclid(frames as i64) as usize;
+        }
+        if Action::Play.pressed(keys) {
+            self.playing = !self.playing;
+        }
+        if Action::Normals.pressed(keys) {
+            self.next_table();
+        }
+        if Action::Lighting.pressed(keys) {
+            self.next_shading();
+        }
+        if Action::Light.pressed(keys) {
+            self.next_light();
+        }
+        if Action::Wireframe.pressed(keys) {
+            self.outlines = !self.outlines;
+        }
+        if Action::Format.pressed(keys) {
+            self.format = target::next(self.format);
+        }
+        if Action::Projection.pressed(keys) {
+            self.perspective = !self.perspective;
+        }
+    }
+
     fn status(&self, frames: usize) -> String {
         format!(
-            "facing {:.0} turret {:.0} frame {}/{} table {:?} lighting {:?} light {:?}{}{}",
+            "facing {:.0} turret {:.0} frame {}/{} table {:?} lighting {:?} light {:?}{} {}",
             self.facing,
             self.turret,
             self.frame,
@@ -180,75 +230,84 @@ impl ViewState {
             self.table,
             self.shading,
             self.light,
-            if self.bounds { " bounds" } else { "" },
-            if self.true_colour { " 8888" } else { " 8-bit" },
+            if self.outlines { " outlines" } else { "" },
+            match self.format {
+                TargetFormat::Indexed8 => "8-bit",
+                f => f.name(),
+            },
         )
     }
+}
 
-    /// Draw the unit as the state says; returns RGBA8 pixels.
-    fn draw(&self, set: &VoxelSet, vpl: &Vpl, w: usize, h: usize) -> Result<Vec<u8>> {
-        let pose = Pose {
-            facing: self.facing,
-            turret_facing: self.turret,
-            recoil: self.recoil,
-            frame: self.frame,
-            ..Pose::default()
-        };
+/// The unit as a [`ViewState`] poses and lights it, drawable into any target format.
+struct UnitPicture<'a> {
+    st: &'a ViewState,
+    set: &'a VoxelSet,
+    vpl: &'a Vpl,
+    /// What the last draw counted.
+    stats: DrawStats,
+}
+
+impl DrawInto for UnitPicture<'_> {
+    /// The background (8-bit: palette index 0; true colour: dark blue), the unit, then the limb
+    /// outlines in green when asked.
+    fn draw_into<T: Target>(&mut self, target: &mut T) -> Result<()>
+    where
+        T::Px: RasterPixel + VoxelPixel,
+    {
+        let st = self.st;
+        let (w, h) = target.size();
         let scene = [Instance {
-            unit: set.unit(),
-            pose,
+            unit: self.set.unit(),
+            pose: Pose {
+                facing: st.facing,
+                turret_facing: st.turret,
+                recoil: st.recoil,
+                frame: st.frame,
+                ..Pose::default()
+            },
         }];
         // Frame the unit standing still so the camera does not breathe with the animation.
         let still = [Instance {
-            unit: set.unit(),
+            unit: self.set.unit(),
             pose: Pose::default(),
         }];
-        let mut base = modex_view::voxel::base_camera(self.yaw, self.pitch, w, h);
-        if self.perspective {
+        let mut base = modex_view::voxel::base_camera(st.yaw, st.pitch, w, h);
+        if st.perspective {
             base.projection = modex::Projection::Perspective { fov_y: 0.6 };
         }
         let camera = frame_scene(&still, &base)?;
         let opts = RenderOptions {
-            shading: self.shading,
-            table: self.table,
-            light: self.light,
+            shading: st.shading,
+            table: st.table,
+            light: st.light,
             sun: None,
             parallel: true,
             ..RenderOptions::default()
         };
-        let mut shot = Shot {
-            scene: &scene,
-            camera,
-            vpl,
-            opts,
-        };
-        if self.true_colour {
-            let mut s = Surface::<Argb8888>::new(w, h);
-            s.clear(Argb8888(0xff20_2030));
-            self.outlined(s, &mut shot)
-        } else {
-            self.outlined(IndexedFrame::new(w, h), &mut shot)
+        target.fill(background::<T>(&self.vpl.palette));
+        self.stats = modex_view::voxel::draw_shot(target, &scene, &camera, self.vpl, &opts)?;
+        if st.outlines {
+            let green = T::flat([0, 255, 0], &self.vpl.palette);
+            draw_limb_outlines(&scene, &camera, target, green)?;
         }
-    }
-
-    /// `shot` drawn into `target`, the limb outlines over it in green when asked; RGBA8 pixels.
-    fn outlined<T: Target>(&self, mut target: T, shot: &mut Shot<'_>) -> Result<Vec<u8>>
-    where
-        T::Px: RasterPixel + VoxelPixel,
-    {
-        shot.draw_into(&mut target)?;
-        if self.bounds {
-            let green = T::flat([0, 255, 0], &shot.vpl.palette);
-            draw_limb_outlines(shot.scene, &shot.camera, &mut target, green)?;
-        }
-        Ok(target.to_rgba8(&shot.vpl.palette))
+        Ok(())
     }
 }
 
-/// `modex view unit.vxl`: the unit in a window, turning and animating.
+/// The viewer's background: palette index 0 in 8-bit, dark blue in true colour.
+fn background<T: Target>(palette: &Palette) -> T::Px {
+    if T::FORMAT == TargetFormat::Indexed8 {
+        let [r, g, b, _] = palette.rgba(0);
+        T::flat([r, g, b], palette)
+    } else {
+        T::flat([0x20, 0x20, 0x30], palette)
+    }
+}
+
+/// `modex view unit.vxl`: the unit in a window, turning and animating, with the keys of the one
+/// key table (F1 lists them over the picture).
 pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
-    use modex::present::Present;
-    use modex_desktop::minifb::{Key, KeyRepeat};
     use modex_desktop::WindowPresenter;
 
     let set = load_set(asset)?;
@@ -260,78 +319,27 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
         .map(|m| m.frame_count())
         .max()
         .unwrap_or(1);
-    let title = format!("modex view {}", args.file.display());
-    let mut win = WindowPresenter::open(&title, w, h, args.scale, false)?;
-    eprintln!("{VIEW_HELP}");
+    let title = format!("modex view {} | F1 keys", args.file.display());
+    let mut win = WindowPresenter::open(&title, w, h, args.window_scale(w, h), false)?;
     let defaults = ViewState::default();
     let mut st = ViewState {
         yaw: args.yaw.unwrap_or(defaults.yaw),
         pitch: args.pitch.unwrap_or(defaults.pitch),
         ..defaults
     };
+    let mut targets = Targets::new(w, h);
+    let mut hud = Hud::new(Viewer::Voxel);
+    let mut drag = Drag::default();
     let mut last_status = String::new();
+    let mut last = Instant::now();
     let mut next_tick = Instant::now();
     loop {
-        let window = win.window();
-        let down = |k| window.is_key_down(k);
-        let pressed = |k| window.is_key_pressed(k, KeyRepeat::No);
-        if down(Key::Left) {
-            st.facing = (st.facing + 255.0) % 256.0;
-        }
-        if down(Key::Right) {
-            st.facing = (st.facing + 1.0) % 256.0;
-        }
-        if down(Key::A) {
-            st.turret = (st.turret + 254.0) % 256.0;
-        }
-        if down(Key::D) {
-            st.turret = (st.turret + 2.0) % 256.0;
-        }
-        if down(Key::Up) {
-            st.pitch = (st.pitch + 1.0).min(89.0);
-        }
-        if down(Key::Down) {
-            st.pitch = (st.pitch - 1.0).max(-89.0);
-        }
-        if down(Key::PageUp) {
-            st.yaw += 2.0;
-        }
-        if down(Key::PageDown) {
-            st.yaw -= 2.0;
-        }
-        st.recoil = if down(Key::R) {
-            3.0
-        } else {
-            (st.recoil - 0.5).max(0.0)
-        };
-        if pressed(Key::N) {
-            st.frame = (st.frame + 1) % frames.max(1);
-        }
-        if pressed(Key::P) {
-            st.frame = (st.frame + frames.max(1) - 1) % frames.max(1);
-        }
-        if pressed(Key::Space) {
-            st.playing = !st.playing;
-        }
-        if pressed(Key::T) {
-            st.next_table();
-        }
-        if pressed(Key::L) {
-            st.next_shading();
-        }
-        if pressed(Key::G) {
-            st.next_light();
-        }
-        if pressed(Key::B) {
-            st.bounds = !st.bounds;
-        }
-        if pressed(Key::C) {
-            st.true_colour = !st.true_colour;
-        }
-        if pressed(Key::O) {
-            st.perspective = !st.perspective;
-        }
         let now = Instant::now();
+        let dt = (now - last).as_secs_f32().min(0.1);
+        last = now;
+        let moved = drag.moved(win.window());
+        st.read_keys(win.window(), moved, dt, frames);
+        hud.read_keys(win.window());
         if st.playing && now >= next_tick {
             st.frame = (st.frame + 1) % frames.max(1);
             next_tick = now + Duration::from_millis(100);
@@ -341,11 +349,23 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
             eprintln!("{status}");
             last_status = status;
         }
-        let rgba = st.draw(&set, &vpl, w, h)?;
-        if !win.present_rgba(w, h, &rgba)? {
+        let mut picture = UnitPicture {
+            st: &st,
+            set: &set,
+            vpl: &vpl,
+            stats: DrawStats::default(),
+        };
+        let extra = [format!("frame {}/{frames}", st.frame)];
+        let mut shown = hud.over(&mut picture, st.format, &vpl.palette, &extra);
+        let open = targets.show(st.format, &mut win, &vpl.palette, &mut shown)?;
+        hud.frame(now.elapsed().as_secs_f32().max(dt), picture.stats);
+        if !open {
             return Ok(());
         }
-        std::thread::sleep(Duration::from_millis(15));
+        let spent = now.elapsed();
+        if spent < Duration::from_millis(15) {
+            std::thread::sleep(Duration::from_millis(15) - spent);
+        }
     }
 }
 
@@ -372,29 +392,80 @@ mod tests {
         dir
     }
 
+    /// The unit drawn as `st` says into a 64 x 48 target of `st.format`; RGBA8 pixels.
+    fn draw(st: &ViewState, set: &VoxelSet, vpl: &Vpl) -> Vec<u8> {
+        use modex::{Argb4444, Argb8888, IndexedFrame, Rgb565, Surface};
+        fn into<T: Target>(mut target: T, picture: &mut UnitPicture<'_>) -> Vec<u8>
+        where
+            T::Px: RasterPixel + VoxelPixel,
+        {
+            picture.draw_into(&mut target).unwrap();
+            target.to_rgba8(&picture.vpl.palette)
+        }
+        let mut picture = UnitPicture {
+            st,
+            set,
+            vpl,
+            stats: DrawStats::default(),
+        };
+        let (w, h) = (64, 48);
+        match st.format {
+            TargetFormat::Indexed8 => into(IndexedFrame::new(w, h), &mut picture),
+            TargetFormat::Rgb565 => into(Surface::<Rgb565>::new(w, h), &mut picture),
+            TargetFormat::Argb4444 => into(Surface::<Argb4444>::new(w, h), &mut picture),
+            TargetFormat::Argb8888 => into(Surface::<Argb8888>::new(w, h), &mut picture),
+        }
+    }
+
+    struct Keys(Vec<modex_desktop::minifb::Key>);
+
+    impl KeyState for Keys {
+        fn down(&self, key: modex_desktop::minifb::Key) -> bool {
+            self.0.contains(&key)
+        }
+        fn pressed(&self, key: modex_desktop::minifb::Key) -> bool {
+            self.0.contains(&key)
+        }
+    }
+
     #[test]
     fn viewer_states_draw_and_keys_cycle() {
+        use modex_desktop::minifb::Key;
         let dir = unit_dir();
         let asset = Asset::open(dir.join("tank.vxl")).unwrap();
         let set = load_set(&asset).unwrap();
         assert!(set.barrel.is_some());
         let vpl = load_vpl(asset.file(), None, &set).unwrap();
         let mut st = ViewState::default();
-        let plain = st.draw(&set, &vpl, 64, 48).unwrap();
+        let plain = draw(&st, &set, &vpl);
         assert!(plain.chunks(4).any(|p| p[..3] != [0, 0, 0]));
-        st.bounds = true;
-        let with_bounds = st.draw(&set, &vpl, 64, 48).unwrap();
-        assert_ne!(plain, with_bounds);
-        st.true_colour = true;
-        st.perspective = true;
-        assert_eq!(st.draw(&set, &vpl, 64, 48).unwrap().len(), 64 * 48 * 4);
+        // X: the limb outlines.
+        st.read_keys(&Keys(vec![Key::X]), (0.0, 0.0), 0.1, 4);
+        assert!(st.outlines);
+        let with_outlines = draw(&st, &set, &vpl);
+        assert_ne!(plain, with_outlines);
+        // Tab through every format, O for perspective: each draws.
+        for _ in 0..4 {
+            st.read_keys(&Keys(vec![Key::Tab]), (0.0, 0.0), 0.1, 4);
+            assert_eq!(draw(&st, &set, &vpl).len(), 64 * 48 * 4);
+        }
+        assert_eq!(st.format, TargetFormat::Indexed8);
+        st.read_keys(&Keys(vec![Key::O]), (0.0, 0.0), 0.1, 4);
+        assert!(st.perspective);
         for _ in 0..6 {
-            st.next_table();
+            st.read_keys(&Keys(vec![Key::T]), (0.0, 0.0), 0.1, 4);
         }
         assert_eq!(st.table, TableChoice::Declared);
-        st.next_shading();
-        st.next_light();
-        assert!(st.status(4).contains("Free"));
+        st.read_keys(&Keys(vec![Key::L, Key::V]), (0.0, 0.0), 0.1, 4);
+        assert!(st.status(4).contains("Free") && st.status(4).contains("TiberianSun"));
+        // Facing and turret on their pairs, the frame on , and .
+        st.read_keys(
+            &Keys(vec![Key::RightBracket, Key::Semicolon, Key::Comma]),
+            (0.0, 0.0),
+            0.25,
+            4,
+        );
+        assert_eq!((st.facing, st.turret, st.frame), (16.0, 224.0, 3));
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

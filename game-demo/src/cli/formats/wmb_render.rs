@@ -1,6 +1,7 @@
 //! `modex render LEVEL.wmb` and `modex view LEVEL.wmb [--bench]`: a level drawn by
 //! `modex_view::level::LevelScene` (the picture the web page shows), into a PNG, a window the
-//! user walks through, or the bench's fixed flight.
+//! user flies or walks through (`modex_view::level::Walker`, keys from the one table, `keys`), or
+//! the bench's fixed flight.
 
 use std::time::{Duration, Instant};
 
@@ -10,16 +11,22 @@ use modex::{with_threads, Camera, DepthBuffer, DrawStats, Palette, Target};
 use modex_assets::Asset;
 use modex_raster::RasterPixel;
 use modex_view::colours::{palette_8bit, Colours};
-use modex_view::level::{direction, Level, LevelScene as Scene, Viewpoint};
+use modex_view::level::{
+    direction, Collider, Level, LevelScene as Scene, Mode, Motion, Start, Viewpoint, Walker,
+};
 use modex_voxel::VoxelPixel;
 
+use super::hud::Hud;
+use super::keys::{Action, Drag, KeyState, Viewer};
 use super::model::palette_or_quake;
-use super::target::{save_png, DrawInto, Targets};
+use super::model_render::DRAG;
+use super::target::{self, save_png, DrawInto, Targets};
 use super::wmb::load_level;
 use crate::cli::{camera_arg, parse_size, LevelCamera, RenderArgs, TargetFormat, ViewArgs};
 
-/// Walking speed, units per second (Shift runs at 3x).
-const WALK: f32 = 200.0;
+/// Degrees per second the view turns (Left, Right) and tilts (Up, Down).
+const TURN: f32 = 90.0;
+const TILT: f32 = 60.0;
 
 struct Picture<'a, 'l> {
     scene: &'a Scene<'l>,
@@ -133,26 +140,19 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
     Ok(())
 }
 
-/// Where the walker is and looks.
-struct Walker {
-    eye: Vec3,
-    pan: f32,
-    tilt: f32,
-}
-
-impl Walker {
-    fn camera(&self, like: &Camera) -> Camera {
-        Camera {
-            eye: self.eye,
-            target: self.eye + direction(self.pan, self.tilt),
-            ..*like
-        }
+/// The camera at `view`, with the rest of `like` (its field of view, near and far planes).
+fn camera_at(view: &Start, like: &Camera) -> Camera {
+    Camera {
+        eye: view.eye,
+        target: view.eye + direction(view.pan, view.tilt),
+        ..*like
     }
 }
 
-fn walker_from(camera: &Camera) -> Walker {
+/// Where `camera` is and looks, as pan and tilt.
+fn view_of(camera: &Camera) -> Start {
     let d = (camera.target - camera.eye).normalize_or(Vec3::X);
-    Walker {
+    Start {
         eye: camera.eye,
         pan: d.y.atan2(d.x).to_degrees(),
         tilt: d.z.asin().to_degrees(),
@@ -167,7 +167,7 @@ fn bench(args: &ViewArgs, scene: &Scene, (w, h): (usize, usize)) -> Result<()> {
     let start = scene.start_camera(w, h);
     let (lo, hi) = scene.level().bounds();
     let reach = (hi - lo).length() * 0.25;
-    let mut walker = walker_from(&start);
+    let mut view = view_of(&start);
     let mut indexed = modex::IndexedFrame::new(w, h);
     let mut argb = modex::Surface::<modex::Argb8888>::new(w, h);
     let mut depth = DepthBuffer::new(w, h);
@@ -189,12 +189,12 @@ fn bench(args: &ViewArgs, scene: &Scene, (w, h): (usize, usize)) -> Result<()> {
     let elapsed = with_threads(threads, || -> Result<Duration> {
         let t0 = Instant::now();
         for i in 0..BENCH_FRAMES {
-            walker.pan = walker_from(&start).pan + 360.0 * i as f32 / BENCH_FRAMES as f32;
-            walker.eye += direction(walker.pan, 0.0) * step;
+            view.pan = view_of(&start).pan + 360.0 * i as f32 / BENCH_FRAMES as f32;
+            view.eye += direction(view.pan, 0.0) * step;
             let mut picture = Picture {
                 scene,
                 depth,
-                camera: walker.camera(&start),
+                camera: camera_at(&view, &start),
                 stats: DrawStats::default(),
                 culled: 0,
             };
@@ -215,11 +215,34 @@ fn bench(args: &ViewArgs, scene: &Scene, (w, h): (usize, usize)) -> Result<()> {
     Ok(())
 }
 
-/// `modex view LEVEL.wmb`: walk with WASD or the arrows, look with the mouse (held left button)
-/// or the arrows, Shift runs, Q/E up and down, F shows the frame statistics in the title, G
-/// switches the pixel format (8-bit, 565, 4444, 8888).
+/// Turn the walker by the keys of one frame `dt` seconds long and the mouse's `drag`, and say
+/// how it is to move.
+fn steer(walker: &mut Walker, keys: &impl KeyState, drag: (f32, f32), dt: f32) -> Motion {
+    // Right and dragging right turn right (pan grows to the left); Up and dragging up look up.
+    walker.pan -= Action::Turn.axis(keys) * TURN * dt + drag.0 * DRAG;
+    walker.tilt =
+        (walker.tilt + Action::Tilt.axis(keys) * TILT * dt - drag.1 * DRAG).clamp(-89.0, 89.0);
+    Motion {
+        forward: Action::Move.axis(keys),
+        right: Action::Strafe.axis(keys),
+        up: Action::Rise.axis(keys),
+        run: Action::Run.held(keys),
+    }
+}
+
+/// What the walker does, for the title and the statistics.
+fn mode_label(walker: &Walker) -> &'static str {
+    match walker.mode {
+        Mode::Fly => "flying",
+        Mode::Walk if walker.on_ground() => "walking",
+        Mode::Walk => "walking (falling)",
+    }
+}
+
+/// `modex view LEVEL.wmb`: fly (or, after G, walk) through the level with the keys of the one
+/// key table: W/A/S/D move, the arrows or the mouse (held left button) look, Shift runs, Q/E
+/// down and up; F1 lists them over the picture.
 pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
-    use modex_desktop::minifb::{Key, KeyRepeat, MouseButton, MouseMode};
     use modex_desktop::WindowPresenter;
 
     let palette = palette_or_quake(args.palette.as_deref())?;
@@ -230,112 +253,78 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
         return bench(args, &scene, (w, h));
     }
     let start = scene.camera(viewpoint(&level, &args.place, args.yaw, args.pitch), w, h);
-    let mut walker = walker_from(&start);
-    let mut win = WindowPresenter::open(&level.name, w, h, args.scale, false)
+    let world = Collider::of_level(&level);
+    log::info!(
+        "{}: walking (G) collides with {} triangles",
+        level.name,
+        world.len()
+    );
+    let mut walker = Walker::at(&view_of(&start), Mode::Fly);
+    let mut win = WindowPresenter::open(&level.name, w, h, args.window_scale(w, h), false)
         .context("cannot open a window")?;
     let mut format = args.format;
-    let mut show_stats = false;
     let mut targets = Targets::new(w, h);
     let mut depth = DepthBuffer::new(w, h);
+    let mut hud = Hud::new(Viewer::Level);
+    let mut drag = Drag::default();
     let mut last = Instant::now();
-    let mut mouse: Option<(f32, f32)> = None;
-    let mut fps = 0.0f32;
+    let mut title = String::new();
+    // What the last frame culled, for the statistics.
+    let mut culled = 0;
     loop {
         let now = Instant::now();
         let dt = (now - last).as_secs_f32().min(0.1);
         last = now;
-        fps = fps * 0.9 + 0.1 / dt.max(1e-4);
         {
-            let window = win.window();
-            let down = |k| window.is_key_down(k);
-            let pressed = |k| window.is_key_pressed(k, KeyRepeat::No);
-            let run = if down(Key::LeftShift) || down(Key::RightShift) {
-                3.0
-            } else {
-                1.0
-            };
-            let speed = WALK * run * dt;
-            let forward = direction(walker.pan, walker.tilt);
-            let right = direction(walker.pan - 90.0, 0.0);
-            if down(Key::W) || down(Key::Up) {
-                walker.eye += forward * speed;
+            let keys = win.window();
+            hud.read_keys(keys);
+            let moved = drag.moved(keys);
+            let motion = steer(&mut walker, keys, moved, dt);
+            if Action::Walk.pressed(keys) {
+                walker.toggle();
+                log::info!("{}: {}", level.name, mode_label(&walker));
             }
-            if down(Key::S) || down(Key::Down) {
-                walker.eye -= forward * speed;
+            if Action::Camera.pressed(keys) {
+                println!("{}", camera_arg(&walker.view()));
             }
-            if down(Key::D) {
-                walker.eye += right * speed;
+            if Action::Format.pressed(keys) {
+                format = target::next(format);
             }
-            if down(Key::A) {
-                walker.eye -= right * speed;
-            }
-            if down(Key::E) {
-                walker.eye.z += speed;
-            }
-            if down(Key::Q) {
-                walker.eye.z -= speed;
-            }
-            if down(Key::Left) {
-                walker.pan += 90.0 * dt;
-            }
-            if down(Key::Right) {
-                walker.pan -= 90.0 * dt;
-            }
-            if down(Key::PageUp) {
-                walker.tilt = (walker.tilt + 60.0 * dt).min(89.0);
-            }
-            if down(Key::PageDown) {
-                walker.tilt = (walker.tilt - 60.0 * dt).max(-89.0);
-            }
-            let pos = window.get_mouse_pos(MouseMode::Pass);
-            if let (Some((x, y)), true) = (pos, window.get_mouse_down(MouseButton::Left)) {
-                if let Some((px, py)) = mouse {
-                    walker.pan -= (x - px) * 0.3;
-                    walker.tilt = (walker.tilt - (y - py) * 0.3).clamp(-89.0, 89.0);
-                }
-                mouse = Some((x, y));
-            } else {
-                mouse = None;
-            }
-            if pressed(Key::F) {
-                show_stats = !show_stats;
-            }
-            if pressed(Key::G) {
-                format = match format {
-                    TargetFormat::Indexed8 => TargetFormat::Rgb565,
-                    TargetFormat::Rgb565 => TargetFormat::Argb4444,
-                    TargetFormat::Argb4444 => TargetFormat::Argb8888,
-                    TargetFormat::Argb8888 => TargetFormat::Indexed8,
-                };
-            }
+            walker.step(&world, motion, dt);
         }
         let mut picture = Picture {
             scene: &scene,
             depth,
-            camera: walker.camera(&start),
+            camera: camera_at(&walker.view(), &start),
             stats: DrawStats::default(),
             culled: 0,
         };
-        let open = targets.show(format, &mut win, &palette, &mut picture)?;
+        let eye = walker.eye();
+        let extra = [
+            format!("{culled} entities culled"),
+            format!(
+                "{} at {:.0},{:.0},{:.0}",
+                mode_label(&walker),
+                eye.x,
+                eye.y,
+                eye.z
+            ),
+        ];
+        let mut shown = hud.over(&mut picture, format, &palette, &extra);
+        let open = targets.show(format, &mut win, &palette, &mut shown)?;
+        hud.frame(now.elapsed().as_secs_f32().max(dt), picture.stats);
+        culled = picture.culled;
         depth = picture.depth;
-        let title = if show_stats {
-            format!(
-                "{} [{}] {:.0} fps, {} triangles ({} drawn), {} entities culled",
-                level.name,
-                format.name(),
-                fps,
-                picture.stats.triangles,
-                picture.stats.rasterized,
-                picture.culled
-            )
-        } else {
-            format!(
-                "{} [{}] WASD/arrows walk, mouse looks, Shift runs, F stats",
-                level.name,
-                format.name()
-            )
-        };
-        win.window_mut().set_title(&title);
+        let new_title = format!(
+            "{} [{}] {} | F1 keys",
+            level.name,
+            format.name(),
+            mode_label(&walker)
+        );
+        if new_title != title {
+            win.window_mut().set_title(&new_title);
+            title = new_title;
+        }
         if !open {
             return Ok(());
         }
@@ -343,5 +332,62 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
         if spent < Duration::from_millis(5) {
             std::thread::sleep(Duration::from_millis(5) - spent);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use modex_desktop::minifb::Key;
+
+    struct Keys(Vec<Key>);
+
+    impl KeyState for Keys {
+        fn down(&self, key: Key) -> bool {
+            self.0.contains(&key)
+        }
+        fn pressed(&self, key: Key) -> bool {
+            self.0.contains(&key)
+        }
+    }
+
+    #[test]
+    fn the_tables_keys_steer_the_walker() {
+        let start = Start {
+            eye: Vec3::new(1.0, 2.0, 3.0),
+            pan: 90.0,
+            tilt: 0.0,
+        };
+        let mut walker = Walker::at(&start, Mode::Fly);
+        let keys = Keys(vec![
+            Key::Right,
+            Key::Up,
+            Key::W,
+            Key::A,
+            Key::PageUp,
+            Key::LeftShift,
+        ]);
+        let motion = steer(&mut walker, &keys, (0.0, 0.0), 0.5);
+        assert_eq!(
+            motion,
+            Motion {
+                forward: 1.0,
+                right: -1.0,
+                up: 1.0,
+                run: true
+            }
+        );
+        // Right turns right (the pan falls), Up looks up.
+        assert_eq!((walker.pan, walker.tilt), (45.0, 30.0));
+        // Dragging left and down turns left and looks down, as Left and Down do.
+        steer(&mut walker, &Keys(Vec::new()), (-10.0, 10.0), 0.5);
+        assert_eq!((walker.pan, walker.tilt), (48.0, 27.0));
+        // The camera is where the walker's eye is and looks where it looks.
+        let like = start.camera(64, 48);
+        let camera = camera_at(&walker.view(), &like);
+        let back = view_of(&camera);
+        assert!((back.eye - start.eye).length() < 1e-4);
+        assert!((back.pan - 48.0).abs() < 1e-3 && (back.tilt - 27.0).abs() < 1e-3);
+        assert_eq!(mode_label(&walker), "flying");
     }
 }

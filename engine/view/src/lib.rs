@@ -7,7 +7,8 @@
 //! (the default pitch, the flat-model pitch, the over-the-shoulder sun, the orthographic voxel
 //! orbit) therefore live here and nowhere else; the frontends keep their argument parsing, their
 //! range checks and where the pixels go. What `modex info` says about a file is here too
-//! ([`info`]), so the page's `#info` is the binary's text.
+//! ([`info`]), so the page's `#info` is the binary's text, and so is walking through a level
+//! ([`level::Walker`]: gravity, steps and collision, with no window or key in it).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

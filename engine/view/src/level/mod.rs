@@ -3,7 +3,7 @@
 //! binary (`modex render/view/export LEVEL.wmb`) and the web page build the same [`Level`] and
 //! draw it through the same [`LevelScene`], so both show the same picture; each frontend decides
 //! only where entity files are looked for ([`EntityFiles`]: the game's folders on disk, or the
-//! dropped files).
+//! dropped files). A [`Walker`] walks or flies through it, colliding with its [`Collider`].
 
 mod camera;
 mod placeable;

@@ -17,8 +17,9 @@ use modex_vxl::Vpl;
 
 use modex_assets::{Asset, Format, PaletteFile};
 
-use super::target::{save_png, DrawInto};
+use super::target::save_png;
 use crate::cli::{parse_size, RenderArgs, ViewArgs};
+use modex_view::target::Drawing;
 
 /// The unit of a VXL file the frontend already read, with its pieces from the same folder.
 fn load_set(asset: &Asset) -> Result<VoxelSet> {
@@ -53,8 +54,8 @@ struct Shot<'a> {
     opts: RenderOptions,
 }
 
-impl DrawInto for Shot<'_> {
-    fn draw_into<T: Target>(&mut self, target: &mut T) -> Result<()>
+impl Drawing for Shot<'_> {
+    fn draw<T: Target>(&mut self, target: &mut T) -> Result<(), modex_view::ViewError>
     where
         T::Px: RasterPixel + VoxelPixel,
     {
@@ -236,7 +237,7 @@ impl ViewState {
     where
         T::Px: RasterPixel + VoxelPixel,
     {
-        shot.draw_into(&mut target)?;
+        shot.draw(&mut target)?;
         if self.bounds {
             let green = T::flat([0, 255, 0], &shot.vpl.palette);
             draw_limb_outlines(shot.scene, &shot.camera, &mut target, green)?;

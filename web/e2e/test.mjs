@@ -103,7 +103,9 @@ check(true, "page usable after the error");
 // at the page's default view and `modex render`'s default camera; turned; testlevel's lightmapped
 // blocks; menue from its POSITION object.
 const game = join(samples, "wmb/lottershock/Game");
-const gameFiles = ["Level", "Assets"].flatMap((d) => readdirSync(join(game, d)).map((n) => join(game, d, n)));
+// The turret's skin lies outside Game/, in the art sources the binary searches below the root.
+const gameFiles = ["Level", "Assets"].flatMap((d) => readdirSync(join(game, d)).map((n) => join(game, d, n)))
+  .concat([join(game, "../ArtSource/enemie/turretskin.tga")]);
 await sameAsRender("wmb-bestiary", join(level, "bestiary.wmb"), gameFiles, { size: "320x240", format: "8" });
 await sameAsRender("wmb-bestiary-turned", join(level, "bestiary.wmb"), gameFiles, { size: "320x240", yaw: "40", pitch: "30", format: "8888" });
 await sameAsRender("wmb-testlevel", join(level, "testlevel.wmb"), gameFiles, { size: "320x240", format: "565", show: "testlevel.wmb" });

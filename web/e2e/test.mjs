@@ -79,6 +79,7 @@ for (const format of ["8", "565", "4444", "8888"])
 const level = join(samples, "wmb/lottershock/Game/Level");
 const milk = ["milk.mdl", "milk.tga"].map((n) => join(level, n));
 await sameAsRender("mdl7-external-skin", milk[0], milk, { size: "320x240", yaw: "200", pitch: "20", format: "8888" });
+await sameAsRender("mdl7-external-skin-default-format", milk[0], milk, { size: "320x240", yaw: "200", pitch: "20" });
 // The skin was the dropped TGA: without it the page draws something else.
 await load(new URLSearchParams({ size: "320x240", yaw: "200", pitch: "20", format: "8888" }).toString(), [milk[0]]);
 const [bare, skinned] = [await canvasPixels(), await pngPixels(join(tmp, "mdl7-external-skin.png"))];
@@ -102,11 +103,16 @@ check(true, "page usable after the error");
 // at the page's default view and `modex render`'s default camera; turned; testlevel's lightmapped
 // blocks; menue from its POSITION object.
 const game = join(samples, "wmb/lottershock/Game");
-const gameFiles = ["Level", "Assets"].flatMap((d) => readdirSync(join(game, d)).map((n) => join(game, d, n)));
+// The turret's skin lies outside Game/, in the art sources the binary searches below the root.
+const gameFiles = ["Level", "Assets"].flatMap((d) => readdirSync(join(game, d)).map((n) => join(game, d, n)))
+  .concat([join(game, "../ArtSource/enemie/turretskin.tga")]);
 await sameAsRender("wmb-bestiary", join(level, "bestiary.wmb"), gameFiles, { size: "320x240", format: "8" });
 await sameAsRender("wmb-bestiary-turned", join(level, "bestiary.wmb"), gameFiles, { size: "320x240", yaw: "40", pitch: "30", format: "8888" });
 await sameAsRender("wmb-testlevel", join(level, "testlevel.wmb"), gameFiles, { size: "320x240", format: "565", show: "testlevel.wmb" });
 await sameAsRender("wmb-menue", join(level, "menue.wmb"), gameFiles, { size: "320x240", yaw: "-20", format: "8888", show: "menue.wmb" });
+// No format: as `modex render`, the level's own (8888, true colour); 8-bit above went through the
+// palette built from its textures, as the binary's.
+await sameAsRender("wmb-testlevel-default-format", join(level, "testlevel.wmb"), gameFiles, { size: "320x240", show: "testlevel.wmb" });
 
 // The next file shown frees the last: showing the largest model and a small one in turn keeps the
 // module's memory where the first round left it (each pick is a new set of files, so each loads).

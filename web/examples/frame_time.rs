@@ -25,7 +25,7 @@ fn main() {
         size: (w.parse().expect("width"), h.parse().expect("height")),
         yaw: Some(args[1].parse().expect("yaw")),
         pitch: Some(args[2].parse().expect("pitch")),
-        format: TargetFormat::from_name(&args[3]).expect("format is 8, 565, 4444 or 8888"),
+        format: Some(TargetFormat::from_name(&args[3]).expect("format is 8, 565, 4444 or 8888")),
         facing: args[4].parse().expect("facing"),
         ..View::default()
     };

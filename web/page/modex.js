@@ -1,7 +1,9 @@
 // The page: hands dropped files to the wasm module (web/src/exports.rs) and puts its pictures on
 // the canvas. Plain exports, no binding generator: strings and bytes go through buffers the module
 // owns (modex_input), pictures come back as RGBA8 at modex_pixels.
-const FORMATS = { "8": 0, "565": 1, "4444": 2, "8888": 3 };
+// "auto": `modex render` without --format, which follows the content (8888 for levels and
+// true-colour skins, 8-bit for palettized ones).
+const FORMATS = { "8": 0, "565": 1, "4444": 2, "8888": 3, "auto": 4 };
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const [w, h] = (params.get("size") || "640x480").split("x").map(Number);
@@ -10,7 +12,7 @@ const view = {
   // NaN: not given, so `modex render`'s default for the file shown (the orbit starts there).
   yaw: params.has("yaw") ? Number(params.get("yaw")) : NaN,
   pitch: params.has("pitch") ? Number(params.get("pitch")) : NaN,
-  format: params.get("format") || "8",
+  format: params.get("format") || "auto",
   frame: Number(params.get("frame") || 0),
   facing: Number(params.get("facing") || 0),
   zoom: 1,
@@ -57,7 +59,7 @@ function show() {
 function fail(msg) { $("error").textContent = msg; $("info").textContent = ""; document.body.dataset.state = "error"; }
 
 // The view drawn into the module's picture buffer; 0, or an error whose text is text().
-const drawView = () => wasm.modex_draw(view.w, view.h, view.yaw, view.pitch, FORMATS[view.format] ?? 0,
+const drawView = () => wasm.modex_draw(view.w, view.h, view.yaw, view.pitch, FORMATS[view.format] ?? 4,
   view.frame, view.facing, view.zoom);
 
 function draw() {

@@ -100,8 +100,9 @@ fn error_chain(e: &dyn std::error::Error) -> String {
     s
 }
 
-/// Draw a view of the model, unit or level shown: `format` 0..3 is 8-bit, 565, 4444, 8888; a
-/// NaN `yaw` or `pitch` is `modex render`'s default. 0 on success, 1 on an error (the text).
+/// Draw a view of the model, unit or level shown: `format` 0..3 is 8-bit, 565, 4444, 8888, any
+/// other value `modex render`'s default (which follows the content); a NaN `yaw` or `pitch` is
+/// `modex render`'s default. 0 on success, 1 on an error (the text).
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub extern "C" fn modex_draw(
@@ -121,7 +122,7 @@ pub extern "C" fn modex_draw(
         ),
         yaw: (!yaw.is_nan()).then_some(yaw),
         pitch: (!pitch.is_nan()).then_some(pitch),
-        format: TargetFormat::ALL[(format as usize).min(3)],
+        format: TargetFormat::ALL.get(format as usize).copied(),
         frame: frame as usize,
         facing,
         zoom: if zoom > 0.0 { zoom } else { 1.0 },

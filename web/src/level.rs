@@ -1,15 +1,17 @@
 //! A WMB level, decoded once with its entities found among the dropped files, drawn for each view
 //! the page asks for through `modex_view::level`, the scene `modex render LEVEL.wmb` draws.
 
-use modex::{Camera, DepthBuffer, Palette, Target};
+use modex::{Camera, DepthBuffer, Palette, Target, TargetFormat};
 use modex_raster::RasterPixel;
+use modex_view::colours::{palette_8bit, Colours};
 use modex_view::level::{Level, LevelScene, Viewpoint};
+use modex_view::target::Drawing;
 use modex_view::ViewError;
 use modex_voxel::VoxelPixel;
 
 use crate::error::ShowError;
 use crate::files::Dropped;
-use crate::shown::{into_rgba, Drawing};
+use crate::shown::into_rgba;
 use crate::view::View;
 
 self_cell::self_cell!(
@@ -25,7 +27,11 @@ self_cell::self_cell!(
 /// A decoded level, ready to draw.
 pub struct ShownLevel {
     scene: Scene,
+    /// The palette the scene was prepared with: the Quake palette, or the level's 8-bit palette
+    /// while an 8-bit view is shown.
     palette: Palette,
+    /// The level's 8-bit palette, built the first time an 8-bit view asks for it.
+    palette_8bit: Option<Palette>,
 }
 
 impl ShownLevel {
@@ -43,7 +49,39 @@ impl ShownLevel {
             level.files.len()
         );
         let scene = Scene::new(level, |level| LevelScene::new(level, &palette));
-        Ok(ShownLevel { scene, palette })
+        Ok(ShownLevel {
+            scene,
+            palette,
+            palette_8bit: None,
+        })
+    }
+
+    /// The format a view is drawn in, and the scene prepared for its palette, as `modex render`
+    /// chooses them without `--palette`: 8888 unless asked; 8-bit through the level's own palette,
+    /// else one built from its textures (`modex_view::colours`).
+    fn colours_for(&mut self, asked: Option<TargetFormat>) -> TargetFormat {
+        let format = asked.unwrap_or(Colours::TrueColour.format());
+        let palette = if format == TargetFormat::Indexed8 {
+            let level = self.scene.borrow_owner();
+            self.palette_8bit
+                .get_or_insert_with(|| {
+                    let quake = Palette::quake();
+                    let own = level.own_palette();
+                    let (p, which) =
+                        palette_8bit(Colours::TrueColour, &quake, false, own, level.models());
+                    log::info!("{}: 8-bit through {which}", level.name);
+                    p
+                })
+                .clone()
+        } else {
+            Palette::quake()
+        };
+        if palette != self.palette {
+            self.scene
+                .with_dependent_mut(|level, scene| *scene = LevelScene::new(level, &palette));
+            self.palette = palette;
+        }
+        format
     }
 
     /// The yaw and pitch the page's orbit starts from: the overview's ([`Viewpoint::Orbit`]).
@@ -54,6 +92,7 @@ impl ShownLevel {
     /// Draw `view` as RGBA8 into `out`, as `modex render LEVEL.wmb` draws it (`zoom` 1 is its
     /// camera; the wheel moves the eye along its line of sight).
     pub fn draw(&mut self, view: &View, out: &mut Vec<u8>) -> Result<(), ShowError> {
+        let format = self.colours_for(view.format);
         let (w, h) = view.size;
         let scene = self.scene.borrow_dependent();
         // As `modex render`: no angles, the default (the start, else the overview); angles, the
@@ -86,7 +125,7 @@ impl ShownLevel {
             camera.far += (-step).max(0.0);
         }
         let mut shot = LevelShot { scene, camera };
-        into_rgba(view.format, (w, h), &self.palette, out, &mut shot)?;
+        into_rgba(format, (w, h), &self.palette, out, &mut shot)?;
         Ok(())
     }
 }

@@ -1,12 +1,13 @@
 //! A model or a voxel unit, decoded once, drawn for each view the page asks for through
 //! `modex_view`, the functions `modex render` calls.
 
-use modex::{Argb4444, Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Rgb565, Surface};
-use modex::{Target, TargetFormat};
+use modex::{Camera, DepthBuffer, Palette, Target, TargetFormat};
 use modex_assets::Format;
 use modex_mdl::Model;
 use modex_raster::{Entity, PreparedModel, RasterPixel, Renderer};
+use modex_view::colours::{palette_8bit, Colours};
 use modex_view::model::{self, SkinSources};
+use modex_view::target::{AnyTarget, Drawing};
 use modex_view::voxel::{self, LoadedUnit};
 use modex_view::ViewError;
 use modex_voxel::{Instance, Pose, RenderOptions, VoxelPixel};
@@ -34,7 +35,12 @@ pub struct ShownModel {
     parts: Parts,
     renderer: Renderer,
     format: Format,
+    /// The palette the renderer was made with: the Quake palette, or the 8-bit palette of
+    /// true-colour skins while an 8-bit view is shown.
     palette: Palette,
+    colours: Colours,
+    /// The 8-bit palette of true-colour skins, built the first time an 8-bit view asks for it.
+    palette_8bit: Option<Palette>,
 }
 
 /// A decoded voxel unit with its lighting pages.
@@ -57,6 +63,8 @@ impl ShownModel {
             extra: None,
         };
         let models = model::load_models(format, name, bytes, &palette, &skins)?;
+        let colours = Colours::of_models(&models);
+        log::info!("{name}: drawn in {} unless asked", colours.describe());
         let renderer = Renderer::new(&palette);
         let parts = Parts::new(models, |models| {
             models.iter().map(|m| renderer.prepare(m)).collect()
@@ -66,7 +74,38 @@ impl ShownModel {
             renderer,
             format,
             palette,
+            colours,
+            palette_8bit: None,
         })
+    }
+
+    /// The format a view is drawn in and its palette, as `modex render` chooses them without
+    /// `--palette` (`modex_view::colours::choose`); the renderer and its prepared skins are
+    /// remade when the palette changes.
+    fn colours_for(&mut self, asked: Option<TargetFormat>) -> TargetFormat {
+        let format = asked.unwrap_or(self.colours.format());
+        let palette = if format == TargetFormat::Indexed8 {
+            let (colours, models) = (self.colours, self.parts.borrow_owner());
+            self.palette_8bit
+                .get_or_insert_with(|| {
+                    let quake = Palette::quake();
+                    let (p, which) = palette_8bit(colours, &quake, false, None, models);
+                    log::info!("8-bit through {which}");
+                    p
+                })
+                .clone()
+        } else {
+            Palette::quake()
+        };
+        if palette != self.palette {
+            let renderer = Renderer::new(&palette);
+            self.parts.with_dependent_mut(|models, parts| {
+                *parts = models.iter().map(|m| renderer.prepare(m)).collect();
+            });
+            self.renderer = renderer;
+            self.palette = palette;
+        }
+        format
     }
 
     /// The most frames of any part.
@@ -83,6 +122,7 @@ impl ShownModel {
 
     /// Draw `view` as RGBA8 into `out`, as `modex render` draws it (`zoom` 1 is its camera).
     pub fn draw(&mut self, view: &View, out: &mut Vec<u8>) -> Result<(), ShowError> {
+        let format = self.colours_for(view.format);
         let frames = self.frames();
         if view.frame >= frames {
             return Err(ShowError::Frame {
@@ -114,7 +154,7 @@ impl ShownModel {
                 ..Entity::default()
             },
         };
-        into_rgba(view.format, (w, h), &self.palette, out, &mut shot)?;
+        into_rgba(format, (w, h), &self.palette, out, &mut shot)?;
         Ok(())
     }
 }
@@ -165,17 +205,11 @@ impl ShownUnit {
             camera,
             vpl: &self.unit.vpl,
         };
-        into_rgba(view.format, (w, h), &self.unit.vpl.palette, out, &mut shot)?;
+        // Voxel units are palettized: 8-bit unless another format is asked, as `modex render`.
+        let format = view.format.unwrap_or(TargetFormat::Indexed8);
+        into_rgba(format, (w, h), &self.unit.vpl.palette, out, &mut shot)?;
         Ok(())
     }
-}
-
-/// A drawing that can be made in any target format (as the binary's `DrawInto`).
-pub trait Drawing {
-    /// Draw into `target` (clearing what it needs to).
-    fn draw<T: Target>(&mut self, target: &mut T) -> Result<(), ViewError>
-    where
-        T::Px: RasterPixel + VoxelPixel;
 }
 
 /// One picture of a model.
@@ -217,8 +251,9 @@ impl Drawing for UnitShot<'_> {
     }
 }
 
-/// Draw into a fresh `size` target of `format` and write its RGBA8 pixels (what
-/// `modex::pngio::save_target` writes: palette colours for the 8-bit frame) into `out`.
+/// Draw into a fresh `size` target of `format` (`modex_view::target`, the one format switch) and
+/// write its RGBA8 pixels (what `modex render` saves: palette colours for the 8-bit frame) into
+/// `out`.
 pub fn into_rgba(
     format: TargetFormat,
     (w, h): (usize, usize),
@@ -226,23 +261,8 @@ pub fn into_rgba(
     out: &mut Vec<u8>,
     drawing: &mut impl Drawing,
 ) -> Result<(), ViewError> {
-    fn draw<T: Target>(
-        mut target: T,
-        palette: &Palette,
-        out: &mut Vec<u8>,
-        drawing: &mut impl Drawing,
-    ) -> Result<(), ViewError>
-    where
-        T::Px: RasterPixel + VoxelPixel,
-    {
-        drawing.draw(&mut target)?;
-        *out = target.to_rgba8(palette);
-        Ok(())
-    }
-    match format {
-        TargetFormat::Indexed8 => draw(IndexedFrame::new(w, h), palette, out, drawing),
-        TargetFormat::Rgb565 => draw(Surface::<Rgb565>::new(w, h), palette, out, drawing),
-        TargetFormat::Argb4444 => draw(Surface::<Argb4444>::new(w, h), palette, out, drawing),
-        TargetFormat::Argb8888 => draw(Surface::<Argb8888>::new(w, h), palette, out, drawing),
-    }
+    let mut target = AnyTarget::new(format, w, h);
+    target.draw(drawing)?;
+    *out = target.to_rgba8(palette);
+    Ok(())
 }

@@ -11,8 +11,9 @@ pub struct View {
     pub yaw: Option<f32>,
     /// `pitch`, degrees; `None`: `modex render`'s default (10, or 45 for a flat model).
     pub pitch: Option<f32>,
-    /// `format`.
-    pub format: TargetFormat,
+    /// `format`; `None`: `modex render`'s default, which follows the content (8888 for levels
+    /// and true-colour skins, 8-bit for palettized ones).
+    pub format: Option<TargetFormat>,
     /// `frame`.
     pub frame: usize,
     /// `facing` (voxel units, 0..=255).
@@ -27,7 +28,7 @@ impl Default for View {
             size: (640, 480),
             yaw: None,
             pitch: None,
-            format: TargetFormat::Indexed8,
+            format: None,
             frame: 0,
             facing: 0,
             zoom: 1.0,

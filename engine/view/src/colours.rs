@@ -99,6 +99,50 @@ pub fn palette_8bit<'a>(
     }
 }
 
+/// The format and palette a picture is drawn with, as every frontend chooses them.
+#[derive(Debug, Clone)]
+pub struct Choice {
+    /// The format asked for, else the content's ([`Colours::format`]).
+    pub format: TargetFormat,
+    /// The palette 8-bit indices mean (for other formats, the palette 8-bit skins were decoded
+    /// with).
+    pub palette: Palette,
+    /// What was chosen and why, one line each, for the frontend's log (`drawn in 8888
+    /// (true-colour content)`, `8-bit through the file's own palette`).
+    pub said: Vec<String>,
+}
+
+/// `asked` (the user's `--format`), else the format of `colours`; for an 8-bit picture, the
+/// palette [`palette_8bit`] picks (`given`: `palette` is one the user gave).
+pub fn choose<'a>(
+    asked: Option<TargetFormat>,
+    colours: Colours,
+    palette: &Palette,
+    given: bool,
+    own: Option<Palette>,
+    models: impl IntoIterator<Item = &'a Model>,
+) -> Choice {
+    let mut said = Vec::new();
+    let format = asked.unwrap_or_else(|| {
+        said.push(format!("drawn in {}", colours.describe()));
+        colours.format()
+    });
+    if format != TargetFormat::Indexed8 {
+        return Choice {
+            format,
+            palette: palette.clone(),
+            said,
+        };
+    }
+    let (palette, which) = palette_8bit(colours, palette, given, own, models);
+    said.push(format!("8-bit through {which}"));
+    Choice {
+        format,
+        palette,
+        said,
+    }
+}
+
 /// Most texels the quantizer learns from: more says nothing new about a level's colours and
 /// costs time (a large level's surface pages hold tens of millions).
 const MAX_SAMPLES: usize = 1 << 20;
@@ -108,7 +152,7 @@ const SAMPLE_FACTOR: i32 = 10;
 
 /// A palette for drawing `models` (their skins' RGBA texels, as decoded) in 8 bits: index 0
 /// black (transparent in the rasterizer), indices 1..=255 NeuQuant's colours of the texels. The
-/// darker shades lighting makes are taken in too: each texel is also learned at half and a quarter
+/// darker shades lighting makes are taken in too: each texel is also learned at 5/8, 3/8 and 3/16
 /// of its brightness, the range a lit scene spans between full light and shadow, so shaded
 /// surfaces find near colours and keep their hue instead of drifting to the nearest grey.
 /// Transparent texels (alpha below 128) are left out. Without any texel, the Quake palette.

@@ -17,6 +17,7 @@ mod error;
 pub mod info;
 pub mod level;
 pub mod model;
+pub mod target;
 pub mod voxel;
 
 pub use error::ViewError;

@@ -3,14 +3,14 @@
 //! (`modex_demo::scene::overlay`, the demo's statistics overlay), into whichever target format the
 //! viewer draws in. Drawn into the picture itself, so 8-bit frames keep their palette indices.
 
-use anyhow::Result;
 use modex::{DrawStats, Palette, Target, TargetFormat};
 use modex_demo::scene::overlay;
 use modex_raster::RasterPixel;
+use modex_view::target::Drawing;
+use modex_view::ViewError;
 use modex_voxel::VoxelPixel;
 
 use super::keys::{overlay_lines, Action, KeyState, Viewer};
-use super::target::DrawInto;
 
 /// The text's colour (the demo overlay's yellow).
 const INK: [u8; 3] = [255, 243, 27];
@@ -90,7 +90,7 @@ impl Hud {
 
     /// `picture` with what is shown drawn over it: the statistics at the top, the key list
     /// under them.
-    pub fn over<'a, D: DrawInto>(
+    pub fn over<'a, D: Drawing>(
         &self,
         picture: &'a mut D,
         format: TargetFormat,
@@ -124,12 +124,12 @@ pub struct WithHud<'a, D> {
     keys: Vec<String>,
 }
 
-impl<D: DrawInto> DrawInto for WithHud<'_, D> {
-    fn draw_into<T: Target>(&mut self, target: &mut T) -> Result<()>
+impl<D: Drawing> Drawing for WithHud<'_, D> {
+    fn draw<T: Target>(&mut self, target: &mut T) -> Result<(), ViewError>
     where
         T::Px: RasterPixel + VoxelPixel,
     {
-        self.picture.draw_into(target)?;
+        self.picture.draw(target)?;
         let ink = T::flat(INK, self.palette);
         let dark = T::flat([0, 0, 0], self.palette);
         overlay::text(target, 4, &self.stats, ink, dark);
@@ -150,8 +150,8 @@ mod tests {
 
     struct Grey;
 
-    impl DrawInto for Grey {
-        fn draw_into<T: Target>(&mut self, target: &mut T) -> Result<()>
+    impl Drawing for Grey {
+        fn draw<T: Target>(&mut self, target: &mut T) -> Result<(), ViewError>
         where
             T::Px: RasterPixel + VoxelPixel,
         {
@@ -176,7 +176,7 @@ mod tests {
         let palette = Palette::quake();
         let mut s = Surface::<Argb8888>::new(640, 480);
         hud.over(&mut Grey, TargetFormat::Argb8888, &palette, &[])
-            .draw_into(&mut s)
+            .draw(&mut s)
             .unwrap();
         let ink = <Surface<Argb8888> as Target>::flat(INK, &palette);
         s.pixels().iter().filter(|&&p| p == ink).count()

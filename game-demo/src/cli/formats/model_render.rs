@@ -8,15 +8,16 @@ use anyhow::{bail, Context, Result};
 use modex::{with_threads, Camera, DepthBuffer, DrawStats, Target};
 use modex_assets::Asset;
 use modex_raster::{framing_camera, Entity, PreparedModel, RasterPixel, Renderer};
-use modex_view::colours::{palette_8bit, Colours};
+use modex_view::colours::{choose, Colours};
 use modex_view::model::{bounds_model, default_pitch};
 use modex_voxel::VoxelPixel;
 
 use super::hud::Hud;
 use super::keys::{Action, Drag, Viewer};
 use super::model::{load_models, palette_or_quake};
-use super::target::{self, save_png, DrawInto, Targets};
+use super::target::{self, save_png, Targets};
 use crate::cli::{parse_size, RenderArgs, TargetFormat, ViewArgs};
+use modex_view::target::Drawing;
 
 /// The viewer's opening pitch, degrees.
 const VIEW_PITCH: f32 = 15.0;
@@ -38,9 +39,9 @@ struct Picture<'a> {
     stats: DrawStats,
 }
 
-impl DrawInto for Picture<'_> {
+impl Drawing for Picture<'_> {
     /// Clear to black, draw the model, then its wireframe if asked.
-    fn draw_into<T: Target>(&mut self, target: &mut T) -> Result<()>
+    fn draw<T: Target>(&mut self, target: &mut T) -> Result<(), modex_view::ViewError>
     where
         T::Px: RasterPixel + VoxelPixel,
     {
@@ -115,25 +116,21 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
     Ok(())
 }
 
-/// `--format`, else the content's ([`Colours`]), and the palette of an 8-bit picture
-/// ([`palette_8bit`]), each said in a log line.
+/// `--format`, else the content's, and the palette of an 8-bit picture
+/// ([`modex_view::colours::choose`]), each said in a log line.
 pub fn format_and_palette(
     args: &RenderArgs,
     name: &str,
     models: &[modex_mdl::Model],
     palette: modex::Palette,
 ) -> (TargetFormat, modex::Palette) {
+    let given = args.palette.is_some();
     let colours = Colours::of_models(models);
-    let format = args.format.unwrap_or_else(|| {
-        log::info!("{name}: drawn in {}", colours.describe());
-        colours.format()
-    });
-    if format != TargetFormat::Indexed8 {
-        return (format, palette);
+    let choice = choose(args.format, colours, &palette, given, None, models);
+    for line in &choice.said {
+        log::info!("{name}: {line}");
     }
-    let (palette, which) = palette_8bit(colours, &palette, args.palette.is_some(), None, models);
-    log::info!("{name}: 8-bit through {which}");
-    (format, palette)
+    (choice.format, choice.palette)
 }
 
 /// The viewer's state.

@@ -21,8 +21,9 @@ use modex_assets::{Asset, Format, PaletteFile};
 use super::hud::Hud;
 use super::keys::{Action, Drag, KeyState, Viewer};
 use super::model_render::DRAG;
-use super::target::{self, save_png, DrawInto, Targets};
+use super::target::{self, save_png, Targets};
 use crate::cli::{parse_size, RenderArgs, ViewArgs};
+use modex_view::target::Drawing;
 
 /// The unit of a VXL file the frontend already read, with its pieces from the same folder.
 fn load_set(asset: &Asset) -> Result<VoxelSet> {
@@ -57,8 +58,8 @@ struct Shot<'a> {
     opts: RenderOptions,
 }
 
-impl DrawInto for Shot<'_> {
-    fn draw_into<T: Target>(&mut self, target: &mut T) -> Result<()>
+impl Drawing for Shot<'_> {
+    fn draw<T: Target>(&mut self, target: &mut T) -> Result<(), modex_view::ViewError>
     where
         T::Px: RasterPixel + VoxelPixel,
     {
@@ -248,10 +249,10 @@ struct UnitPicture<'a> {
     stats: DrawStats,
 }
 
-impl DrawInto for UnitPicture<'_> {
+impl Drawing for UnitPicture<'_> {
     /// The background (8-bit: palette index 0; true colour: dark blue), the unit, then the limb
     /// outlines in green when asked.
-    fn draw_into<T: Target>(&mut self, target: &mut T) -> Result<()>
+    fn draw<T: Target>(&mut self, target: &mut T) -> Result<(), modex_view::ViewError>
     where
         T::Px: RasterPixel + VoxelPixel,
     {
@@ -394,27 +395,15 @@ mod tests {
 
     /// The unit drawn as `st` says into a 64 x 48 target of `st.format`; RGBA8 pixels.
     fn draw(st: &ViewState, set: &VoxelSet, vpl: &Vpl) -> Vec<u8> {
-        use modex::{Argb4444, Argb8888, IndexedFrame, Rgb565, Surface};
-        fn into<T: Target>(mut target: T, picture: &mut UnitPicture<'_>) -> Vec<u8>
-        where
-            T::Px: RasterPixel + VoxelPixel,
-        {
-            picture.draw_into(&mut target).unwrap();
-            target.to_rgba8(&picture.vpl.palette)
-        }
         let mut picture = UnitPicture {
             st,
             set,
             vpl,
             stats: DrawStats::default(),
         };
-        let (w, h) = (64, 48);
-        match st.format {
-            TargetFormat::Indexed8 => into(IndexedFrame::new(w, h), &mut picture),
-            TargetFormat::Rgb565 => into(Surface::<Rgb565>::new(w, h), &mut picture),
-            TargetFormat::Argb4444 => into(Surface::<Argb4444>::new(w, h), &mut picture),
-            TargetFormat::Argb8888 => into(Surface::<Argb8888>::new(w, h), &mut picture),
-        }
+        let mut target = modex_view::target::AnyTarget::new(st.format, 64, 48);
+        target.draw(&mut picture).unwrap();
+        target.to_rgba8(&vpl.palette)
     }
 
     struct Keys(Vec<modex_desktop::minifb::Key>);

@@ -10,7 +10,7 @@ use glam::Vec3;
 use modex::{with_threads, Camera, DepthBuffer, DrawStats, Palette, Target};
 use modex_assets::Asset;
 use modex_raster::RasterPixel;
-use modex_view::colours::{palette_8bit, Colours};
+use modex_view::colours::{choose, Colours};
 use modex_view::level::{
     direction, Collider, Level, LevelScene as Scene, Mode, Motion, Start, Viewpoint, Walker,
 };
@@ -20,9 +20,10 @@ use super::hud::Hud;
 use super::keys::{Action, Drag, KeyState, Viewer};
 use super::model::palette_or_quake;
 use super::model_render::DRAG;
-use super::target::{self, save_png, DrawInto, Targets};
+use super::target::{self, save_png, Targets};
 use super::wmb::load_level;
-use crate::cli::{camera_arg, parse_size, LevelCamera, RenderArgs, TargetFormat, ViewArgs};
+use crate::cli::{camera_arg, parse_size, LevelCamera, RenderArgs, ViewArgs};
+use modex_view::target::{AnyTarget, Drawing};
 
 /// Degrees per second the view turns (Left, Right) and tilts (Up, Down).
 const TURN: f32 = 90.0;
@@ -36,8 +37,8 @@ struct Picture<'a, 'l> {
     culled: usize,
 }
 
-impl DrawInto for Picture<'_, '_> {
-    fn draw_into<T: Target>(&mut self, target: &mut T) -> Result<()>
+impl Drawing for Picture<'_, '_> {
+    fn draw<T: Target>(&mut self, target: &mut T) -> Result<(), modex_view::ViewError>
     where
         T::Px: RasterPixel + VoxelPixel,
     {
@@ -106,25 +107,20 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
     let (w, h) = parse_size(&args.size)?;
     // Levels are true colour: 8888 unless asked; 8-bit through the level's own palette, else one
     // built from its surfaces and models.
-    let colours = Colours::TrueColour;
-    let format = args.format.unwrap_or_else(|| {
-        log::info!("{}: drawn in {}", level.name, colours.describe());
-        colours.format()
-    });
-    let palette = if format == TargetFormat::Indexed8 {
-        let given = args.palette.is_some();
-        let (p, which) = palette_8bit(
-            colours,
-            &palette,
-            given,
-            level.own_palette(),
-            level.models(),
-        );
-        log::info!("{}: 8-bit through {which}", level.name);
-        p
-    } else {
-        palette
-    };
+    let given = args.palette.is_some();
+    let own = level.own_palette();
+    let choice = choose(
+        args.format,
+        Colours::TrueColour,
+        &palette,
+        given,
+        own,
+        level.models(),
+    );
+    for line in &choice.said {
+        log::info!("{}: {line}", level.name);
+    }
+    let (format, palette) = (choice.format, choice.palette);
     let scene = Scene::new(&level, &palette);
     let mut picture = Picture {
         scene: &scene,
@@ -168,18 +164,10 @@ fn bench(args: &ViewArgs, scene: &Scene, (w, h): (usize, usize)) -> Result<()> {
     let (lo, hi) = scene.level().bounds();
     let reach = (hi - lo).length() * 0.25;
     let mut view = view_of(&start);
-    let mut indexed = modex::IndexedFrame::new(w, h);
-    let mut argb = modex::Surface::<modex::Argb8888>::new(w, h);
+    // Any of the four formats (8-bit through the viewer's palette: the line measures drawing).
+    let format = args.format;
+    let mut target = AnyTarget::new(format, w, h);
     let mut depth = DepthBuffer::new(w, h);
-    let path = match args.format {
-        TargetFormat::Indexed8 => "8",
-        _ => "8888",
-    };
-    let format = if path == "8" {
-        TargetFormat::Indexed8
-    } else {
-        TargetFormat::Argb8888
-    };
     let threads = if let Some(t) = args.threads {
         t
     } else {
@@ -199,18 +187,16 @@ fn bench(args: &ViewArgs, scene: &Scene, (w, h): (usize, usize)) -> Result<()> {
                 culled: 0,
             };
             // Drawn without presenting: the line measures drawing alone.
-            match format {
-                TargetFormat::Indexed8 => picture.draw_into(&mut indexed)?,
-                _ => picture.draw_into(&mut argb)?,
-            }
+            target.draw(&mut picture)?;
             depth = picture.depth;
         }
         Ok(t0.elapsed())
     })??;
     let fps = BENCH_FRAMES as f64 / elapsed.as_secs_f64();
     println!(
-        "BENCH level={} size={w}x{h} path={path} threads={threads} fps={fps:.1}",
-        scene.level().name
+        "BENCH level={} size={w}x{h} path={} threads={threads} fps={fps:.1}",
+        scene.level().name,
+        format.name()
     );
     Ok(())
 }

@@ -1,0 +1,168 @@
+//! The one switch from a pixel format to a render target, for every frontend.
+//!
+//! The rasterizer and the voxel renderer draw into any [`modex::Target`], so a frontend writes each
+//! picture once, generic over the target ([`Drawing`]), and asks this module for the concrete
+//! target of the format the user chose ([`AnyTarget`]): the 8-bit mode-X frame or a 565 / 4444 /
+//! 8888 surface. `modex render` saves it, `modex view` presents it, the page reads its RGBA: all
+//! through the methods here, so a new pixel format is added in this one place.
+
+use std::path::Path;
+
+use modex::pngio::{self, PngError};
+use modex::present::{Present, PresentError};
+use modex::{Argb4444, Argb8888, IndexedFrame, Palette, Rgb565, Surface, Target, TargetFormat};
+use modex_raster::RasterPixel;
+use modex_voxel::VoxelPixel;
+
+use crate::ViewError;
+
+/// A picture that can be drawn into a target of any format.
+pub trait Drawing {
+    /// Draw into `target` (the drawing clears what it needs to).
+    fn draw<T: Target>(&mut self, target: &mut T) -> Result<(), ViewError>
+    where
+        T::Px: RasterPixel + VoxelPixel;
+}
+
+/// A render target of one of the four formats, chosen at run time.
+#[derive(Debug, Clone)]
+pub enum AnyTarget {
+    /// The 8-bit mode-X frame (palette indices).
+    Indexed8(IndexedFrame),
+    /// A 16-bit RGB 565 surface.
+    Rgb565(Surface<Rgb565>),
+    /// A 16-bit ARGB 4444 surface.
+    Argb4444(Surface<Argb4444>),
+    /// A 32-bit ARGB 8888 surface.
+    Argb8888(Surface<Argb8888>),
+}
+
+/// Run `$body` with `$t` bound to the concrete target inside `$target`: the switch itself.
+macro_rules! each_format {
+    ($target:expr, $t:ident => $body:expr) => {
+        match $target {
+            AnyTarget::Indexed8($t) => $body,
+            AnyTarget::Rgb565($t) => $body,
+            AnyTarget::Argb4444($t) => $body,
+            AnyTarget::Argb8888($t) => $body,
+        }
+    };
+}
+
+impl AnyTarget {
+    /// A `width` x `height` target of `format`, cleared to zero.
+    pub fn new(format: TargetFormat, width: usize, height: usize) -> AnyTarget {
+        let (w, h) = (width, height);
+        match format {
+            TargetFormat::Indexed8 => AnyTarget::Indexed8(IndexedFrame::new(w, h)),
+            TargetFormat::Rgb565 => AnyTarget::Rgb565(Surface::new(w, h)),
+            TargetFormat::Argb4444 => AnyTarget::Argb4444(Surface::new(w, h)),
+            TargetFormat::Argb8888 => AnyTarget::Argb8888(Surface::new(w, h)),
+        }
+    }
+
+    /// The format of this target.
+    pub fn format(&self) -> TargetFormat {
+        match self {
+            AnyTarget::Indexed8(_) => TargetFormat::Indexed8,
+            AnyTarget::Rgb565(_) => TargetFormat::Rgb565,
+            AnyTarget::Argb4444(_) => TargetFormat::Argb4444,
+            AnyTarget::Argb8888(_) => TargetFormat::Argb8888,
+        }
+    }
+
+    /// Width and height in pixels.
+    pub fn size(&self) -> (usize, usize) {
+        each_format!(self, t => t.size())
+    }
+
+    /// Make this a target of `format` (keeping the size); nothing is allocated when it already is
+    /// one, so a viewer can call this every frame.
+    pub fn switch_to(&mut self, format: TargetFormat) {
+        if self.format() != format {
+            let (w, h) = self.size();
+            *self = AnyTarget::new(format, w, h);
+        }
+    }
+
+    /// Draw `drawing` into this target.
+    pub fn draw(&mut self, drawing: &mut impl Drawing) -> Result<(), ViewError> {
+        each_format!(self, t => drawing.draw(t))
+    }
+
+    /// The pixels as RGBA8, 8-bit indices through `palette` (what [`AnyTarget::save_png`] writes).
+    pub fn to_rgba8(&self, palette: &Palette) -> Vec<u8> {
+        each_format!(self, t => Target::to_rgba8(t, palette))
+    }
+
+    /// Save as a PNG: indexed for the 8-bit frame (its indices survive exactly), RGBA otherwise.
+    pub fn save_png(&self, path: &Path, palette: &Palette) -> Result<(), PngError> {
+        each_format!(self, t => pngio::save_target(path, t, palette))
+    }
+
+    /// Show on `presenter` (8-bit frames stay indexed); `false` once the user closed it.
+    pub fn present(
+        &self,
+        presenter: &mut impl Present,
+        palette: &Palette,
+    ) -> Result<bool, PresentError> {
+        each_format!(self, t => presenter.present_target(t, palette))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Fills the target with one colour.
+    struct Flat([u8; 3]);
+
+    impl Drawing for Flat {
+        fn draw<T: Target>(&mut self, target: &mut T) -> Result<(), ViewError>
+        where
+            T::Px: RasterPixel + VoxelPixel,
+        {
+            target.fill(T::flat(self.0, &Palette::quake()));
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn every_format_draws_saves_and_reads_back_the_same_colour() {
+        let dir = std::env::temp_dir().join(format!("modex-anytarget-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pal = Palette::quake();
+        for f in TargetFormat::ALL {
+            let mut t = AnyTarget::new(TargetFormat::Indexed8, 4, 3);
+            t.switch_to(f);
+            assert_eq!((t.format(), t.size()), (f, (4, 3)));
+            // Index 0 of the Quake palette is black, exact in every format.
+            t.draw(&mut Flat([0, 0, 0])).unwrap();
+            assert!(
+                t.to_rgba8(&pal).chunks(4).all(|p| p == [0, 0, 0, 255]),
+                "{f}"
+            );
+            let out = dir.join(format!("{f}.png"));
+            t.save_png(&out, &pal).unwrap();
+            let (w, h, rgba) = pngio::decode_rgba(&std::fs::read(&out).unwrap()).unwrap();
+            assert_eq!((w, h), (4, 3));
+            assert_eq!(rgba, t.to_rgba8(&pal), "{f}");
+        }
+        // The 8-bit frame is saved indexed.
+        pngio::decode_indexed(&std::fs::read(dir.join("8.png")).unwrap()).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_bright_colour_differs_by_format_only_as_its_depth_says() {
+        let pal = Palette::quake();
+        let white = |f| {
+            let mut t = AnyTarget::new(f, 1, 1);
+            t.draw(&mut Flat([255, 255, 255])).unwrap();
+            t.to_rgba8(&pal)
+        };
+        assert_eq!(white(TargetFormat::Argb8888), [255, 255, 255, 255]);
+        assert_eq!(white(TargetFormat::Rgb565), [255, 255, 255, 255]);
+        assert_eq!(white(TargetFormat::Argb4444), [255, 255, 255, 255]);
+    }
+}

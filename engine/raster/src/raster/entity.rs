@@ -145,9 +145,13 @@ impl<'m> PreparedModel<'m> {
         let tex = self.texture(skin);
         // An alpha-tested skin is drawn through its keyed form (cut texels 0) in every mode.
         let keyed = tex.keyed(false);
-        tex.levels.iter().map(move |l| {
-            let texels = if keyed { &l.rgba_overlay } else { &l.rgba };
-            (l.width, l.height, texels.as_slice())
+        tex.levels.iter().enumerate().map(move |(i, l)| {
+            let texels = if keyed {
+                tex.overlay_level(i)
+            } else {
+                tex.rgba_level(i)
+            };
+            (l.width, l.height, texels)
         })
     }
 

@@ -17,7 +17,7 @@ use modex::{Argb4444, Argb8888, Pixel, Rgb565};
 use super::bands::{fill_cleared, Triangles};
 use super::light::{level_of, ShadeTable, LIGHT_MAX};
 use super::span::{DepthMode, Paint, Rows, Run};
-use super::texture::{Level, Texture, MAX_LEVELS};
+use super::texture::{Texture, MAX_LEVELS};
 
 /// A pixel type the rasterizer can draw: `u8` palette indices (the mode-X frame, lit through the
 /// palette's shade table) and the true-colour [`Rgb565`], [`Argb4444`] (alpha-blended) and
@@ -58,8 +58,6 @@ impl TexturedFill<'_> {
     #[inline]
     fn fill_with<T: Texel, L: Lighting<T>, M: Mix<L::Px>>(
         &self,
-        texels: LevelTexels<T>,
-        overlay_texels: LevelTexels<T>,
         lighting: L,
         mix: Option<M>,
         frame: Rows<'_, L::Px>,
@@ -68,35 +66,35 @@ impl TexturedFill<'_> {
         match mix {
             Some(mix) => {
                 let lighting = Translucent { lighting, mix };
-                self.fill_painted(texels, overlay_texels, lighting, frame, clear)
+                self.fill_painted(lighting, frame, clear)
             }
-            None => self.fill_painted(texels, overlay_texels, lighting, frame, clear),
+            None => self.fill_painted(lighting, frame, clear),
         }
     }
 
-    /// Fill with the texels `texels` picks from each mip level (`overlay_texels`, where 0 is the
-    /// key, in overlay mode and for alpha-tested skins: [`Texture::keyed`]) lit by `lighting`:
+    /// Fill with the texels of `T`'s form at each mip level (the keyed form, where 0 is the key,
+    /// in overlay mode and for alpha-tested skins: [`Texture::keyed`]) lit by `lighting`:
     /// picks the keyed or the plain painter, so each span loop is monomorphised per pixel type and
     /// mode, and skins without cut-outs keep the plain loop and its vector kernels.
     #[inline]
     fn fill_painted<T: Texel, L: Lighting<T>>(
         &self,
-        texels: LevelTexels<T>,
-        overlay_texels: LevelTexels<T>,
         lighting: L,
         frame: Rows<'_, L::Px>,
         clear: Option<L::Px>,
     ) {
         let keyed = self.tex.keyed(self.overlay);
-        let pick = if keyed { overlay_texels } else { texels };
         let used = if self.mipmaps {
             self.tex.levels.len()
         } else {
             1
         };
         let mut levels: [(&[T], (u32, u32)); MAX_LEVELS] = [(&[], (0, 0)); MAX_LEVELS];
-        for (slot, l) in levels.iter_mut().zip(&self.tex.levels[..used]) {
-            *slot = (pick(l), (l.width, l.height));
+        for (i, (slot, l)) in levels.iter_mut().zip(&self.tex.levels[..used]).enumerate() {
+            *slot = (
+                T::level(self.tex, keyed, i, self.shades),
+                (l.width, l.height),
+            );
         }
         let levels = &levels[..used];
         let (texels, size) = levels[0];
@@ -131,14 +129,29 @@ pub(crate) mod sealed {
     }
 }
 
-/// Which of a mip level's texel forms a painter reads.
-type LevelTexels<T> = fn(&Level) -> &[T];
-
 /// A prepared texel: a palette index (8-bit targets) or packed RGBA (true colour); 0 is the overlay
 /// key.
-trait Texel: Copy + PartialEq + Default + Sync {}
-impl Texel for u8 {}
-impl Texel for u32 {}
+trait Texel: Copy + PartialEq + Default + Sync + 'static {
+    /// Mip level `level` of `tex` in this texel's form, keyed (0 at keys) or plain.
+    fn level<'t>(tex: &'t Texture, keyed: bool, level: usize, shades: &ShadeTable) -> &'t [Self];
+}
+
+impl Texel for u8 {
+    /// One 8-bit form serves both modes: index 0 is the key, and a drawn key is black.
+    fn level<'t>(tex: &'t Texture, _keyed: bool, level: usize, shades: &ShadeTable) -> &'t [u8] {
+        tex.indexed_level(level, shades)
+    }
+}
+
+impl Texel for u32 {
+    fn level<'t>(tex: &'t Texture, keyed: bool, level: usize, _: &ShadeTable) -> &'t [u32] {
+        if keyed {
+            tex.overlay_level(level)
+        } else {
+            tex.rgba_level(level)
+        }
+    }
+}
 
 /// How a texel lit by a fixed-point light level becomes a pixel: the only per-format code.
 trait Lighting<T>: Sync + Copy {
@@ -310,7 +323,7 @@ impl sealed::FillTextured for u8 {
     fn fill_textured(job: &TexturedFill<'_>, frame: Rows<'_, u8>, clear: Option<u8>) {
         let lighting = Colormap(job.shades.colormap());
         let mix = job.blend.map(TableMix);
-        job.fill_with(|l| &l.indexed, |l| &l.indexed, lighting, mix, frame, clear);
+        job.fill_with(lighting, mix, frame, clear);
     }
 }
 
@@ -472,10 +485,8 @@ impl<P: TrueColor> Lighting<u32> for Multiply<P> {
 
 impl<P: TrueColor> sealed::FillTextured for P {
     fn fill_textured(job: &TexturedFill<'_>, frame: Rows<'_, P>, clear: Option<P>) {
-        let (normal, overlay): (LevelTexels<u32>, LevelTexels<u32>) =
-            (|l| &l.rgba, |l| &l.rgba_overlay);
         let mix = (!job.opacity.is_opaque()).then(|| ChannelMix(job.opacity.weight256()));
-        job.fill_with(normal, overlay, Multiply(PhantomData), mix, frame, clear);
+        job.fill_with(Multiply(PhantomData), mix, frame, clear);
     }
 }
 

@@ -15,11 +15,19 @@
 //! and their vector kernels.
 //!
 //! Every form exists per mip level: level 0 is the skin, each further level half the size of the
-//! one before (2x2 box filter, sizes rounded down, to 1x1), built here at load. A5 drew its skins
+//! one before (2x2 box filter, sizes rounded down, to 1x1).
+//!
+//! Only the plain RGBA levels are built at load; the keyed forms (overlay RGBA) and the 8-bit
+//! forms are built the first time a fill reads them ([`Texture::overlay_level`],
+//! [`Texture::indexed_level`]). A level's models are drawn through one of them, not all: a large
+//! level drawn in 8888 never needs its tens of millions of texels mapped to a palette, which was
+//! most of its load time, nor their keyed copy (issue 40's cost target, docs/benchmarks.md). A5 drew its skins
 //! through Direct3D with mip levels; without them a minified skin shimmers (every pixel a texel
 //! far from its neighbour's) and every pixel's texel is a cache miss (the 1272x1114 minigun skin).
 //! The file's own mip levels (MDL5 type + 8) are skipped by the decoder and rebuilt here, so every
 //! skin, with mips stored or not, is drawn the same way.
+
+use std::sync::OnceLock;
 
 use modex_mdl::{Skin, SkinPixels};
 
@@ -44,20 +52,26 @@ pub const BLANK_RGB: [u8; 3] = [192, 192, 192];
 /// player saw up to the soft rim of each leaf.
 pub const ALPHA_REF: u8 = 128;
 
-/// One mip level's texels in every form the targets read.
+/// One mip level's plain texels, built at load.
 #[derive(Debug, Clone)]
 pub struct Level {
     pub width: u32,
     pub height: u32,
-    /// Palette indices, for the 8-bit target.
-    pub indexed: Vec<u8>,
     /// Packed RGBA, for true-colour targets (normal mode).
     pub rgba: Vec<u32>,
-    /// Packed RGBA with overlay-transparent texels set to 0 (overlay mode).
-    pub rgba_overlay: Vec<u32>,
 }
 
-/// A skin's texels in every form the targets read, at every mip level.
+/// One mip level's keyed form: where the keys are, and the texels with each key set to 0.
+#[derive(Debug, Clone)]
+struct Keyed {
+    /// Overlay key (or cut by the alpha test) per texel.
+    keys: Vec<bool>,
+    /// Packed RGBA with overlay-transparent texels set to 0 (overlay mode, alpha-tested skins).
+    overlay: Vec<u32>,
+}
+
+/// A skin's texels at every mip level: the plain form built at load, the keyed and 8-bit forms
+/// on first use.
 #[derive(Debug, Clone)]
 pub struct Texture {
     /// Level 0's size.
@@ -69,6 +83,15 @@ pub struct Texture {
     /// forms (`indexed`, `rgba_overlay`) in every mode, not only in overlay mode. `false` for skins
     /// without an alpha channel, which thus keep the unkeyed forms and their vector kernels.
     pub cutout: bool,
+    /// Level 0's keys, one bit per texel (bit `i % 64` of word `i / 64`), from which the keyed
+    /// forms are built: a bit, not a byte, as it is kept for the texture's life.
+    keys: Vec<u64>,
+    /// An 8-bit skin's indices as stored: its level 0 in the 8-bit form.
+    stored: Option<Vec<u8>>,
+    /// The keyed form of every level, built on first use.
+    keyed: OnceLock<Vec<Keyed>>,
+    /// The 8-bit form of every level (palette indices, 0 at keys), built on first use.
+    indexed: OnceLock<Vec<Vec<u8>>>,
 }
 
 /// At most this many levels (a 65535-texel side, the largest [`Texture::from_skin`] takes, needs 17).
@@ -88,104 +111,150 @@ impl Texture {
         }
         // Whether each texel is a key (the overlay key, or cut by the alpha test), the texel
         // colours, and whether any texel was cut by the alpha test.
-        let (indexed, keys, rgba, cutout): (Vec<u8>, Vec<bool>, Vec<u32>, bool) = match &skin.pixels
-        {
-            SkinPixels::Indexed(idx) => {
-                if idx.len() != n {
-                    return None;
+        let (stored, keys, rgba, cutout): (Option<Vec<u8>>, Vec<bool>, Vec<u32>, bool) =
+            match &skin.pixels {
+                SkinPixels::Indexed(idx) => {
+                    if idx.len() != n {
+                        return None;
+                    }
+                    let pal = shades.palette();
+                    let rgba = idx.iter().map(|&i| pack(pal.rgba(i))).collect();
+                    // No alpha channel: index 0 is the overlay key only.
+                    (
+                        Some(idx.clone()),
+                        idx.iter().map(|&i| i == 0).collect(),
+                        rgba,
+                        false,
+                    )
                 }
-                let pal = shades.palette();
-                let rgba = idx.iter().map(|&i| pack(pal.rgba(i))).collect();
-                // No alpha channel: index 0 is the overlay key only.
-                (
-                    idx.clone(),
-                    idx.iter().map(|&i| i == 0).collect(),
-                    rgba,
-                    false,
-                )
-            }
-            SkinPixels::External(_) => return None,
-            other => {
-                if skin.rgba.len() != n * 4 {
-                    return None;
-                }
-                let mut keys: Vec<bool> = match other {
-                    SkinPixels::Rgb565(v) | SkinPixels::Argb4444(v) if v.len() == n => {
-                        v.iter().map(|&p| p == 0).collect()
+                SkinPixels::External(_) => return None,
+                other => {
+                    if skin.rgba.len() != n * 4 {
+                        return None;
                     }
-                    SkinPixels::Rgb888(v) if v.len() == n => {
-                        v.iter().map(|p| *p == [0; 3]).collect()
-                    }
-                    SkinPixels::Argb8888(v) if v.len() == n => {
-                        v.iter().map(|p| *p == [0; 4]).collect()
-                    }
-                    // No overlay key is defined for DDS skins: only the alpha test below cuts.
-                    SkinPixels::Dds(_) => vec![false; n],
-                    _ => return None,
-                };
-                // The alpha test: formats without alpha decode to 255 and never cut. For 4444 and
-                // 8888 skins the overlay keys above are alpha-0 texels, so keys are the same set
-                // in overlay mode and out of it (one keyed form serves both).
-                let mut cutout = false;
-                for (key, c) in keys.iter_mut().zip(skin.rgba.chunks_exact(4)) {
-                    if c[3] < ALPHA_REF {
-                        *key = true;
-                        cutout = true;
-                    }
-                }
-                let rgba: Vec<u32> = skin
-                    .rgba
-                    .chunks_exact(4)
-                    .map(|c| pack([c[0], c[1], c[2], c[3]]))
-                    .collect();
-                let indexed = skin
-                    .rgba
-                    .chunks_exact(4)
-                    .zip(&keys)
-                    .map(|(c, &key)| {
-                        if key {
-                            0
-                        } else {
-                            shades.index_of([c[0], c[1], c[2]])
+                    let mut keys: Vec<bool> = match other {
+                        SkinPixels::Rgb565(v) | SkinPixels::Argb4444(v) if v.len() == n => {
+                            v.iter().map(|&p| p == 0).collect()
                         }
-                    })
-                    .collect();
-                (indexed, keys, rgba, cutout)
-            }
-        };
-        // A texel that passes the alpha test is written as it is, not blended: the solid pass
-        // has blending off, so the frame gets its colour opaque (alpha 255 in 8888, no mix in
-        // 4444), as the 565 and 8-bit targets, which have no alpha, draw it anyway.
-        let opaque = if cutout { 0xff00_0000 } else { 0 };
-        let rgba_overlay = rgba
-            .iter()
-            .zip(&keys)
-            .map(|(&c, &key)| if key { 0 } else { c.max(1) | opaque })
-            .collect();
+                        SkinPixels::Rgb888(v) if v.len() == n => {
+                            v.iter().map(|p| *p == [0; 3]).collect()
+                        }
+                        SkinPixels::Argb8888(v) if v.len() == n => {
+                            v.iter().map(|p| *p == [0; 4]).collect()
+                        }
+                        // No overlay key is defined for DDS skins: only the alpha test below cuts.
+                        SkinPixels::Dds(_) => vec![false; n],
+                        _ => return None,
+                    };
+                    // The alpha test: formats without alpha decode to 255 and never cut. For 4444 and
+                    // 8888 skins the overlay keys above are alpha-0 texels, so keys are the same set
+                    // in overlay mode and out of it (one keyed form serves both).
+                    let mut cutout = false;
+                    for (key, c) in keys.iter_mut().zip(skin.rgba.chunks_exact(4)) {
+                        if c[3] < ALPHA_REF {
+                            *key = true;
+                            cutout = true;
+                        }
+                    }
+                    let rgba: Vec<u32> = skin
+                        .rgba
+                        .chunks_exact(4)
+                        .map(|c| pack([c[0], c[1], c[2], c[3]]))
+                        .collect();
+                    (None, keys, rgba, cutout)
+                }
+            };
         let (width, height) = (skin.width as u32, skin.height as u32);
         let mut levels = vec![Level {
             width,
             height,
-            indexed,
             rgba,
-            rgba_overlay,
         }];
-        let mut keys = keys;
         while levels.len() < MAX_LEVELS {
             let last = &levels[levels.len() - 1];
             if last.width == 1 && last.height == 1 {
                 break;
             }
-            let (next, next_keys) = halve(last, &keys, cutout, shades);
-            levels.push(next);
-            keys = next_keys;
+            levels.push(halve_plain(last));
         }
         Some(Texture {
             width,
             height,
             levels,
             cutout,
+            keys: pack_bits(&keys),
+            stored,
+            keyed: OnceLock::new(),
+            indexed: OnceLock::new(),
         })
+    }
+
+    /// Level `level`'s plain packed RGBA (true-colour targets, normal mode).
+    pub fn rgba_level(&self, level: usize) -> &[u32] {
+        &self.levels[level].rgba
+    }
+
+    /// Level `level`'s packed RGBA with its keys set to 0 (true-colour targets, overlay mode and
+    /// alpha-tested skins); the keyed forms are built on the first call.
+    pub fn overlay_level(&self, level: usize) -> &[u32] {
+        &self.keyed_forms()[level].overlay
+    }
+
+    /// Level `level`'s palette indices through `shades` (the 8-bit target; 0 at keys); built on
+    /// the first call, so `shades` must be the table the texture was prepared with.
+    pub fn indexed_level(&self, level: usize, shades: &ShadeTable) -> &[u8] {
+        &self.indexed.get_or_init(|| self.build_indexed(shades))[level]
+    }
+
+    /// The keyed form of every level: level 0's from the skin's keys, each further level's keys by
+    /// majority and colours by the mean of the non-key texels ([`halve_keyed`]).
+    fn keyed_forms(&self) -> &[Keyed] {
+        self.keyed.get_or_init(|| {
+            // A texel that passes the alpha test is written as it is, not blended: the solid
+            // pass has blending off, so the frame gets its colour opaque (alpha 255 in 8888, no
+            // mix in 4444), as the 565 and 8-bit targets, which have no alpha, draw it anyway.
+            let opaque = if self.cutout { 0xff00_0000 } else { 0 };
+            let plain = &self.levels[0].rgba;
+            let keys: Vec<bool> = (0..plain.len())
+                .map(|i| self.keys[i / 64] >> (i % 64) & 1 != 0)
+                .collect();
+            let overlay = plain
+                .iter()
+                .zip(&keys)
+                .map(|(&c, &key)| if key { 0 } else { c.max(1) | opaque })
+                .collect();
+            let mut keyed = vec![Keyed { keys, overlay }];
+            for (i, plain) in self.levels[..self.levels.len() - 1].iter().enumerate() {
+                let next = halve_keyed(plain, &keyed[i], self.cutout);
+                keyed.push(next);
+            }
+            keyed
+        })
+    }
+
+    /// The 8-bit form of every level: an 8-bit skin's level 0 as stored; every other texel the
+    /// palette colour nearest its keyed colour (never index 0), 0 at keys.
+    fn build_indexed(&self, shades: &ShadeTable) -> Vec<Vec<u8>> {
+        self.keyed_forms()
+            .iter()
+            .enumerate()
+            .map(|(i, k)| match (&self.stored, i) {
+                (Some(stored), 0) => stored.clone(),
+                _ => k
+                    .overlay
+                    .iter()
+                    .zip(&k.keys)
+                    .map(|(&c, &key)| {
+                        if key {
+                            0
+                        } else {
+                            let [r, g, b, _] = c.to_le_bytes();
+                            shades.index_of([r, g, b])
+                        }
+                    })
+                    .collect(),
+            })
+            .collect()
     }
 
     /// (width, height) of level 0 in texels.
@@ -203,11 +272,13 @@ impl Texture {
             levels: vec![Level {
                 width: 1,
                 height: 1,
-                indexed: vec![shades.index_of(BLANK_RGB)],
                 rgba: vec![c],
-                rgba_overlay: vec![c],
             }],
             cutout: false,
+            keys: vec![0],
+            stored: Some(vec![shades.index_of(BLANK_RGB)]),
+            keyed: OnceLock::new(),
+            indexed: OnceLock::new(),
         }
     }
 
@@ -218,73 +289,100 @@ impl Texture {
     }
 }
 
-/// The next mip level of `l` (whose texels are overlay keys where `keys` says so) and its keys.
-///
-/// Each texel is the rounded mean of the (up to) 2x2 texels it covers, per channel alpha included:
-/// all of them for the normal form; only the non-key ones for the overlay and 8-bit forms, where a
-/// texel is a key when more than half of its sources are (so a cut-out keeps its outline, neither
-/// growing nor eroding, as it shrinks). An alpha-tested skin (`cutout`), drawn through its keyed
-/// forms in every mode, averages the keyed form's texels of the level above, so no cut texel's
-/// colour or zero alpha bleeds in at any level; the majority rule stands in for Direct3D's
-/// test of the box-filtered alpha (they differ only where partial alpha meets the cut). Other
-/// skins average the plain form's, as the 8-bit form also serves their plain mode, where a black
-/// texel is a colour: from level 2 on their keyed forms thus carry some black (not changed here:
-/// it would move the 8-bit levels of opaque skins away from the true-colour ones). Sizes round down (an odd last row or column is dropped), as
-/// GL's levels do; a side of 1 stays 1.
-fn halve(l: &Level, keys: &[bool], cutout: bool, shades: &ShadeTable) -> (Level, Vec<bool>) {
+/// The plain form of the next mip level of `l`: each texel the rounded mean of the (up to) 2x2
+/// texels it covers, per channel alpha included, keys too. Sizes round down (an odd last row or
+/// column is dropped), as GL's levels do; a side of 1 stays 1.
+fn halve_plain(l: &Level) -> Level {
     let (w, h) = (l.width as usize, l.height as usize);
     let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
-    let n = nw * nh;
-    let mut out = Level {
-        width: nw as u32,
-        height: nh as u32,
-        indexed: Vec::with_capacity(n),
-        rgba: Vec::with_capacity(n),
-        rgba_overlay: Vec::with_capacity(n),
-    };
-    let mut out_keys = Vec::with_capacity(n);
-    let xs = if w > 1 { 2 } else { 1 };
-    let ys = if h > 1 { 2 } else { 1 };
-    let mean = |sum: [u32; 4], count: u32| {
-        let c = |s: u32| ((s + count / 2) / count) as u8;
-        [c(sum[0]), c(sum[1]), c(sum[2]), c(sum[3])]
-    };
+    let (xs, ys) = (if w > 1 { 2 } else { 1 }, if h > 1 { 2 } else { 1 });
+    let mut rgba = Vec::with_capacity(nw * nh);
     for y in 0..nh {
         for x in 0..nw {
-            let (mut all, mut opaque) = ([0u32; 4], [0u32; 4]);
-            let (mut total, mut solid) = (0u32, 0u32);
+            let mut all = [0u32; 4];
+            for sy in y * ys..y * ys + ys {
+                for sx in x * xs..x * xs + xs {
+                    add(&mut all, l.rgba[sy * w + sx]);
+                }
+            }
+            rgba.push(pack(mean(all, (xs * ys) as u32)));
+        }
+    }
+    Level {
+        width: nw as u32,
+        height: nh as u32,
+        rgba,
+    }
+}
+
+/// The keyed form of the level below `plain` (whose keyed form is `keyed`).
+///
+/// A texel is a key when more than half of its sources are (so a cut-out keeps its outline,
+/// neither growing nor eroding, as it shrinks); otherwise it is the rounded mean of its non-key
+/// sources. An alpha-tested skin (`cutout`), drawn through its keyed form in every mode, averages
+/// the keyed form's texels of the level above, so no cut texel's colour or zero alpha bleeds in
+/// at any level; the majority rule stands in for Direct3D's test of the box-filtered alpha (they
+/// differ only where partial alpha meets the cut). Other skins average the plain form's, as the
+/// 8-bit form also serves their plain mode, where a black texel is a colour: from level 2 on
+/// their keyed forms thus carry some black (not changed here: it would move the 8-bit levels of
+/// opaque skins away from the true-colour ones).
+fn halve_keyed(plain: &Level, keyed: &Keyed, cutout: bool) -> Keyed {
+    let (w, h) = (plain.width as usize, plain.height as usize);
+    let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
+    let (xs, ys) = (if w > 1 { 2 } else { 1 }, if h > 1 { 2 } else { 1 });
+    let mut out = Keyed {
+        keys: Vec::with_capacity(nw * nh),
+        overlay: Vec::with_capacity(nw * nh),
+    };
+    let from = if cutout { &keyed.overlay } else { &plain.rgba };
+    for y in 0..nh {
+        for x in 0..nw {
+            let (mut opaque, mut solid) = ([0u32; 4], 0u32);
             for sy in y * ys..y * ys + ys {
                 for sx in x * xs..x * xs + xs {
                     let i = sy * w + sx;
-                    let t = l.rgba[i].to_le_bytes();
-                    for (k, &c) in t.iter().enumerate() {
-                        all[k] += c as u32;
+                    if !keyed.keys[i] {
+                        add(&mut opaque, from[i]);
+                        solid += 1;
                     }
-                    if !keys[i] {
-                        let t = if cutout { l.rgba_overlay[i] } else { l.rgba[i] };
-                        let t = t.to_le_bytes();
-                        for (k, &c) in t.iter().enumerate() {
-                            opaque[k] += c as u32;
-                        }
-                    }
-                    total += 1;
-                    solid += u32::from(!keys[i]);
                 }
             }
+            let total = (xs * ys) as u32;
             let key = (total - solid) * 2 > total;
-            out_keys.push(key);
-            out.rgba.push(pack(mean(all, total)));
-            if key {
-                out.indexed.push(0);
-                out.rgba_overlay.push(0);
+            out.keys.push(key);
+            out.overlay.push(if key {
+                0
             } else {
-                let c = mean(opaque, solid);
-                out.indexed.push(shades.index_of([c[0], c[1], c[2]]));
-                out.rgba_overlay.push(pack(c).max(1));
-            }
+                pack(mean(opaque, solid)).max(1)
+            });
         }
     }
-    (out, out_keys)
+    out
+}
+
+/// `keys` one bit each, bit `i % 64` of word `i / 64`.
+fn pack_bits(keys: &[bool]) -> Vec<u64> {
+    keys.chunks(64)
+        .map(|c| {
+            c.iter()
+                .enumerate()
+                .fold(0u64, |w, (i, &k)| w | (u64::from(k) << i))
+        })
+        .collect()
+}
+
+/// Add packed texel `t`'s channels to `sum`.
+#[inline]
+fn add(sum: &mut [u32; 4], t: u32) {
+    for (s, c) in sum.iter_mut().zip(t.to_le_bytes()) {
+        *s += c as u32;
+    }
+}
+
+/// The rounded mean of `count` texels whose channels add up to `sum`.
+#[inline]
+fn mean(sum: [u32; 4], count: u32) -> [u8; 4] {
+    sum.map(|s| ((s + count / 2) / count) as u8)
 }
 
 #[cfg(test)]
@@ -318,12 +416,10 @@ mod tests {
         let t = Texture::from_skin(&skin(w, h, rgba), &shades).unwrap();
         let sizes: Vec<(u32, u32)> = t.levels.iter().map(|l| (l.width, l.height)).collect();
         assert_eq!(sizes, [(12, 5), (6, 2), (3, 1), (1, 1)]);
-        for l in &t.levels {
+        for (i, l) in t.levels.iter().enumerate() {
             let n = (l.width * l.height) as usize;
-            assert_eq!(
-                (l.indexed.len(), l.rgba.len(), l.rgba_overlay.len()),
-                (n, n, n)
-            );
+            let (indexed, overlay) = (t.indexed_level(i, &shades), t.overlay_level(i));
+            assert_eq!((indexed.len(), l.rgba.len(), overlay.len()), (n, n, n));
         }
         // Level 1 texel (1, 0) is the mean of texels (2..4, 0..2) of level 0: red 8, 12, 56, 60.
         let c = t.levels[1].rgba[1].to_le_bytes();
@@ -338,17 +434,13 @@ mod tests {
         let wt = [255, 255, 255, 255];
         let px = [k, k, wt, k, k, wt, wt, wt];
         let t = Texture::from_skin(&skin(4, 2, px.concat()), &shades).unwrap();
-        let l = &t.levels[1];
-        assert_eq!(l.rgba_overlay[0], 0, "three of four keys: key");
-        assert_eq!(l.indexed[0], 0);
-        assert_eq!(
-            l.rgba_overlay[1],
-            pack(wt),
-            "one key of four: mean of the others"
-        );
-        assert_ne!(l.indexed[1], 0);
+        let (overlay, indexed) = (t.overlay_level(1), t.indexed_level(1, &shades));
+        assert_eq!(overlay[0], 0, "three of four keys: key");
+        assert_eq!(indexed[0], 0);
+        assert_eq!(overlay[1], pack(wt), "one key of four: mean of the others");
+        assert_ne!(indexed[1], 0);
         // The normal form averages every texel, keys too.
-        assert_eq!(l.rgba[0].to_le_bytes(), [64, 64, 64, 255]);
+        assert_eq!(t.rgba_level(1)[0].to_le_bytes(), [64, 64, 64, 255]);
     }
 
     fn argb8888(w: usize, h: usize, px: &[[u8; 4]]) -> Skin {
@@ -380,23 +472,45 @@ mod tests {
         let t = Texture::from_skin(&argb8888(4, 2, &px), &shades).unwrap();
         assert!(t.cutout);
         assert!(t.keyed(false) && t.keyed(true));
-        let l = &t.levels[0];
+        let (overlay, indexed) = (t.overlay_level(0), t.indexed_level(0, &shades));
         for (i, p) in px.iter().enumerate() {
             let cut = p[3] < ALPHA_REF;
-            assert_eq!(l.rgba_overlay[i] == 0, cut, "texel {i}: keyed form");
-            assert_eq!(l.indexed[i] == 0, cut, "texel {i}: 8-bit form");
+            assert_eq!(overlay[i] == 0, cut, "texel {i}: keyed form");
+            assert_eq!(indexed[i] == 0, cut, "texel {i}: 8-bit form");
             if !cut {
                 // Drawn opaque: the solid pass does not blend.
-                let c = l.rgba_overlay[i].to_le_bytes();
+                let c = overlay[i].to_le_bytes();
                 assert_eq!(c, [p[0], p[1], p[2], 255], "texel {i}");
             }
         }
         // Level 1: the left block has three cut texels of four (cut), the right none; its mean
         // is of the keyed form, so opaque too (alpha 200 drawn as 255).
-        let l1 = &t.levels[1];
-        assert_eq!((l1.rgba_overlay[0], l1.indexed[0]), (0, 0));
-        assert_eq!(l1.rgba_overlay[1].to_le_bytes()[3], 255);
-        assert_ne!(l1.indexed[1], 0);
+        let (overlay, indexed) = (t.overlay_level(1), t.indexed_level(1, &shades));
+        assert_eq!((overlay[0], indexed[0]), (0, 0));
+        assert_eq!(overlay[1].to_le_bytes()[3], 255);
+        assert_ne!(indexed[1], 0);
+    }
+
+    #[test]
+    fn keyed_and_8bit_forms_are_built_only_when_read() {
+        let shades = ShadeTable::new(&Palette::quake());
+        let px = [
+            [10, 20, 30, 255],
+            [0, 0, 0, 0],
+            [40, 50, 60, 255],
+            [70, 80, 90, 255],
+        ];
+        let t = Texture::from_skin(&argb8888(2, 2, &px), &shades).unwrap();
+        assert!(t.keyed.get().is_none() && t.indexed.get().is_none());
+        t.rgba_level(1);
+        assert!(
+            t.keyed.get().is_none(),
+            "the plain form alone needs no keyed form"
+        );
+        t.overlay_level(0);
+        assert!(t.keyed.get().is_some() && t.indexed.get().is_none());
+        t.indexed_level(0, &shades);
+        assert!(t.indexed.get().is_some());
     }
 
     #[test]

@@ -119,16 +119,12 @@ fn decode_pcx(bytes: &[u8]) -> std::io::Result<(usize, usize, Vec<u8>)> {
 
 /// A `width` x `height` skin of decoded RGBA pixels, keeping the stored `kind` (7 for a file).
 pub fn rgba_skin(kind: u32, width: usize, height: usize, rgba: Vec<u8>) -> Skin {
-    let pixels = rgba
-        .chunks_exact(4)
-        .map(|c| [c[0], c[1], c[2], c[3]])
-        .collect();
     Skin {
         kind,
         has_mipmaps: false,
         width,
         height,
-        pixels: SkinPixels::Argb8888(pixels),
+        pixels: SkinPixels::Rgba,
         rgba,
     }
 }

@@ -65,6 +65,11 @@ pub enum SkinPixels {
     Dds(Vec<u8>),
     /// HMP/MDL7-style external texture reference (the file name), not loaded.
     External(String),
+    /// Texels held only as the skin's [`Skin::rgba`]: an external image file once found and
+    /// decoded, or a picture modex made (a level's surface pages). There is no stored form to
+    /// keep, so the texels are kept once (a large level's image skins are tens of millions of
+    /// texels). Keys: only the alpha test cuts (an all-zero texel has alpha 0, so it is cut too).
+    Rgba,
 }
 
 /// A skin: the original pixels plus an RGBA8 decoding of the top mipmap level.

@@ -185,7 +185,7 @@ pub(crate) fn to_rgba(pixels: &SkinPixels, palette: &Palette) -> Vec<u8> {
         SkinPixels::Argb4444(p) => expand(p, |&v| Argb4444(v).to_rgba()),
         SkinPixels::Rgb888(p) => expand(p, |&[r, g, b]| [r, g, b, 255]),
         SkinPixels::Argb8888(p) => expand(p, |&c| c),
-        SkinPixels::Dds(_) | SkinPixels::External(_) => Vec::new(),
+        SkinPixels::Dds(_) | SkinPixels::External(_) | SkinPixels::Rgba => Vec::new(),
     }
 }
 
@@ -204,7 +204,10 @@ impl Skin {
     /// RGBA8 of this skin with another palette (the level palette of a game, say). Only 8-bit skins
     /// depend on the palette; true-colour skins give the same bytes as [`Skin::rgba`].
     pub fn rgba_with_palette(&self, palette: &Palette) -> Vec<u8> {
-        to_rgba(&self.pixels, palette)
+        match self.pixels {
+            SkinPixels::Rgba => self.rgba.clone(),
+            _ => to_rgba(&self.pixels, palette),
+        }
     }
 
     /// Re-decode the RGBA8 image with `palette` (8-bit skins only change).

@@ -28,7 +28,7 @@ pub fn skin(width: usize, height: usize, pixels: SkinPixels) -> Skin {
         SkinPixels::Rgb565(_) => 2,
         SkinPixels::Argb4444(_) => 3,
         SkinPixels::Rgb888(_) => 4,
-        SkinPixels::Argb8888(_) => 5,
+        SkinPixels::Argb8888(_) | SkinPixels::Rgba => 5,
         SkinPixels::Dds(_) => 6,
         SkinPixels::External(_) => 7,
     };

@@ -104,11 +104,7 @@ fn rgba_skin(width: usize, height: usize, rgba: Vec<u8>) -> Skin {
         has_mipmaps: false,
         width,
         height,
-        pixels: SkinPixels::Argb8888(
-            rgba.chunks_exact(4)
-                .map(|c| [c[0], c[1], c[2], c[3]])
-                .collect(),
-        ),
+        pixels: SkinPixels::Rgba,
         rgba,
     }
 }

@@ -111,59 +111,63 @@ impl Texture {
         }
         // Whether each texel is a key (the overlay key, or cut by the alpha test), the texel
         // colours, and whether any texel was cut by the alpha test.
-        let (stored, keys, rgba, cutout): (Option<Vec<u8>>, Vec<bool>, Vec<u32>, bool) =
-            match &skin.pixels {
-                SkinPixels::Indexed(idx) => {
-                    if idx.len() != n {
-                        return None;
-                    }
-                    let pal = shades.palette();
-                    let rgba = idx.iter().map(|&i| pack(pal.rgba(i))).collect();
-                    // No alpha channel: index 0 is the overlay key only.
-                    (
-                        Some(idx.clone()),
-                        idx.iter().map(|&i| i == 0).collect(),
-                        rgba,
-                        false,
-                    )
+        let (stored, keys, rgba, cutout): (Option<Vec<u8>>, Vec<bool>, Vec<u32>, bool) = match &skin
+            .pixels
+        {
+            SkinPixels::Indexed(idx) => {
+                if idx.len() != n {
+                    return None;
                 }
-                SkinPixels::External(_) => return None,
-                other => {
-                    if skin.rgba.len() != n * 4 {
-                        return None;
-                    }
-                    let mut keys: Vec<bool> = match other {
-                        SkinPixels::Rgb565(v) | SkinPixels::Argb4444(v) if v.len() == n => {
-                            v.iter().map(|&p| p == 0).collect()
-                        }
-                        SkinPixels::Rgb888(v) if v.len() == n => {
-                            v.iter().map(|p| *p == [0; 3]).collect()
-                        }
-                        SkinPixels::Argb8888(v) if v.len() == n => {
-                            v.iter().map(|p| *p == [0; 4]).collect()
-                        }
-                        // No overlay key is defined for DDS skins: only the alpha test below cuts.
-                        SkinPixels::Dds(_) => vec![false; n],
-                        _ => return None,
-                    };
-                    // The alpha test: formats without alpha decode to 255 and never cut. For 4444 and
-                    // 8888 skins the overlay keys above are alpha-0 texels, so keys are the same set
-                    // in overlay mode and out of it (one keyed form serves both).
-                    let mut cutout = false;
-                    for (key, c) in keys.iter_mut().zip(skin.rgba.chunks_exact(4)) {
-                        if c[3] < ALPHA_REF {
-                            *key = true;
-                            cutout = true;
-                        }
-                    }
-                    let rgba: Vec<u32> = skin
-                        .rgba
-                        .chunks_exact(4)
-                        .map(|c| pack([c[0], c[1], c[2], c[3]]))
-                        .collect();
-                    (None, keys, rgba, cutout)
+                let pal = shades.palette();
+                let rgba = idx.iter().map(|&i| pack(pal.rgba(i))).collect();
+                // No alpha channel: index 0 is the overlay key only.
+                (
+                    Some(idx.clone()),
+                    idx.iter().map(|&i| i == 0).collect(),
+                    rgba,
+                    false,
+                )
+            }
+            SkinPixels::External(_) => return None,
+            other => {
+                if skin.rgba.len() != n * 4 {
+                    return None;
                 }
-            };
+                let mut keys: Vec<bool> = match other {
+                    SkinPixels::Rgb565(v) | SkinPixels::Argb4444(v) if v.len() == n => {
+                        v.iter().map(|&p| p == 0).collect()
+                    }
+                    SkinPixels::Rgb888(v) if v.len() == n => {
+                        v.iter().map(|p| *p == [0; 3]).collect()
+                    }
+                    SkinPixels::Argb8888(v) if v.len() == n => {
+                        v.iter().map(|p| *p == [0; 4]).collect()
+                    }
+                    // Held as RGBA alone: an all-zero texel is the key, as for 8888 skins
+                    // (the alpha test below cuts it anyway).
+                    SkinPixels::Rgba => skin.rgba.chunks_exact(4).map(|p| p == [0; 4]).collect(),
+                    // No overlay key is defined for DDS skins: only the alpha test below cuts.
+                    SkinPixels::Dds(_) => vec![false; n],
+                    _ => return None,
+                };
+                // The alpha test: formats without alpha decode to 255 and never cut. For 4444 and
+                // 8888 skins the overlay keys above are alpha-0 texels, so keys are the same set
+                // in overlay mode and out of it (one keyed form serves both).
+                let mut cutout = false;
+                for (key, c) in keys.iter_mut().zip(skin.rgba.chunks_exact(4)) {
+                    if c[3] < ALPHA_REF {
+                        *key = true;
+                        cutout = true;
+                    }
+                }
+                let rgba: Vec<u32> = skin
+                    .rgba
+                    .chunks_exact(4)
+                    .map(|c| pack([c[0], c[1], c[2], c[3]]))
+                    .collect();
+                (None, keys, rgba, cutout)
+            }
+        };
         let (width, height) = (skin.width as u32, skin.height as u32);
         let mut levels = vec![Level {
             width,

@@ -10,31 +10,9 @@ use modex_mdl::wmb::encode::encode;
 use modex_mdl::wmb::{Block, BlockSkin, BlockTriangle, BlockVertex, Entity, EntityKind, Object};
 use modex_mdl::wmb::{WmbFile, ENTITY_PASSABLE, ENTITY_POLYGON};
 use modex_view::level::{
-    name_key, Collider, EntityFiles, Level, Mode, Motion, Start, Walker, BODY_RADIUS,
-    EYE_ABOVE_FEET, STEP_HEIGHT,
+    Collider, Level, MemoryFiles, Mode, Motion, Start, Walker, BODY_RADIUS, EYE_ABOVE_FEET,
+    STEP_HEIGHT,
 };
-
-/// Entity files held in memory by name.
-struct Memory(Vec<(&'static str, Vec<u8>)>);
-
-impl EntityFiles for Memory {
-    fn find(&self, name: &str) -> Option<String> {
-        self.read(name).unwrap().map(|(k, _)| k)
-    }
-    fn root(&self) -> String {
-        "memory".into()
-    }
-    fn read(&self, name: &str) -> std::io::Result<Option<(String, Vec<u8>)>> {
-        Ok(self
-            .0
-            .iter()
-            .find(|(n, _)| name_key(n) == name_key(name))
-            .map(|(n, b)| (n.to_lowercase(), b.clone())))
-    }
-    fn read_beside(&self, _name: &str, _model: &str) -> Option<Vec<u8>> {
-        None
-    }
-}
 
 type Tri = [Vec3; 3];
 
@@ -78,7 +56,7 @@ fn cuboid(lo: Vec3, hi: Vec3) -> Vec<Tri> {
 }
 
 /// A level of one block holding `triangles` and the `objects`, written and read back.
-fn level(triangles: &[Tri], objects: Vec<Object>, files: &Memory) -> Level {
+fn level(triangles: &[Tri], objects: Vec<Object>, files: &MemoryFiles) -> Level {
     let vertex = |p: Vec3| BlockVertex {
         position: p,
         texture_uv: glam::Vec2::ZERO,
@@ -155,7 +133,7 @@ const STILL: Motion = Motion {
 
 #[test]
 fn a_walk_begun_in_the_air_falls_to_the_floor_and_stands_at_eye_height() {
-    let files = Memory(Vec::new());
+    let files = MemoryFiles::default();
     let world = Collider::of_level(&level(&floor(), Vec::new(), &files));
     assert_eq!(world.len(), 2);
     // G in the viewer: flying at a camera 300 units up, then walking from there.
@@ -185,7 +163,7 @@ fn a_walk_begun_in_the_air_falls_to_the_floor_and_stands_at_eye_height() {
 
 #[test]
 fn walking_into_a_wall_stops_at_the_wall_and_flying_passes_through() {
-    let files = Memory(Vec::new());
+    let files = MemoryFiles::default();
     let mut tris = floor();
     tris.extend(quad(
         Vec3::new(200.0, -500.0, 0.0),
@@ -227,7 +205,7 @@ fn walking_into_a_wall_stops_at_the_wall_and_flying_passes_through() {
 /// Where a walker from the origin ends, walking 2 seconds along +X towards a block of `height`
 /// whose face is at x = 100.
 fn walk_at_a_block(height: f32) -> Walker {
-    let files = Memory(Vec::new());
+    let files = MemoryFiles::default();
     let mut tris = floor();
     tris.extend(cuboid(
         Vec3::new(100.0, -500.0, 0.0),
@@ -256,7 +234,7 @@ fn a_step_of_16_is_climbed_and_a_wall_of_40_is_not() {
         assert!(stopped.feet.z.abs() < 0.5, "{height}: {}", stopped.feet);
     }
     // Down again: walking off the step follows it rather than falling.
-    let files = Memory(Vec::new());
+    let files = MemoryFiles::default();
     let mut tris = floor();
     tris.extend(cuboid(
         Vec3::new(-500.0, -500.0, 0.0),
@@ -349,7 +327,7 @@ fn entity(file: &str, origin: Vec3, action: &str, flags: u32) -> Object {
 fn a_placed_models_box_blocks_and_the_players_own_does_not() {
     let crate_box = box_model(Vec3::new(-32.0, -32.0, 0.0), Vec3::new(32.0, 32.0, 64.0));
     let hero = box_model(Vec3::new(-16.0, -16.0, -30.0), Vec3::new(16.0, 16.0, 30.0));
-    let files = Memory(vec![("crate.mdl", crate_box), ("hero.mdl", hero)]);
+    let files = MemoryFiles::new([("crate.mdl", crate_box), ("hero.mdl", hero)]);
     let level = level(
         &floor(),
         vec![
@@ -379,7 +357,7 @@ fn a_placed_models_box_blocks_and_the_players_own_does_not() {
 
 #[test]
 fn stairs_and_ramps_are_walked_up_at_a_walk_and_a_run() {
-    let files = Memory(Vec::new());
+    let files = MemoryFiles::default();
     let mut tris = floor();
     // Five steps of 16, 48 deep, from x = 100; then a landing.
     for i in 0..5 {
@@ -439,7 +417,7 @@ fn polygon_entities_block_by_their_triangles_and_passable_ones_not_at_all() {
         &[[0, 1, 2, 3], [1, 4, 5, 2]],
     );
     let crate_box = box_model(Vec3::new(-32.0, -32.0, 0.0), Vec3::new(32.0, 32.0, 64.0));
-    let files = Memory(vec![("room.mdl", room), ("crate.mdl", crate_box)]);
+    let files = MemoryFiles::new([("room.mdl", room), ("crate.mdl", crate_box)]);
     let objects = |room_flags: u32| {
         vec![
             entity("room.mdl", Vec3::ZERO, "", room_flags),

@@ -52,6 +52,37 @@ pub trait EntityFiles {
     fn read_beside(&self, name: &str, model: &str) -> Option<Vec<u8>>;
 }
 
+/// Entity files held in memory by name, found in any case: for a level put together in memory
+/// (tests, tools), where there is no folder to search. The key of a file is its lower-case name.
+#[derive(Debug, Clone, Default)]
+pub struct MemoryFiles(Vec<(String, Vec<u8>)>);
+
+impl MemoryFiles {
+    /// Files of these names and bytes.
+    pub fn new<N: Into<String>>(files: impl IntoIterator<Item = (N, Vec<u8>)>) -> MemoryFiles {
+        MemoryFiles(files.into_iter().map(|(n, b)| (n.into(), b)).collect())
+    }
+
+    fn get(&self, name: &str) -> Option<&(String, Vec<u8>)> {
+        self.0.iter().find(|(n, _)| name_key(n) == name_key(name))
+    }
+}
+
+impl EntityFiles for MemoryFiles {
+    fn find(&self, name: &str) -> Option<String> {
+        self.get(name).map(|(n, _)| n.to_lowercase())
+    }
+    fn root(&self) -> String {
+        "memory".into()
+    }
+    fn read(&self, name: &str) -> std::io::Result<Option<(String, Vec<u8>)>> {
+        Ok(self.get(name).map(|(n, b)| (n.to_lowercase(), b.clone())))
+    }
+    fn read_beside(&self, name: &str, _model: &str) -> Option<Vec<u8>> {
+        self.get(name).map(|(_, b)| b.clone())
+    }
+}
+
 /// The part of a stored entity file name that is looked up: the level may store a folder
 /// (`c:\\work\\Skin.TGA`, `sprites/flare.tga`), which GameStudio ignores.
 pub fn base_name(name: &str) -> &str {
@@ -363,28 +394,6 @@ mod tests {
     use super::*;
     use modex_mdl::wmb::{encode::encode, Entity};
 
-    /// Entity files held in memory by name; keys are the lower-case names.
-    struct Memory(Vec<(&'static str, Vec<u8>)>);
-
-    impl EntityFiles for Memory {
-        fn find(&self, name: &str) -> Option<String> {
-            self.read(name).unwrap().map(|(k, _)| k)
-        }
-        fn root(&self) -> String {
-            "memory".into()
-        }
-        fn read(&self, name: &str) -> std::io::Result<Option<(String, Vec<u8>)>> {
-            Ok(self
-                .0
-                .iter()
-                .find(|(n, _)| name_key(n) == name_key(name))
-                .map(|(n, b)| (n.to_lowercase(), b.clone())))
-        }
-        fn read_beside(&self, name: &str, _model: &str) -> Option<Vec<u8>> {
-            self.read(name).ok().flatten().map(|(_, b)| b)
-        }
-    }
-
     fn empty_level(objects: Vec<Object>) -> WmbFile {
         WmbFile {
             textures: Vec::new(),
@@ -421,14 +430,14 @@ mod tests {
     }
 
     /// The level's bytes, written by the crate's writer and read back (what a frontend gets).
-    fn load(objects: Vec<Object>, files: &Memory) -> Level {
+    fn load(objects: Vec<Object>, files: &MemoryFiles) -> Level {
         let bytes = encode(&empty_level(objects));
         Level::load("game/levels/Start.WMB", &bytes, files, &Palette::quake()).unwrap()
     }
 
     #[test]
     fn the_start_is_the_first_position_else_the_player_entity_else_none() {
-        let files = Memory(Vec::new());
+        let files = MemoryFiles::default();
         let mut player = entity("hero.mdl", Vec3::new(10.0, 20.0, 30.0), 0);
         if let Object::Entity(e) = &mut player {
             e.action = "Player_Walk".into();
@@ -469,7 +478,7 @@ mod tests {
         // A 2x1 TGA (uncompressed true colour, bottom-up): a sprite.
         let mut tga = vec![0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0, 32, 8];
         tga.extend([0, 0, 255, 255, 0, 255, 0, 255]);
-        let files = Memory(vec![("Flare.tga", tga)]);
+        let files = MemoryFiles::new([("Flare.tga", tga)]);
         let level = load(
             vec![
                 entity("flare.TGA", Vec3::new(0.0, 0.0, 0.0), 0),
@@ -510,7 +519,7 @@ mod tests {
 
     #[test]
     fn zero_info_colours_take_the_engine_defaults_and_others_are_kept() {
-        let files = Memory(Vec::new());
+        let files = MemoryFiles::default();
         let level = load(vec![info(0, 0)], &files);
         assert_eq!(
             info_colors(&level),
@@ -526,7 +535,7 @@ mod tests {
     #[test]
     fn where_nothing_is_drawn_the_picture_has_the_sky_colour() {
         use modex::{Argb8888, DepthBuffer, Surface, Target};
-        let files = Memory(Vec::new());
+        let files = MemoryFiles::default();
         let level = load(vec![info(0, 0)], &files);
         let palette = Palette::quake();
         let scene = LevelScene::new(&level, &palette);

@@ -8,6 +8,7 @@ use modex::{trig, Camera, DepthBuffer, DrawStats, Palette, Projection, Target};
 use modex_mdl::wmb::object::color_rgb;
 use modex_mdl::wmb::surface::SurfaceKind;
 use modex_raster::{Entity, Light, PreparedModel, RasterPixel, Renderer};
+use rayon::prelude::*;
 
 use super::camera::Viewpoint;
 use super::{Level, Shape};
@@ -88,14 +89,16 @@ impl<'l> LevelScene<'l> {
     pub fn new(level: &'l Level, palette: &Palette) -> LevelScene<'l> {
         let mut renderer = Renderer::new(palette);
         renderer.light = info_light(level);
+        // Each file's skins are prepared apart from the others: on every core (a large level's
+        // tens of millions of texels), on the calling thread where there are no threads (the page).
         let blocks = level
             .blocks
-            .iter()
+            .par_iter()
             .map(|b| (b.kind, renderer.prepare(&b.model)))
             .collect();
         let files = level
             .files
-            .iter()
+            .par_iter()
             .map(|f| f.models.iter().map(|m| renderer.prepare(m)).collect())
             .collect();
         LevelScene {

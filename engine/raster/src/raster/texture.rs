@@ -21,8 +21,9 @@
 //! forms are built the first time a fill reads them ([`Texture::overlay_level`],
 //! [`Texture::indexed_level`]). A level's models are drawn through one of them, not all: a large
 //! level drawn in 8888 never needs its tens of millions of texels mapped to a palette, which was
-//! most of its load time, nor their keyed copy (issue 40's cost target, docs/benchmarks.md). A5 drew its skins
-//! through Direct3D with mip levels; without them a minified skin shimmers (every pixel a texel
+//! most of its load time, nor their keyed copy (issue 40's cost target, docs/benchmarks.md).
+//!
+//! A5 drew its skins through Direct3D with mip levels; without them a minified skin shimmers (every pixel a texel
 //! far from its neighbour's) and every pixel's texel is a cache miss (the 1272x1114 minigun skin).
 //! The file's own mip levels (MDL5 type + 8) are skipped by the decoder and rebuilt here, so every
 //! skin, with mips stored or not, is drawn the same way.
@@ -80,7 +81,8 @@ pub struct Texture {
     /// Level 0 (the skin itself) first, then each half the size of the one before, down to 1x1.
     pub levels: Vec<Level>,
     /// The skin has texels cut out by the alpha test ([`ALPHA_REF`]): it is drawn through the keyed
-    /// forms (`indexed`, `rgba_overlay`) in every mode, not only in overlay mode. `false` for skins
+    /// forms ([`Texture::indexed_level`], [`Texture::overlay_level`]) in every mode, not only in
+    /// overlay mode. `false` for skins
     /// without an alpha channel, which thus keep the unkeyed forms and their vector kernels.
     pub cutout: bool,
     /// Level 0's keys, one bit per texel (bit `i % 64` of word `i / 64`), from which the keyed
@@ -111,63 +113,61 @@ impl Texture {
         }
         // Whether each texel is a key (the overlay key, or cut by the alpha test), the texel
         // colours, and whether any texel was cut by the alpha test.
-        let (stored, keys, rgba, cutout): (Option<Vec<u8>>, Vec<bool>, Vec<u32>, bool) = match &skin
-            .pixels
-        {
-            SkinPixels::Indexed(idx) => {
-                if idx.len() != n {
-                    return None;
+        let (stored, keys, rgba, cutout): (Option<Vec<u8>>, Vec<bool>, Vec<u32>, bool) =
+            match &skin.pixels {
+                SkinPixels::Indexed(idx) => {
+                    if idx.len() != n {
+                        return None;
+                    }
+                    let pal = shades.palette();
+                    let rgba = idx.iter().map(|&i| pack(pal.rgba(i))).collect();
+                    // No alpha channel: index 0 is the overlay key only.
+                    (
+                        Some(idx.clone()),
+                        idx.iter().map(|&i| i == 0).collect(),
+                        rgba,
+                        false,
+                    )
                 }
-                let pal = shades.palette();
-                let rgba = idx.iter().map(|&i| pack(pal.rgba(i))).collect();
-                // No alpha channel: index 0 is the overlay key only.
-                (
-                    Some(idx.clone()),
-                    idx.iter().map(|&i| i == 0).collect(),
-                    rgba,
-                    false,
-                )
-            }
-            SkinPixels::External(_) => return None,
-            other => {
-                if skin.rgba.len() != n * 4 {
-                    return None;
+                SkinPixels::External(_) => return None,
+                other => {
+                    if skin.rgba.len() != n * 4 {
+                        return None;
+                    }
+                    let mut keys: Vec<bool> = match other {
+                        SkinPixels::Rgb565(v) | SkinPixels::Argb4444(v) if v.len() == n => {
+                            v.iter().map(|&p| p == 0).collect()
+                        }
+                        SkinPixels::Rgb888(v) if v.len() == n => {
+                            v.iter().map(|p| *p == [0; 3]).collect()
+                        }
+                        SkinPixels::Argb8888(v) if v.len() == n => {
+                            v.iter().map(|p| *p == [0; 4]).collect()
+                        }
+                        // No overlay key is defined for DDS skins; a skin held as RGBA alone keys
+                        // what an 8888 skin keys, all-zero texels, whose alpha 0 the alpha test below
+                        // cuts anyway: for both, only the alpha test cuts.
+                        SkinPixels::Dds(_) | SkinPixels::Rgba => vec![false; n],
+                        _ => return None,
+                    };
+                    // The alpha test: formats without alpha decode to 255 and never cut. For 4444 and
+                    // 8888 skins the overlay keys above are alpha-0 texels, so keys are the same set
+                    // in overlay mode and out of it (one keyed form serves both).
+                    let mut cutout = false;
+                    for (key, c) in keys.iter_mut().zip(skin.rgba.chunks_exact(4)) {
+                        if c[3] < ALPHA_REF {
+                            *key = true;
+                            cutout = true;
+                        }
+                    }
+                    let rgba: Vec<u32> = skin
+                        .rgba
+                        .chunks_exact(4)
+                        .map(|c| pack([c[0], c[1], c[2], c[3]]))
+                        .collect();
+                    (None, keys, rgba, cutout)
                 }
-                let mut keys: Vec<bool> = match other {
-                    SkinPixels::Rgb565(v) | SkinPixels::Argb4444(v) if v.len() == n => {
-                        v.iter().map(|&p| p == 0).collect()
-                    }
-                    SkinPixels::Rgb888(v) if v.len() == n => {
-                        v.iter().map(|p| *p == [0; 3]).collect()
-                    }
-                    SkinPixels::Argb8888(v) if v.len() == n => {
-                        v.iter().map(|p| *p == [0; 4]).collect()
-                    }
-                    // Held as RGBA alone: an all-zero texel is the key, as for 8888 skins
-                    // (the alpha test below cuts it anyway).
-                    SkinPixels::Rgba => skin.rgba.chunks_exact(4).map(|p| p == [0; 4]).collect(),
-                    // No overlay key is defined for DDS skins: only the alpha test below cuts.
-                    SkinPixels::Dds(_) => vec![false; n],
-                    _ => return None,
-                };
-                // The alpha test: formats without alpha decode to 255 and never cut. For 4444 and
-                // 8888 skins the overlay keys above are alpha-0 texels, so keys are the same set
-                // in overlay mode and out of it (one keyed form serves both).
-                let mut cutout = false;
-                for (key, c) in keys.iter_mut().zip(skin.rgba.chunks_exact(4)) {
-                    if c[3] < ALPHA_REF {
-                        *key = true;
-                        cutout = true;
-                    }
-                }
-                let rgba: Vec<u32> = skin
-                    .rgba
-                    .chunks_exact(4)
-                    .map(|c| pack([c[0], c[1], c[2], c[3]]))
-                    .collect();
-                (None, keys, rgba, cutout)
-            }
-        };
+            };
         let (width, height) = (skin.width as u32, skin.height as u32);
         let mut levels = vec![Level {
             width,
@@ -286,7 +286,7 @@ impl Texture {
         }
     }
 
-    /// Whether a fill reads the keyed forms (`indexed` with 0 as key, `rgba_overlay`): in overlay
+    /// Whether a fill reads the keyed forms (the 8-bit form with 0 as key, the overlay RGBA): in overlay
     /// mode, and always for a skin with texels cut by the alpha test.
     pub fn keyed(&self, overlay: bool) -> bool {
         overlay || self.cutout

@@ -125,8 +125,6 @@ pub struct Placeable {
     pub name: String,
     /// Its models (an MDL7's groups, or one), none without triangles.
     pub models: Vec<Model>,
-    /// How it is placed.
-    pub shape: Shape,
     /// What of it blocks a walker.
     pub solid: Solid,
     /// Lowest corner of frame 0 of the models, model space.
@@ -136,6 +134,15 @@ pub struct Placeable {
 }
 
 impl Placeable {
+    /// How it is placed: sprites, the one kind of file that blocks nothing, turn to the camera.
+    pub fn shape(&self) -> Shape {
+        if self.solid == Solid::Nothing {
+            Shape::Sprite
+        } else {
+            Shape::Mesh
+        }
+    }
+
     /// The centre of the models' box, model space.
     pub fn centre(&self) -> Vec3 {
         (self.lo + self.hi) * 0.5
@@ -347,7 +354,7 @@ impl Level {
             if f.models.is_empty() {
                 continue;
             }
-            if f.shape == Shape::Sprite {
+            if f.shape() == Shape::Sprite {
                 let r = f.radius() * p.scale.abs().max_element();
                 lo = lo.min(p.origin - Vec3::splat(r));
                 hi = hi.max(p.origin + Vec3::splat(r));
@@ -489,7 +496,7 @@ mod tests {
         );
         assert_eq!(level.files.len(), 1);
         assert_eq!(level.files[0].name, "flare");
-        assert_eq!(level.files[0].shape, Shape::Sprite);
+        assert_eq!(level.files[0].shape(), Shape::Sprite);
         assert_eq!(level.found, 2);
         assert_eq!(level.placed.len(), 2);
         assert_eq!(level.placed[1].origin, Vec3::new(100.0, 0.0, 0.0));

@@ -9,7 +9,7 @@ use modex_mdl::wmb::surface::level_models;
 use modex_mdl::wmb::WmbFile;
 use modex_mdl::{Frame, MdlFile, Model, Triangle};
 
-use super::{EntityFiles, Placeable, Shape, Solid};
+use super::{EntityFiles, Placeable, Solid};
 
 /// Decode the entity file `key` (as [`EntityFiles::read`] named it); `None` after a log line
 /// when it does not decode.
@@ -70,16 +70,9 @@ pub(super) fn load(
         .collect();
     let (lo, hi) = Frame::compute_bbox(&positions);
     let stem = file_name.rsplit_once('.').map_or(file_name, |(s, _)| s);
-    // Sprites are the one kind that turns to the camera.
-    let shape = if solid == Solid::Nothing {
-        Shape::Sprite
-    } else {
-        Shape::Mesh
-    };
     Some(Placeable {
         name: stem.to_string(),
         models,
-        shape,
         solid,
         lo,
         hi,

@@ -179,7 +179,7 @@ impl<'l> LevelScene<'l> {
                 continue;
             }
             let mut e = p.entity();
-            if f.shape == Shape::Sprite {
+            if f.shape() == Shape::Sprite {
                 let d = camera.eye - p.origin;
                 e.pan = trig::atan2(d.y, d.x).to_degrees();
                 e.tilt = trig::atan2(d.z, d.truncate().length()).to_degrees();

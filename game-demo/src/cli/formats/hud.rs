@@ -146,6 +146,7 @@ impl<D: Drawing> Drawing for WithHud<'_, D> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::formats::keys::Held;
     use modex::{Argb8888, Surface};
 
     struct Grey;
@@ -157,17 +158,6 @@ mod tests {
         {
             target.fill(T::flat([128, 128, 128], &Palette::quake()));
             Ok(())
-        }
-    }
-
-    struct Keys(Vec<modex_desktop::minifb::Key>);
-
-    impl KeyState for Keys {
-        fn down(&self, key: modex_desktop::minifb::Key) -> bool {
-            self.0.contains(&key)
-        }
-        fn pressed(&self, key: modex_desktop::minifb::Key) -> bool {
-            self.0.contains(&key)
         }
     }
 
@@ -186,11 +176,11 @@ mod tests {
     fn f1_and_f_draw_the_key_list_and_the_statistics_over_the_picture() {
         let mut hud = Hud::new(Viewer::Level);
         assert_eq!(inked(&hud), 0);
-        hud.read_keys(&Keys(vec![modex_desktop::minifb::Key::F1]));
+        hud.read_keys(&Held(vec![modex_desktop::minifb::Key::F1]));
         assert!(hud.keys && !hud.stats);
         let keys_only = inked(&hud);
         assert!(keys_only > 0);
-        hud.read_keys(&Keys(vec![modex_desktop::minifb::Key::F]));
+        hud.read_keys(&Held(vec![modex_desktop::minifb::Key::F]));
         hud.frame(
             0.02,
             DrawStats {
@@ -205,7 +195,7 @@ mod tests {
             lines,
             ["50 fps, 20.0 ms, 8888", "10 triangles, 5 drawn", "walking"]
         );
-        hud.read_keys(&Keys(vec![modex_desktop::minifb::Key::F1]));
+        hud.read_keys(&Held(vec![modex_desktop::minifb::Key::F1]));
         assert!(!hud.keys);
     }
 }

@@ -410,6 +410,20 @@ pub trait KeyState {
     fn pressed(&self, key: Key) -> bool;
 }
 
+/// Keys held, and pressed this frame, in a test: every key given is both.
+#[cfg(test)]
+pub struct Held(pub Vec<Key>);
+
+#[cfg(test)]
+impl KeyState for Held {
+    fn down(&self, key: Key) -> bool {
+        self.0.contains(&key)
+    }
+    fn pressed(&self, key: Key) -> bool {
+        self.0.contains(&key)
+    }
+}
+
 impl KeyState for Window {
     fn down(&self, key: Key) -> bool {
         self.is_key_down(key)
@@ -559,18 +573,6 @@ mod tests {
     use super::*;
     use std::collections::HashSet;
 
-    /// Keys held and pressed in a test.
-    struct Pressed(Vec<Key>);
-
-    impl KeyState for Pressed {
-        fn down(&self, key: Key) -> bool {
-            self.0.contains(&key)
-        }
-        fn pressed(&self, key: Key) -> bool {
-            self.0.contains(&key)
-        }
-    }
-
     #[test]
     fn no_key_does_two_things_in_one_viewer() {
         for viewer in Viewer::ALL {
@@ -617,13 +619,13 @@ mod tests {
 
     #[test]
     fn pairs_read_as_minus_and_plus() {
-        let keys = Pressed(vec![Key::Left, Key::PageUp, Key::W, Key::S]);
+        let keys = Held(vec![Key::Left, Key::PageUp, Key::W, Key::S]);
         assert_eq!(Action::Turn.axis(&keys), -1.0);
         assert_eq!(Action::Rise.axis(&keys), 1.0);
         // Both sides held cancel.
         assert_eq!(Action::Move.axis(&keys), 0.0);
-        assert_eq!(Action::Frame.step(&Pressed(vec![Key::Comma])), -1);
-        assert!(Action::Run.held(&Pressed(vec![Key::RightShift])));
+        assert_eq!(Action::Frame.step(&Held(vec![Key::Comma])), -1);
+        assert!(Action::Run.held(&Held(vec![Key::RightShift])));
         assert!(!Action::Walk.pressed(&keys));
     }
 

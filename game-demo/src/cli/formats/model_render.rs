@@ -307,18 +307,8 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::formats::keys::Held;
     use modex_desktop::minifb::Key;
-
-    struct Keys(Vec<Key>);
-
-    impl super::super::keys::KeyState for Keys {
-        fn down(&self, key: Key) -> bool {
-            self.0.contains(&key)
-        }
-        fn pressed(&self, key: Key) -> bool {
-            self.0.contains(&key)
-        }
-    }
 
     #[test]
     fn the_tables_keys_change_the_model_view() {
@@ -333,7 +323,7 @@ mod tests {
             wireframe: false,
         };
         let press = |st: &mut ViewState, keys: &[Key]| {
-            st.read_keys(&Keys(keys.to_vec()), (0.0, 0.0), 0.1, 4, 2)
+            st.read_keys(&Held(keys.to_vec()), (0.0, 0.0), 0.1, 4, 2)
         };
         press(&mut st, &[Key::Tab, Key::K, Key::X, Key::Space, Key::Comma]);
         assert_eq!(st.format, TargetFormat::Rgb565);
@@ -349,7 +339,7 @@ mod tests {
         assert_eq!((st.format, st.wireframe, st.skin), before);
         // Dragging the mouse right and down turns the model as Right and Down do.
         let (yaw, pitch) = (st.yaw, st.pitch);
-        st.read_keys(&Keys(Vec::new()), (10.0, 10.0), 0.1, 4, 2);
+        st.read_keys(&Held(Vec::new()), (10.0, 10.0), 0.1, 4, 2);
         assert!(st.yaw > yaw && st.pitch < pitch);
     }
 }

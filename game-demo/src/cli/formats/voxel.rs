@@ -373,6 +373,7 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::formats::keys::Held;
     use modex_vxl::encode::{HvaSpec, LimbSpec, VxlSpec};
 
     fn unit_dir() -> std::path::PathBuf {
@@ -406,17 +407,6 @@ mod tests {
         target.to_rgba8(&vpl.palette)
     }
 
-    struct Keys(Vec<modex_desktop::minifb::Key>);
-
-    impl KeyState for Keys {
-        fn down(&self, key: modex_desktop::minifb::Key) -> bool {
-            self.0.contains(&key)
-        }
-        fn pressed(&self, key: modex_desktop::minifb::Key) -> bool {
-            self.0.contains(&key)
-        }
-    }
-
     #[test]
     fn viewer_states_draw_and_keys_cycle() {
         use modex_desktop::minifb::Key;
@@ -429,27 +419,27 @@ mod tests {
         let plain = draw(&st, &set, &vpl);
         assert!(plain.chunks(4).any(|p| p[..3] != [0, 0, 0]));
         // X: the limb outlines.
-        st.read_keys(&Keys(vec![Key::X]), (0.0, 0.0), 0.1, 4);
+        st.read_keys(&Held(vec![Key::X]), (0.0, 0.0), 0.1, 4);
         assert!(st.outlines);
         let with_outlines = draw(&st, &set, &vpl);
         assert_ne!(plain, with_outlines);
         // Tab through every format, O for perspective: each draws.
         for _ in 0..4 {
-            st.read_keys(&Keys(vec![Key::Tab]), (0.0, 0.0), 0.1, 4);
+            st.read_keys(&Held(vec![Key::Tab]), (0.0, 0.0), 0.1, 4);
             assert_eq!(draw(&st, &set, &vpl).len(), 64 * 48 * 4);
         }
         assert_eq!(st.format, TargetFormat::Indexed8);
-        st.read_keys(&Keys(vec![Key::O]), (0.0, 0.0), 0.1, 4);
+        st.read_keys(&Held(vec![Key::O]), (0.0, 0.0), 0.1, 4);
         assert!(st.perspective);
         for _ in 0..6 {
-            st.read_keys(&Keys(vec![Key::T]), (0.0, 0.0), 0.1, 4);
+            st.read_keys(&Held(vec![Key::T]), (0.0, 0.0), 0.1, 4);
         }
         assert_eq!(st.table, TableChoice::Declared);
-        st.read_keys(&Keys(vec![Key::L, Key::V]), (0.0, 0.0), 0.1, 4);
+        st.read_keys(&Held(vec![Key::L, Key::V]), (0.0, 0.0), 0.1, 4);
         assert!(st.status(4).contains("Free") && st.status(4).contains("TiberianSun"));
         // Facing and turret on their pairs, the frame on , and .
         st.read_keys(
-            &Keys(vec![Key::RightBracket, Key::Semicolon, Key::Comma]),
+            &Held(vec![Key::RightBracket, Key::Semicolon, Key::Comma]),
             (0.0, 0.0),
             0.25,
             4,

@@ -324,18 +324,8 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::formats::keys::Held;
     use modex_desktop::minifb::Key;
-
-    struct Keys(Vec<Key>);
-
-    impl KeyState for Keys {
-        fn down(&self, key: Key) -> bool {
-            self.0.contains(&key)
-        }
-        fn pressed(&self, key: Key) -> bool {
-            self.0.contains(&key)
-        }
-    }
 
     #[test]
     fn the_tables_keys_steer_the_walker() {
@@ -345,7 +335,7 @@ mod tests {
             tilt: 0.0,
         };
         let mut walker = Walker::at(&start, Mode::Fly);
-        let keys = Keys(vec![
+        let keys = Held(vec![
             Key::Right,
             Key::Up,
             Key::W,
@@ -366,7 +356,7 @@ mod tests {
         // Right turns right (the pan falls), Up looks up.
         assert_eq!((walker.pan, walker.tilt), (45.0, 30.0));
         // Dragging left and down turns left and looks down, as Left and Down do.
-        steer(&mut walker, &Keys(Vec::new()), (-10.0, 10.0), 0.5);
+        steer(&mut walker, &Held(Vec::new()), (-10.0, 10.0), 0.5);
         assert_eq!((walker.pan, walker.tilt), (48.0, 27.0));
         // The camera is where the walker's eye is and looks where it looks.
         let like = start.camera(64, 48);

@@ -3,12 +3,13 @@
 
 use modex::{Camera, DepthBuffer, Palette, Target, TargetFormat};
 use modex_raster::RasterPixel;
-use modex_view::colours::{palette_8bit, Colours};
+use modex_view::colours::Colours;
 use modex_view::level::{Level, LevelScene, Viewpoint};
 use modex_view::target::Drawing;
 use modex_view::ViewError;
 use modex_voxel::VoxelPixel;
 
+use crate::colouring::Colouring;
 use crate::error::ShowError;
 use crate::files::Dropped;
 use crate::shown::into_rgba;
@@ -30,8 +31,7 @@ pub struct ShownLevel {
     /// The palette the scene was prepared with: the Quake palette, or the level's 8-bit palette
     /// while an 8-bit view is shown.
     palette: Palette,
-    /// The level's 8-bit palette, built the first time an 8-bit view asks for it.
-    palette_8bit: Option<Palette>,
+    colouring: Colouring,
 }
 
 impl ShownLevel {
@@ -52,7 +52,7 @@ impl ShownLevel {
         Ok(ShownLevel {
             scene,
             palette,
-            palette_8bit: None,
+            colouring: Colouring::new(Colours::TrueColour),
         })
     }
 
@@ -60,22 +60,9 @@ impl ShownLevel {
     /// chooses them without `--palette`: 8888 unless asked; 8-bit through the level's own palette,
     /// else one built from its textures (`modex_view::colours`).
     fn colours_for(&mut self, asked: Option<TargetFormat>) -> TargetFormat {
-        let format = asked.unwrap_or(Colours::TrueColour.format());
-        let palette = if format == TargetFormat::Indexed8 {
-            let level = self.scene.borrow_owner();
-            self.palette_8bit
-                .get_or_insert_with(|| {
-                    let quake = Palette::quake();
-                    let own = level.own_palette();
-                    let (p, which) =
-                        palette_8bit(Colours::TrueColour, &quake, false, own, level.models());
-                    log::info!("{}: 8-bit through {which}", level.name);
-                    p
-                })
-                .clone()
-        } else {
-            Palette::quake()
-        };
+        let level = self.scene.borrow_owner();
+        let own = || level.own_palette();
+        let (format, palette) = self.colouring.pick(&level.name, asked, own, level.models());
         if palette != self.palette {
             self.scene
                 .with_dependent_mut(|level, scene| *scene = LevelScene::new(level, &palette));

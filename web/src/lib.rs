@@ -14,6 +14,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod colouring;
 mod console;
 mod cutscene;
 mod error;

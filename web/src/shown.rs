@@ -5,7 +5,7 @@ use modex::{Camera, DepthBuffer, Palette, Target, TargetFormat};
 use modex_assets::Format;
 use modex_mdl::Model;
 use modex_raster::{Entity, PreparedModel, RasterPixel, Renderer};
-use modex_view::colours::{palette_8bit, Colours};
+use modex_view::colours::Colours;
 use modex_view::model::{self, SkinSources};
 use modex_view::target::{AnyTarget, Drawing};
 use modex_view::voxel::{self, LoadedUnit};
@@ -13,6 +13,7 @@ use modex_view::ViewError;
 use modex_voxel::{Instance, Pose, RenderOptions, VoxelPixel};
 use modex_vxl::Vpl;
 
+use crate::colouring::Colouring;
 use crate::error::ShowError;
 use crate::files::Dropped;
 use crate::view::View;
@@ -38,9 +39,8 @@ pub struct ShownModel {
     /// The palette the renderer was made with: the Quake palette, or the 8-bit palette of
     /// true-colour skins while an 8-bit view is shown.
     palette: Palette,
-    colours: Colours,
-    /// The 8-bit palette of true-colour skins, built the first time an 8-bit view asks for it.
-    palette_8bit: Option<Palette>,
+    colouring: Colouring,
+    name: String,
 }
 
 /// A decoded voxel unit with its lighting pages.
@@ -74,29 +74,16 @@ impl ShownModel {
             renderer,
             format,
             palette,
-            colours,
-            palette_8bit: None,
+            colouring: Colouring::new(colours),
+            name: name.to_string(),
         })
     }
 
-    /// The format a view is drawn in and its palette, as `modex render` chooses them without
-    /// `--palette` (`modex_view::colours::choose`); the renderer and its prepared skins are
-    /// remade when the palette changes.
+    /// The format a view is drawn in and its palette ([`Colouring`]); the renderer and its
+    /// prepared skins are remade when the palette changes.
     fn colours_for(&mut self, asked: Option<TargetFormat>) -> TargetFormat {
-        let format = asked.unwrap_or(self.colours.format());
-        let palette = if format == TargetFormat::Indexed8 {
-            let (colours, models) = (self.colours, self.parts.borrow_owner());
-            self.palette_8bit
-                .get_or_insert_with(|| {
-                    let quake = Palette::quake();
-                    let (p, which) = palette_8bit(colours, &quake, false, None, models);
-                    log::info!("8-bit through {which}");
-                    p
-                })
-                .clone()
-        } else {
-            Palette::quake()
-        };
+        let models = self.parts.borrow_owner();
+        let (format, palette) = self.colouring.pick(&self.name, asked, || None, models);
         if palette != self.palette {
             let renderer = Renderer::new(&palette);
             self.parts.with_dependent_mut(|models, parts| {

@@ -92,7 +92,8 @@ fn bench_needs_headless_and_rejects_bad_sizes() {
 }
 
 /// At 1000 units the bench also prints `LODERROR coverage=<%> colour=<steps>` (levels of detail
-/// against the exact units) with LOD on, and not with `--lod off`.
+/// against the exact units) with LOD on, and not with `--lod off`, also when `--bench-case`
+/// narrows the run to one case by all four keys (the form issue 43 scripts).
 #[test]
 fn bench_prints_the_lod_error_at_1000_units() {
     let run = |lod: &str| {
@@ -108,7 +109,7 @@ fn bench_prints_the_lod_error_at_1000_units() {
                 "--bench-sizes",
                 "96x64",
                 "--bench-case",
-                "path=8,threads=1",
+                "units=1000,size=96x64,path=8,threads=1",
                 "--lod",
                 lod,
             ])
@@ -123,6 +124,8 @@ fn bench_prints_the_lod_error_at_1000_units() {
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     let on = run("on");
+    let bench: Vec<&str> = on.lines().filter(|l| l.starts_with("BENCH ")).collect();
+    assert_eq!(bench.len(), 1, "one case: {on}");
     let lines: Vec<&str> = on.lines().filter(|l| l.starts_with("LODERROR ")).collect();
     assert_eq!(lines.len(), 1, "{on}");
     let fields: Vec<(&str, &str)> = lines[0]["LODERROR ".len()..]

@@ -12,5 +12,5 @@ cargo build --release --locked -p modex-web --target wasm32-unknown-unknown \
 target="${CARGO_TARGET_DIR:-target}"
 mkdir -p web/dist
 cp "$target/wasm32-unknown-unknown/release/modex_web.wasm" web/dist/modex.wasm
-cp web/page/index.html web/page/modex.js web/dist/
+cp web/page/index.html web/page/modex.js web/page/modex.css web/page/loader.js web/dist/
 echo "web/dist: $(wc -c < web/dist/modex.wasm) bytes of wasm ($(gzip -9c web/dist/modex.wasm | wc -c) gzipped)"

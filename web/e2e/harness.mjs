@@ -22,14 +22,18 @@ export async function open() {
   page.on("console", (m) => console.log("  page:", m.text()));
   for (let i = 0; i < 50; i++) { try { await fetch(`http://127.0.0.1:${port}/`); break; } catch { await new Promise((r) => setTimeout(r, 100)); } }
 
-  // Open the page with `query`, drop `files` on its file input, wait for the first frame.
-  async function load(query, files) {
-    await page.goto(`http://127.0.0.1:${port}/index.html?${query}`);
+  // Open the page with `query` (and the fragment `hash`), drop `files` on its file input, wait
+  // for the first frame.
+  async function load(query, files, hash = "") {
+    // A page of its own first: a new URL that differs from the last in its fragment alone
+    // would not load the page again.
+    await page.goto("about:blank");
+    await page.goto(`http://127.0.0.1:${port}/index.html?${query}${hash ? `#${hash}` : ""}`);
     await page.waitForFunction(() => document.body.dataset.state === "empty");
     await page.setInputFiles("#files", files);
     await page.waitForFunction(() => ["ready", "error"].includes(document.body.dataset.state), null, { timeout: 60000 });
     return page.evaluate(() => document.body.dataset.state);
   }
   const close = async () => { await browser.close(); server.kill(); };
-  return { page, load, close };
+  return { page, load, close, port };
 }

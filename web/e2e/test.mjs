@@ -49,7 +49,7 @@ async function sameAsRender(label, file, files, args) {
   const q = new URLSearchParams({ ...Object.fromEntries(given.map((k) => [k, args[k]])), ...(args.query || {}) });
   let state = await load(q.toString(), files);
   if (args.show) {
-    await page.selectOption("#shown", args.show);
+    await page.click(`#tree button[data-name="${args.show}"]`);
     await page.waitForFunction((n) => document.body.dataset.state !== "loading"
       && document.getElementById("info").textContent.startsWith(`${n}:`), args.show, { timeout: 60000 });
     state = await page.evaluate(() => document.body.dataset.state);
@@ -113,6 +113,97 @@ await sameAsRender("wmb-menue", join(level, "menue.wmb"), gameFiles, { size: "32
 // No format: as `modex render`, the level's own (8888, true colour); 8-bit above went through the
 // palette built from its textures, as the binary's.
 await sameAsRender("wmb-testlevel-default-format", join(level, "testlevel.wmb"), gameFiles, { size: "320x240", show: "testlevel.wmb" });
+
+// The panel: a dropped game folder with a voxel unit beside it, listed as a tree by kind (a
+// unit's HVA and the VPL with it), and the filter box.
+{
+  await load(new URLSearchParams({ size: "320x240" }).toString(), [...gameFiles, ...unit]);
+  const tree = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll("#tree details")].map((d) =>
+    [d.dataset.kind, [...d.querySelectorAll(".entry")].map((e) => e.dataset.name)])));
+  const has = (kind, names) => names.every((n) => tree[kind]?.includes(n));
+  check(has("levels", ["bestiary.wmb", "menue.wmb", "testlevel.wmb"]) && has("models", ["milk.mdl", "warlock.MDL"])
+    && has("voxel units", ["hmec.vxl"]) && has("palettes", ["test.vpl", "room_atlas_01.pcx"]) && has("other", ["milk.tga"])
+    && !Object.values(tree).flat().includes("hmec.hva"),
+  `panel: the dropped folder is listed by kind (${Object.entries(tree).map(([k, v]) => `${k}: ${v.length}`).join(", ")})`);
+  const note = await page.textContent('#tree [data-name="hmec.vxl"] small');
+  check(/hmec\.hva/.test(note) && /test\.vpl/.test(note), `panel: the unit names its HVA and VPL (${note})`);
+  await page.fill("#filter", "MILK");
+  const visible = await page.evaluate(() => [...document.querySelectorAll("#tree li")].filter((li) => !li.hidden).map((li) => li.firstChild.dataset.name));
+  check(visible.length === 2 && visible.every((n) => /milk/i.test(n)), `panel: the filter keeps the matching files (${visible})`);
+  const { load_ms } = await page.evaluate(() => window.modexStats());
+  console.log(`  ${Object.values(tree).flat().length} files listed and the first shown in ${load_ms.toFixed(0)} ms`);
+}
+
+// Turning: a drag orbits; the picture equals `modex render` at the angles the page shows; the
+// fragment holds the view, and a reload with the same files and that fragment shows it again;
+// "copy view" gives the command line that draws it.
+const frameDone = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+const shownAngles = () => page.evaluate(() => { const a = document.getElementById("angles").dataset; return [a.yaw, a.pitch]; });
+async function sameAsBinary(label, file, args) {
+  const out = join(tmp, `${label}.png`);
+  execFileSync(modex, ["render", file, "-o", out, ...args]);
+  const [a, b] = [await canvasPixels(), await pngPixels(out)];
+  const diff = a.length === b.length ? a.filter((v, i) => v !== b[i]).length : -1;
+  check(diff === 0, `${label}: canvas equals modex render ${args.join(" ")} (${diff} bytes differ of ${b.length})`);
+  return a;
+}
+{
+  await load(new URLSearchParams({ size: "320x240" }).toString(), [mdl]);
+  const box = await page.locator("#view").boundingBox();
+  const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+  const before = await shownAngles();
+  await page.mouse.move(cx, cy); await page.mouse.down();
+  await page.mouse.move(cx + 25, cy + 10, { steps: 3 }); await page.mouse.move(cx + 47, cy + 31, { steps: 3 });
+  await page.mouse.up(); await frameDone();
+  const [yaw, pitch] = await shownAngles();
+  check(yaw !== before[0] && pitch !== before[1], `drag: the shown angles change (${before} -> ${yaw},${pitch})`);
+  const dragged = await sameAsBinary("drag", mdl, ["--size", "320x240", "--yaw", yaw, "--pitch", pitch]);
+  const hash = await page.evaluate(() => location.hash.slice(1));
+  check(hash.includes(`yaw=${yaw}`) && hash.includes("file=minigun.MDL"), `drag: the fragment holds the view (#${hash})`);
+  await page.click("#copy");
+  const line = await page.textContent("#command");
+  const args = line.split(/\s+/).slice(3);
+  args.splice(args.indexOf("-o"), 2);
+  check(line.startsWith("modex render minigun.MDL -o minigun.png --size 320x240"), `copy view: ${line}`);
+  await sameAsBinary("copy-view", mdl, args);
+  // Reload: the fragment alone (no parameters but the size) shows the same view.
+  check(await load("size=320x240", [mdl], hash) === "ready", "fragment: ready after a reload");
+  const again = await canvasPixels();
+  check(again.length === dragged.length && again.every((v, i) => v === dragged[i]), "fragment: the reload shows the dragged view");
+  check((await shownAngles()).join() === [yaw, pitch].join(), "fragment: the reload shows the same angles");
+  // Double-click: back to the first view.
+  await page.dblclick("#view"); await frameDone();
+  check((await shownAngles()).join() === before.join(), `double-click: back to ${before}`);
+}
+
+// Animation: playing moves through the frames and the picture changes; pause stops it.
+{
+  await load(new URLSearchParams({ size: "320x240", yaw: "30", pitch: "15" }).toString(), [mdl]);
+  const p0 = await canvasPixels();
+  await page.click("#play");
+  await page.waitForFunction(() => Number(document.getElementById("frame-no").textContent) >= 2, null, { timeout: 10000 });
+  await page.click("#play");
+  const f = Number(await page.textContent("#frame-no"));
+  const p1 = await canvasPixels();
+  check(f >= 2 && p0.some((v, i) => v !== p1[i]), `animation: frames advance as it plays (frame ${f}) and the picture changes`);
+  await sameAsBinary("animation", mdl, ["--size", "320x240", "--yaw", "30", "--pitch", "15", "--frame", String(f)]);
+}
+
+// A level walked: at ready the canvas is `modex render`'s (above); W moves the camera, the
+// picture changes, and it equals `modex render --camera` at the camera the page shows.
+{
+  const testlevel = join(level, "testlevel.wmb");
+  check(await load(new URLSearchParams({ size: "320x240" }).toString(), gameFiles, "file=testlevel.wmb") === "ready", "walk: ready");
+  const p0 = await canvasPixels();
+  await page.click("#view");
+  await page.keyboard.down("w"); await page.waitForTimeout(400); await page.keyboard.up("w");
+  await frameDone(); await frameDone();
+  const camera = await page.textContent("#camera");
+  const p1 = await canvasPixels();
+  check(/^-?[\d.e-]+(,-?[\d.e-]+){4}$/.test(camera) && p0.some((v, i) => v !== p1[i]), `walk: W moves the camera (${camera}) and the picture changes`);
+  await sameAsBinary("walk", testlevel, ["--size", "320x240", "--camera", camera]);
+  await page.keyboard.press("Escape");
+}
 
 // The next file shown frees the last: showing the largest model and a small one in turn keeps the
 // module's memory where the first round left it (each pick is a new set of files, so each loads).

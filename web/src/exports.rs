@@ -11,7 +11,9 @@ use std::cell::RefCell;
 
 use modex::TargetFormat;
 use modex_cutscene::Action;
+use modex_view::level::{Motion, Start};
 
+use crate::level::Steer;
 use crate::page::Page;
 use crate::view::View;
 
@@ -89,6 +91,29 @@ pub extern "C" fn modex_list() {
     });
 }
 
+/// Every dropped file for the page's tree, one per line: `kind<TAB>name<TAB>shown<TAB>note`
+/// (`shown` is 1 when choosing it shows it), grouped by kind ([`crate::files::Kind`]).
+#[no_mangle]
+pub extern "C" fn modex_tree() {
+    PAGE.with_borrow(|p| {
+        let lines: Vec<String> = p
+            .dropped
+            .tree()
+            .into_iter()
+            .map(|e| {
+                format!(
+                    "{}\t{}\t{}\t{}",
+                    e.kind.label(),
+                    e.name,
+                    e.shown as u8,
+                    e.note
+                )
+            })
+            .collect();
+        set_text(&lines.join("\n"));
+    });
+}
+
 /// An error and its causes, as the binary prints them (`a: b: c`).
 fn error_chain(e: &dyn std::error::Error) -> String {
     let mut s = e.to_string();
@@ -102,7 +127,9 @@ fn error_chain(e: &dyn std::error::Error) -> String {
 
 /// Draw a view of the model, unit or level shown: `format` 0..3 is 8-bit, 565, 4444, 8888, any
 /// other value `modex render`'s default (which follows the content); a NaN `yaw` or `pitch` is
-/// `modex render`'s default. 0 on success, 1 on an error (the text).
+/// `modex render`'s default; `pan_x`, `pan_y` move the picture right and down by that many
+/// picture heights. A level with a walker is drawn from its eye. 0 on success, 1 on an error
+/// (the text).
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub extern "C" fn modex_draw(
@@ -114,6 +141,8 @@ pub extern "C" fn modex_draw(
     frame: u32,
     facing: u32,
     zoom: f32,
+    pan_x: f32,
+    pan_y: f32,
 ) -> u32 {
     let view = View {
         size: (
@@ -126,6 +155,10 @@ pub extern "C" fn modex_draw(
         frame: frame as usize,
         facing,
         zoom: if zoom > 0.0 { zoom } else { 1.0 },
+        pan: (
+            if pan_x.is_finite() { pan_x } else { 0.0 },
+            if pan_y.is_finite() { pan_y } else { 0.0 },
+        ),
     };
     PAGE.with_borrow_mut(|p| match p.draw(&view) {
         Ok(()) => 0,
@@ -146,6 +179,103 @@ pub extern "C" fn modex_default_yaw() -> f32 {
 #[no_mangle]
 pub extern "C" fn modex_default_pitch() -> f32 {
     PAGE.with_borrow(|p| p.default_angles().1)
+}
+
+/// The actions of the model or unit shown, one per line: `name<TAB>first frame<TAB>frames`.
+#[no_mangle]
+pub extern "C" fn modex_actions() {
+    PAGE.with_borrow(|p| {
+        let lines: Vec<String> = p
+            .actions()
+            .into_iter()
+            .map(|a| format!("{}\t{}\t{}", a.name, a.first, a.count))
+            .collect();
+        set_text(&lines.join("\n"));
+    });
+}
+
+/// Move the walker through the level shown for `dt` seconds: `forward`, `right`, `up` (-1..=1)
+/// and `run` are the held move keys, `turn`, `tilt` the held arrow axes, `dx`, `dy` the mouse's
+/// move in pixels, as `modex view` reads them. The walk begins where the last view was seen
+/// from.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn modex_walk(
+    dt: f32,
+    forward: f32,
+    right: f32,
+    up: f32,
+    run: u32,
+    turn: f32,
+    tilt: f32,
+    dx: f32,
+    dy: f32,
+) {
+    PAGE.with_borrow_mut(|p| {
+        let view = p.last_view;
+        if let Some(level) = p.level() {
+            let steer = Steer {
+                motion: Motion {
+                    forward,
+                    right,
+                    up,
+                    run: run != 0,
+                },
+                turn,
+                tilt,
+                moved: (dx, dy),
+            };
+            level.walk(&view, steer, dt);
+        }
+    })
+}
+
+/// Switch the walker in the level shown between walking and flying (the G key).
+#[no_mangle]
+pub extern "C" fn modex_walk_toggle() {
+    PAGE.with_borrow_mut(|p| {
+        let view = p.last_view;
+        if let Some(level) = p.level() {
+            level.toggle_walk(&view);
+        }
+    })
+}
+
+/// Stand in the level shown at `x, y, z` looking along `pan`, `tilt` (`--camera`); a NaN `x`
+/// leaves the walk, back to the views of yaw and pitch.
+#[no_mangle]
+pub extern "C" fn modex_set_camera(x: f32, y: f32, z: f32, pan: f32, tilt: f32) {
+    PAGE.with_borrow_mut(|p| {
+        if let Some(level) = p.level() {
+            let at = [x, y, z, pan, tilt]
+                .iter()
+                .all(|v| v.is_finite())
+                .then(|| Start {
+                    eye: glam::Vec3::new(x, y, z),
+                    pan,
+                    tilt,
+                });
+            level.set_camera(at);
+        }
+    })
+}
+
+/// Where the level shown is seen from: 0 without a walker; else 1 flying, 2 walking, and the
+/// text is the camera as `X,Y,Z,PAN,TILT` (each number as short as reads back to the same
+/// value, so `modex render --camera` with it draws the same picture).
+#[no_mangle]
+pub extern "C" fn modex_camera() -> u32 {
+    PAGE.with_borrow_mut(|p| {
+        let Some(level) = p.level() else { return 0 };
+        let (Some(at), Some(walking)) = (level.camera(), level.walking()) else {
+            return 0;
+        };
+        set_text(&format!(
+            "{},{},{},{},{}",
+            at.eye.x, at.eye.y, at.eye.z, at.pan, at.tilt
+        ));
+        1 + walking as u32
+    })
 }
 
 /// The frames (cutscenes: ticks) of the file shown.

@@ -87,6 +87,119 @@ impl Dropped {
     pub fn names(&self) -> &[String] {
         &self.names
     }
+
+    /// Every dropped file with its kind, for the page's tree: grouped by [`Kind`] (in its order),
+    /// by name within a kind. A unit's HVA (same stem as a dropped VXL) is not an entry of its
+    /// own: it is named in its unit's note, as are the VPLs that light it.
+    pub fn tree(&self) -> Vec<Entry> {
+        let showable = self.showable();
+        let detected: Vec<(String, Option<Format>)> = self
+            .names
+            .iter()
+            .map(|n| {
+                (
+                    n.clone(),
+                    self.bytes(n).and_then(|b| detect(Path::new(n), &b)),
+                )
+            })
+            .collect();
+        let stem = |n: &str| {
+            n.rsplit_once('.')
+                .map_or(n, |(s, _)| s)
+                .to_ascii_lowercase()
+        };
+        let of = |f: Format| detected.iter().filter(move |(_, g)| *g == Some(f));
+        let units: Vec<String> = of(Format::Vxl).map(|(n, _)| stem(n)).collect();
+        let vpls: Vec<&str> = of(Format::Vpl).map(|(n, _)| n.as_str()).collect();
+        let mut out: Vec<Entry> = detected
+            .iter()
+            .filter(|(n, f)| !(*f == Some(Format::Hva) && units.contains(&stem(n))))
+            .map(|(name, format)| {
+                let shown = showable.iter().any(|(s, _)| s == name);
+                let kind = Kind::of(*format, shown);
+                let mut note = String::new();
+                if *format == Some(Format::Vxl) {
+                    let with: Vec<&str> = of(Format::Hva)
+                        .map(|(n, _)| n.as_str())
+                        .filter(|n| stem(n) == stem(name))
+                        .chain(vpls.iter().copied())
+                        .collect();
+                    if !with.is_empty() {
+                        note = format!("with {}", with.join(", "));
+                    }
+                }
+                Entry {
+                    name: name.clone(),
+                    kind,
+                    shown,
+                    note,
+                }
+            })
+            .collect();
+        out.sort_by_key(|e| (e.kind, e.name.to_lowercase()));
+        out
+    }
+}
+
+/// What a dropped file is, as the page's tree groups it (in this order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// WMB levels.
+    Level,
+    /// MDL models (and GTA Stories models).
+    Model,
+    /// HMP terrain.
+    Terrain,
+    /// Westwood voxel units (their VXL bodies).
+    Unit,
+    /// Battle Isle 2 scene scripts and the install's script archive.
+    Cutscene,
+    /// Palettes: VGA palettes, PCX images, voxel lighting pages.
+    Palette,
+    /// Everything else: skins, clips, sounds, archives, files of no known format.
+    Other,
+}
+
+impl Kind {
+    /// The kind of a file of `format` (`None`: not detected); `shown`: the page can
+    /// show it.
+    fn of(format: Option<Format>, shown: bool) -> Kind {
+        match format {
+            Some(Format::Wmb) => Kind::Level,
+            Some(Format::Mdl | Format::StoriesMdl) => Kind::Model,
+            Some(Format::Hmp) => Kind::Terrain,
+            Some(Format::Vxl) => Kind::Unit,
+            Some(Format::Pcx | Format::Palette | Format::Vpl) => Kind::Palette,
+            Some(_) if shown => Kind::Cutscene,
+            _ => Kind::Other,
+        }
+    }
+
+    /// Its heading in the tree.
+    pub fn label(self) -> &'static str {
+        match self {
+            Kind::Level => "levels",
+            Kind::Model => "models",
+            Kind::Terrain => "terrain",
+            Kind::Unit => "voxel units",
+            Kind::Cutscene => "cutscenes",
+            Kind::Palette => "palettes",
+            Kind::Other => "other",
+        }
+    }
+}
+
+/// One line of the page's tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The dropped name.
+    pub name: String,
+    /// Its group.
+    pub kind: Kind,
+    /// Whether choosing it shows it.
+    pub shown: bool,
+    /// What goes with it (a unit's HVA and VPLs), or empty.
+    pub note: String,
 }
 
 /// A level's entity files are looked for among the dropped files, by name: a folder drop keeps
@@ -179,6 +292,41 @@ mod tests {
         );
         let names: Vec<String> = d.showable().into_iter().map(|(n, _)| n).collect();
         assert_eq!(names, ["bestiary.WMB", "testlevel.wmb", "acktana.mdl"]);
+    }
+
+    #[test]
+    fn the_tree_groups_files_by_kind_with_a_unit_s_pieces_beside_it() {
+        let mut d = Dropped::new();
+        d.insert(
+            "Game/Level/testlevel.wmb",
+            modex_mdl::wmb::encode::encode(&level()),
+        );
+        d.insert("units/HMEC.vxl", modex_vxl_bytes());
+        d.insert("units/hmec.hva", vec![0; 16]);
+        d.insert("units/lone.hva", vec![0; 16]);
+        d.insert("units/test.vpl", vec![0; 16]);
+        d.insert("readme.txt", b"hello".to_vec());
+        let tree = d.tree();
+        let kinds: Vec<(&str, Kind)> = tree.iter().map(|e| (e.name.as_str(), e.kind)).collect();
+        assert_eq!(
+            kinds,
+            [
+                ("testlevel.wmb", Kind::Level),
+                ("HMEC.vxl", Kind::Unit),
+                ("test.vpl", Kind::Palette),
+                ("lone.hva", Kind::Other),
+                ("readme.txt", Kind::Other),
+            ]
+        );
+        assert_eq!(tree[1].note, "with hmec.hva, test.vpl");
+        assert!(tree[0].shown && tree[1].shown && !tree[2].shown);
+    }
+
+    /// A VXL file's first bytes: enough for `detect`.
+    fn modex_vxl_bytes() -> Vec<u8> {
+        let mut b = b"Voxel Animation\0".to_vec();
+        b.resize(802, 0);
+        b
     }
 
     fn level() -> modex_mdl::wmb::WmbFile {

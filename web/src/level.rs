@@ -4,7 +4,7 @@
 use modex::{Camera, DepthBuffer, Palette, Target, TargetFormat};
 use modex_raster::RasterPixel;
 use modex_view::colours::Colours;
-use modex_view::level::{Level, LevelScene, Viewpoint};
+use modex_view::level::{Collider, Level, LevelScene, Mode, Motion, Start, Viewpoint, Walker};
 use modex_view::target::Drawing;
 use modex_view::ViewError;
 use modex_voxel::VoxelPixel;
@@ -32,6 +32,24 @@ pub struct ShownLevel {
     /// while an 8-bit view is shown.
     palette: Palette,
     colouring: Colouring,
+    /// The body walking or flying through the level once the keys or the mouse moved it, or a
+    /// `camera` was given; views are then drawn from its eye (`modex render --camera`).
+    walker: Option<Walker>,
+    /// What walking collides with, built the first time the walker moves.
+    world: Option<Collider>,
+}
+
+/// What one frame of the keys and the mouse asks of the walker (the `modex view` keys).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Steer {
+    /// The move (W/S, A/D, E/Q, Shift).
+    pub motion: Motion,
+    /// Held turn (Right +1, Left -1) and tilt (Up +1, Down -1) axes.
+    pub turn: f32,
+    /// See [`Steer::turn`].
+    pub tilt: f32,
+    /// The mouse's move in pixels (x right, y down).
+    pub moved: (f32, f32),
 }
 
 impl ShownLevel {
@@ -53,6 +71,8 @@ impl ShownLevel {
             scene,
             palette,
             colouring: Colouring::new(Colours::TrueColour),
+            walker: None,
+            world: None,
         })
     }
 
@@ -76,10 +96,60 @@ impl ShownLevel {
         (0.0, modex_view::level::orbit_pitch())
     }
 
-    /// Draw `view` as RGBA8 into `out`, as `modex render LEVEL.wmb` draws it (`zoom` 1 is its
-    /// camera; the wheel moves the eye along its line of sight).
-    pub fn draw(&mut self, view: &View, out: &mut Vec<u8>) -> Result<(), ShowError> {
-        let format = self.colours_for(view.format);
+    /// Stand at `at` (`--camera`), flying; `None`: back to the views of `yaw` and `pitch`.
+    pub fn set_camera(&mut self, at: Option<Start>) {
+        self.walker = at.map(|s| Walker::at(&s, Mode::Fly));
+    }
+
+    /// Where the views are drawn from, when a walker stands somewhere.
+    pub fn camera(&self) -> Option<Start> {
+        self.walker.as_ref().map(Walker::view)
+    }
+
+    /// Walking (true) or flying; `None` before the walker stands anywhere.
+    pub fn walking(&self) -> Option<bool> {
+        self.walker.as_ref().map(|w| w.mode == Mode::Walk)
+    }
+
+    /// Switch between walking and flying (G), from where the view is.
+    pub fn toggle_walk(&mut self, view: &View) {
+        self.walker_for(view).toggle();
+    }
+
+    /// The walker, put where `view` is seen from the first time it is needed: at the level's
+    /// start when that is the view, else where the camera of `view` stands.
+    fn walker_for(&mut self, view: &View) -> &mut Walker {
+        if self.walker.is_none() {
+            let start = match (view.yaw, view.pitch, self.scene.borrow_owner().start()) {
+                (None, None, Some(start)) if view.zoom == 1.0 => start,
+                _ => {
+                    let camera = self.view_camera(view);
+                    Start::of_camera(&camera)
+                }
+            };
+            self.walker = Some(Walker::at(&start, Mode::Fly));
+        }
+        self.walker.as_mut().expect("just set")
+    }
+
+    /// Move the walker `dt` seconds as `steer` asks, as `modex view` does (`Walker::look`, then
+    /// `Walker::step` through the level's collider).
+    pub fn walk(&mut self, view: &View, steer: Steer, dt: f32) {
+        if self.world.is_none() {
+            let world = Collider::of_level(self.scene.borrow_owner());
+            log::info!("walking collides with {} triangles", world.len());
+            self.world = Some(world);
+        }
+        let walker = self.walker_for(view);
+        walker.look(steer.turn, steer.tilt, steer.moved, dt);
+        let world = self.world.as_ref().expect("just built");
+        if let Some(walker) = self.walker.as_mut() {
+            walker.step(world, steer.motion, dt);
+        }
+    }
+
+    /// The camera of `view` without a walker: as `modex render` without `--camera`.
+    fn view_camera(&self, view: &View) -> Camera {
         let (w, h) = view.size;
         let scene = self.scene.borrow_dependent();
         // As `modex render`: no angles, the default (the start, else the overview); angles, the
@@ -111,6 +181,22 @@ impl ShownLevel {
             camera.near = (camera.near - step.max(0.0)).max(camera.near.min(1.0));
             camera.far += (-step).max(0.0);
         }
+        view.pan_camera(&mut camera);
+        camera
+    }
+
+    /// Draw `view` as RGBA8 into `out`, as `modex render LEVEL.wmb` draws it: from the walker's
+    /// eye when it stands somewhere (`--camera`), else `view`'s yaw and pitch (`zoom` 1 is its
+    /// camera; the wheel moves the eye along its line of sight).
+    pub fn draw(&mut self, view: &View, out: &mut Vec<u8>) -> Result<(), ShowError> {
+        let format = self.colours_for(view.format);
+        let (w, h) = view.size;
+        let camera = match &self.walker {
+            // As `modex render --camera X,Y,Z,PAN,TILT` at the walker's eye.
+            Some(walker) => walker.view().camera(w, h),
+            None => self.view_camera(view),
+        };
+        let scene = self.scene.borrow_dependent();
         let mut shot = LevelShot { scene, camera };
         into_rgba(format, (w, h), &self.palette, out, &mut shot)?;
         Ok(())

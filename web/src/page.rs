@@ -7,7 +7,7 @@ use crate::cutscene::ShownCutscene;
 use crate::error::ShowError;
 use crate::files::Dropped;
 use crate::level::ShownLevel;
-use crate::shown::{ShownModel, ShownUnit};
+use crate::shown::{Action, ShownModel, ShownUnit};
 use crate::view::View;
 
 /// The file shown.
@@ -33,6 +33,8 @@ pub struct Page {
     pub rgba_size: (usize, usize),
     /// What the page shows in `#info` for the file shown.
     pub info: String,
+    /// The view drawn last (where a walk through a level begins).
+    pub last_view: View,
 }
 
 impl Page {
@@ -108,6 +110,7 @@ impl Page {
         });
         r.map_err(|e| ShowError::Threads(e.to_string()))??;
         self.rgba_size = view.size;
+        self.last_view = *view;
         Ok(())
     }
 
@@ -117,6 +120,27 @@ impl Page {
             Some(Shown::Model(m)) => m.default_angles(),
             Some(Shown::Level(l)) => l.default_angles(),
             _ => (modex_view::DEFAULT_YAW, modex_view::DEFAULT_PITCH),
+        }
+    }
+
+    /// The actions of the model shown (a unit's HVA frames are one action; nothing else has any).
+    pub fn actions(&self) -> Vec<Action> {
+        match &self.shown {
+            Some(Shown::Model(m)) => m.actions(),
+            Some(Shown::Unit(u)) => vec![Action {
+                name: "frame".to_string(),
+                first: 0,
+                count: u.frames(),
+            }],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The level shown, if one is.
+    pub fn level(&mut self) -> Option<&mut ShownLevel> {
+        match &mut self.shown {
+            Some(Shown::Level(l)) => Some(l),
+            _ => None,
         }
     }
 

@@ -100,6 +100,16 @@ impl ShownModel {
         model::frame_count(self.parts.borrow_owner())
     }
 
+    /// The model's actions: runs of frames whose names differ only in their trailing number
+    /// (`run1`..`run6`, `attack01`..), as the games group them, of the part with the most frames.
+    pub fn actions(&self) -> Vec<Action> {
+        let models = self.parts.borrow_owner();
+        let Some(model) = models.iter().max_by_key(|m| m.frames.len()) else {
+            return Vec::new();
+        };
+        actions(model.frames.iter().map(|f| f.name.as_str()))
+    }
+
     /// The yaw and pitch a view without them is drawn at (where the page's orbit starts).
     pub fn default_angles(&self) -> (f32, f32) {
         let bounds = model::bounds_model(self.parts.borrow_owner(), 0);
@@ -131,6 +141,7 @@ impl ShownModel {
             camera.eye = camera.target + offset / view.zoom;
             camera.near /= view.zoom.max(1.0);
         }
+        view.pan_camera(&mut camera);
         model::light_for(&mut self.renderer, &camera, self.format);
         let mut shot = ModelShot {
             renderer: &self.renderer,
@@ -187,6 +198,7 @@ impl ShownUnit {
                 *height /= view.zoom;
             }
         }
+        view.pan_camera(&mut camera);
         let mut shot = UnitShot {
             scene: &scene,
             camera,
@@ -197,6 +209,36 @@ impl ShownUnit {
         into_rgba(format, (w, h), &self.unit.vpl.palette, out, &mut shot)?;
         Ok(())
     }
+}
+
+/// A run of frames played as one animation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Action {
+    /// The frames' name without its trailing number (`frame` when they have none).
+    pub name: String,
+    /// The first frame.
+    pub first: usize,
+    /// How many frames.
+    pub count: usize,
+}
+
+/// Consecutive frames whose `names` without trailing digits agree, as one action each.
+pub fn actions<'n>(names: impl IntoIterator<Item = &'n str>) -> Vec<Action> {
+    let mut out: Vec<Action> = Vec::new();
+    for (i, name) in names.into_iter().enumerate() {
+        let stem = name.trim().trim_end_matches(|c: char| c.is_ascii_digit());
+        let stem = stem.trim_end_matches(['_', ' ', '-']);
+        let stem = if stem.is_empty() { "frame" } else { stem };
+        match out.last_mut() {
+            Some(a) if a.name == stem => a.count += 1,
+            _ => out.push(Action {
+                name: stem.to_string(),
+                first: i,
+                count: 1,
+            }),
+        }
+    }
+    out
 }
 
 /// One picture of a model.
@@ -252,4 +294,32 @@ pub fn into_rgba(
     target.draw(drawing)?;
     *out = target.to_rgba8(palette);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_named_alike_but_for_their_number_are_one_action() {
+        let names = [
+            "stand1", "stand2", "run01", "run02", "run03", "pain_1", "", "stand3",
+        ];
+        let got: Vec<(String, usize, usize)> = actions(names)
+            .into_iter()
+            .map(|a| (a.name, a.first, a.count))
+            .collect();
+        let want = [
+            ("stand", 0, 2),
+            ("run", 2, 3),
+            ("pain", 5, 1),
+            ("frame", 6, 1),
+            ("stand", 7, 1),
+        ];
+        let want: Vec<(String, usize, usize)> = want
+            .iter()
+            .map(|(n, f, c)| (n.to_string(), *f, *c))
+            .collect();
+        assert_eq!(got, want);
+    }
 }

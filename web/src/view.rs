@@ -1,6 +1,6 @@
 //! What the page is asked to draw.
 
-use modex::TargetFormat;
+use modex::{trig, Camera, Projection, TargetFormat};
 
 /// What to draw: the URL parameters of the page, meaning what they mean to `modex render`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -20,6 +20,8 @@ pub struct View {
     pub facing: u32,
     /// The mouse wheel's zoom; 1 is `modex render`'s framing.
     pub zoom: f32,
+    /// The drag's pan: how far the picture moved right and down, in picture heights.
+    pub pan: (f32, f32),
 }
 
 impl Default for View {
@@ -32,6 +34,30 @@ impl Default for View {
             frame: 0,
             facing: 0,
             zoom: 1.0,
+            pan: (0.0, 0.0),
         }
+    }
+}
+
+impl View {
+    /// Move `camera` by [`View::pan`]: eye and target together, across the line of sight, so
+    /// what was at the picture's centre follows the pointer (perspective: at the target's
+    /// distance).
+    pub fn pan_camera(&self, camera: &mut Camera) {
+        if self.pan == (0.0, 0.0) {
+            return;
+        }
+        let visible = match camera.projection {
+            Projection::Perspective { fov_y } => {
+                2.0 * (camera.target - camera.eye).length() * trig::tan(fov_y * 0.5)
+            }
+            Projection::Orthographic { height } => height,
+        };
+        let forward = (camera.target - camera.eye).normalize_or_zero();
+        let right = forward.cross(camera.up).normalize_or_zero();
+        let up = right.cross(forward);
+        let shift = (up * self.pan.1 - right * self.pan.0) * visible;
+        camera.eye += shift;
+        camera.target += shift;
     }
 }

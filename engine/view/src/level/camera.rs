@@ -26,6 +26,17 @@ pub struct Start {
 }
 
 impl Start {
+    /// Where `camera` is and looks, as pan and tilt: where a walk through the level begins
+    /// when the picture shown is not at a start (the overview, an orbit).
+    pub fn of_camera(camera: &Camera) -> Start {
+        let d = (camera.target - camera.eye).normalize_or(Vec3::X);
+        Start {
+            eye: camera.eye,
+            pan: d.y.atan2(d.x).to_degrees(),
+            tilt: d.z.asin().to_degrees(),
+        }
+    }
+
     /// The camera at this start.
     pub fn camera(&self, w: usize, h: usize) -> Camera {
         Camera {

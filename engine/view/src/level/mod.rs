@@ -26,8 +26,8 @@ pub use camera::{
 pub use placeable::sprite_quad;
 pub use scene::{info_colors, info_light, LevelScene, DEFAULT_AMBIENT, DEFAULT_SUN, SKY_COLOR};
 pub use walk::{
-    Collider, Mode, Motion, Walker, BODY_HEIGHT, BODY_RADIUS, EYE_ABOVE_FEET, GRAVITY, RUN_FACTOR,
-    STEP_HEIGHT, WALK_SPEED,
+    Collider, Mode, Motion, Walker, BODY_HEIGHT, BODY_RADIUS, EYE_ABOVE_FEET, GRAVITY,
+    LOOK_PER_PIXEL, RUN_FACTOR, STEP_HEIGHT, TILT_RATE, TURN_RATE, WALK_SPEED,
 };
 
 /// Where a level's entity files are looked for. `info` only asks where a file is; drawing a level

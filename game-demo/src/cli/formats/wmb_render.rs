@@ -6,7 +6,6 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use glam::Vec3;
 use modex::{with_threads, Camera, DepthBuffer, DrawStats, Palette, Target};
 use modex_assets::Asset;
 use modex_raster::RasterPixel;
@@ -19,15 +18,10 @@ use modex_voxel::VoxelPixel;
 use super::hud::Hud;
 use super::keys::{Action, Drag, KeyState, Viewer};
 use super::model::palette_or_quake;
-use super::model_render::DRAG;
 use super::target::{self, save_png, Targets};
 use super::wmb::load_level;
 use crate::cli::{camera_arg, parse_size, LevelCamera, RenderArgs, ViewArgs};
 use modex_view::target::{AnyTarget, Drawing};
-
-/// Degrees per second the view turns (Left, Right) and tilts (Up, Down).
-const TURN: f32 = 90.0;
-const TILT: f32 = 60.0;
 
 struct Picture<'a, 'l> {
     scene: &'a Scene<'l>,
@@ -147,12 +141,7 @@ fn camera_at(view: &Start, like: &Camera) -> Camera {
 
 /// Where `camera` is and looks, as pan and tilt.
 fn view_of(camera: &Camera) -> Start {
-    let d = (camera.target - camera.eye).normalize_or(Vec3::X);
-    Start {
-        eye: camera.eye,
-        pan: d.y.atan2(d.x).to_degrees(),
-        tilt: d.z.asin().to_degrees(),
-    }
+    Start::of_camera(camera)
 }
 
 /// The bench's fixed flight from the start: 300 frames along the view direction, turning a full
@@ -204,10 +193,8 @@ fn bench(args: &ViewArgs, scene: &Scene, (w, h): (usize, usize)) -> Result<()> {
 /// Turn the walker by the keys of one frame `dt` seconds long and the mouse's `drag`, and say
 /// how it is to move.
 fn steer(walker: &mut Walker, keys: &impl KeyState, drag: (f32, f32), dt: f32) -> Motion {
-    // Right and dragging right turn right (pan grows to the left); Up and dragging up look up.
-    walker.pan -= Action::Turn.axis(keys) * TURN * dt + drag.0 * DRAG;
-    walker.tilt =
-        (walker.tilt + Action::Tilt.axis(keys) * TILT * dt - drag.1 * DRAG).clamp(-89.0, 89.0);
+    // Right and dragging right turn right; Up and dragging up look up (the page's rule too).
+    walker.look(Action::Turn.axis(keys), Action::Tilt.axis(keys), drag, dt);
     Motion {
         forward: Action::Move.axis(keys),
         right: Action::Strafe.axis(keys),
@@ -325,6 +312,7 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
 mod tests {
     use super::*;
     use crate::cli::formats::keys::Held;
+    use glam::Vec3;
     use modex_desktop::minifb::Key;
 
     #[test]

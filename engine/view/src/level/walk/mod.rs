@@ -45,6 +45,12 @@ pub const GRAVITY: f32 = 800.0;
 pub const WALK_SPEED: f32 = 200.0;
 /// How much faster running is.
 pub const RUN_FACTOR: f32 = 3.0;
+/// Degrees per second the view turns while a turn key is held (the viewers' Left and Right).
+pub const TURN_RATE: f32 = 90.0;
+/// Degrees per second the view tilts while a tilt key is held (the viewers' Up and Down).
+pub const TILT_RATE: f32 = 60.0;
+/// Degrees the view turns and tilts per pixel the mouse moves (mouse look).
+pub const LOOK_PER_PIXEL: f32 = 0.3;
 /// Fastest fall, units per second.
 const MAX_FALL: f32 = 2000.0;
 /// A triangle whose push has at least this much upward part is ground (about 45 degrees).
@@ -141,6 +147,16 @@ impl Walker {
     /// Whether it stands on ground (walking; never while flying).
     pub fn on_ground(&self) -> bool {
         self.mode == Mode::Walk && self.grounded
+    }
+
+    /// Turn and tilt as the keys and the mouse ask, the one rule of every frontend: `turn` and
+    /// `tilt` are held key axes (-1..=1; right turns right, up looks up) for `dt` seconds, `moved`
+    /// the mouse's move in pixels (x right, y down: dragging right turns right, up looks up).
+    pub fn look(&mut self, turn: f32, tilt: f32, moved: (f32, f32), dt: f32) {
+        // Turning right is a falling pan (pan grows to the left).
+        self.pan -= turn * TURN_RATE * dt + moved.0 * LOOK_PER_PIXEL;
+        self.tilt =
+            (self.tilt + tilt * TILT_RATE * dt - moved.1 * LOOK_PER_PIXEL).clamp(-89.0, 89.0);
     }
 
     /// Switch between walking and flying where it is: a walk begins by falling from here.

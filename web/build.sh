@@ -1,5 +1,6 @@
 #!/bin/sh
-# Build the web frontend into web/dist/: the wasm module (release, no debug info) and the page.
+# Build the web frontend into web/dist/: the wasm module (release, no debug info), scalar and with
+# SIMD, and the page.
 # Adds the wasm32-unknown-unknown target when missing; needs nothing else (plain `extern "C"`
 # exports, no binding generator). Serve with: python3 -m http.server -d web/dist
 set -eu
@@ -12,5 +13,14 @@ cargo build --release --locked -p modex-web --target wasm32-unknown-unknown \
 target="${CARGO_TARGET_DIR:-target}"
 mkdir -p web/dist
 cp "$target/wasm32-unknown-unknown/release/modex_web.wasm" web/dist/modex.wasm
+# The SIMD build (`+simd128`: the span kernels of engine/raster's dispatch.rs), which the page runs
+# where the browser has WebAssembly SIMD (web/page/loader.js). Its own target folder: other code
+# generation flags would otherwise rebuild the scalar build's crates each time.
+CARGO_TARGET_DIR="$target/wasm-simd" RUSTFLAGS="-C target-feature=+simd128" \
+  cargo build --release --locked -p modex-web --target wasm32-unknown-unknown \
+  --config 'profile.release.debug=false' --config 'profile.release.strip=true'
+cp "$target/wasm-simd/wasm32-unknown-unknown/release/modex_web.wasm" web/dist/modex-simd.wasm
 cp web/page/index.html web/page/modex.js web/page/modex.css web/page/loader.js web/dist/
-echo "web/dist: $(wc -c < web/dist/modex.wasm) bytes of wasm ($(gzip -9c web/dist/modex.wasm | wc -c) gzipped)"
+for w in modex modex-simd; do
+  echo "web/dist/$w.wasm: $(wc -c < "web/dist/$w.wasm") bytes ($(gzip -9c "web/dist/$w.wasm" | wc -c) gzipped)"
+done

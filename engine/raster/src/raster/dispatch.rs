@@ -47,6 +47,16 @@ fn avx2() -> bool {
     }
 }
 
+/// Whether a vector kernel runs: AVX2 on this CPU, or a WebAssembly build with SIMD (`+simd128`,
+/// chosen when compiling: a browser that lacks it gets the scalar build, `web/page/loader.js`).
+#[inline(always)]
+fn vector() -> bool {
+    avx2() || cfg!(all(target_arch = "wasm32", target_feature = "simd128"))
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
+
 /// Pixels per step of the kernels: one AVX2 register of 32-bit lanes.
 pub const LANES: usize = 8;
 
@@ -54,7 +64,8 @@ pub const LANES: usize = 8;
 /// RGBA texels (`r | g << 8 | b << 16 | a << 24`; a power-of-two `size`, or a run inside the
 /// texture: [`lanes_to_do`]) multiplied by the light
 /// into 8888 pixels. Returns the pixels done; `run` and `z` are advanced past them. Does nothing
-/// (returns 0) without AVX2 or when the texture's index range does not fit the gather.
+/// (returns 0) without AVX2 (or WebAssembly SIMD) or when the texture's index range does not fit
+/// the gather.
 #[inline(always)]
 pub fn argb8888_run(
     texels: &[u32],
@@ -76,7 +87,15 @@ pub fn argb8888_run(
         unsafe { avx2::argb8888_run(texels, size, run, &mut px[..n], &mut depth[..n], z, dz) };
         n
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        simd128::argb8888_run(texels, size, run, &mut px[..n], &mut depth[..n], z, dz);
+        n
+    }
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )))]
     {
         let _ = (run, z, dz);
         0
@@ -105,7 +124,15 @@ pub fn rgb565_run(
         unsafe { avx2::rgb565_run(texels, size, run, &mut px[..n], &mut depth[..n], z, dz) };
         n
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        simd128::rgb565_run(texels, size, run, &mut px[..n], &mut depth[..n], z, dz);
+        n
+    }
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )))]
     {
         let _ = (run, z, dz);
         0
@@ -186,7 +213,7 @@ fn lanes_to_do<T>(texels: &[T], (tw, th): (u32, u32), run: &Run, px: usize, dept
     if !(pow2 || inside()) {
         return 0;
     }
-    if avx2() {
+    if vector() {
         n
     } else {
         0
@@ -205,7 +232,10 @@ fn run_inside(c: i32, d: i32, size: u32, n: usize) -> bool {
 /// The mask a kernel applies to a texel column or row of a texture `size` texels wide or high:
 /// `size - 1` for a power of two (the scalar loop's wrap), none (all ones) otherwise, where
 /// [`lanes_to_do`] has checked that every coordinate is inside.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 #[inline(always)]
 fn coord_mask(size: u32) -> i32 {
     if size.is_power_of_two() {

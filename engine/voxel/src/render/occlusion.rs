@@ -1,5 +1,6 @@
-//! Coarse occlusion: a max-depth buffer of 8x8-pixel tiles over one band, tested before a limb or
-//! a splatted voxel column is drawn, so work that would fail every depth test is never set up.
+//! Coarse occlusion: a max-depth buffer of 8x8-pixel tiles over one band, tested before a limb, a
+//! splatted voxel column or a rasterised voxel is drawn, so work that would fail every depth test
+//! is never set up.
 //!
 //! Why: in the 1000-unit 1080p battlefield (perspective, units drawn nearest first) the splats
 //! depth-test about 7.5 M face pixels per frame for 1.2 M pixels that end up showing a unit
@@ -18,7 +19,14 @@
 //! What it costs is spent only where it may pay (measured: without these gates the 100-unit
 //! frame took 9 % more instructions): a limb none of nine sampled pixels of whose rectangle is
 //! nearer than it skips the tiles altogether, and a limb's columns are tested one by one only
-//! when a quarter of its tiles are nearer than all of it ([`Seen::Partly`]).
+//! when a quarter of its tiles are nearer than all of it ([`Seen::Partly`]), and then each of its
+//! rasterised voxels too, before its faces are set up ([`TileDepth::hides_cell`]: about 40
+//! instructions against several hundred for a face; docs/benchmarks.md, "Issue 43").
+//!
+//! The tiles are kept up to date per job, not per pixel: a job marks the tiles it drew over
+//! stale, and the next job to ask recomputes them from the band's depths (units are drawn nearest
+//! first, so what hides a limb was drawn by earlier jobs). Coverage masks updated as each face
+//! row is tested were measured and dropped: they cost more than the faces they removed.
 
 use glam::{Mat4, Vec4};
 
@@ -166,9 +174,9 @@ impl TileDepth {
         (x0 / TILE, (x1 - 1) / TILE + 1)
     }
 
-    /// A job with `footprint` drew: the tiles its outline reaches are stale until refreshed.
-    /// (Only for the skip rate: a tile left as it was still holds an upper bound, since drawing
-    /// only lowers depths.)
+    /// A job with `footprint` drew: the tiles its outline reaches are stale, recomputed before
+    /// they are next asked about by a job. Their maxima stay as they were meanwhile: drawing only
+    /// lowers depths, so they are still upper bounds.
     pub fn touched_footprint(&mut self, footprint: &Footprint) {
         let Some((tx0, tx1, ty0, ty1)) = self.tiles_of(footprint.rect) else {
             return;
@@ -176,12 +184,8 @@ impl TileDepth {
         for ty in ty0..ty1 {
             let (a, b) = self.outline_row(footprint, ty, (tx0, tx1));
             let row = ty * self.across;
-            if let (Some(s), Some(m)) = (
-                self.stale.get_mut(row + a..row + b),
-                self.max.get_mut(row + a..row + b),
-            ) {
+            if let Some(s) = self.stale.get_mut(row + a..row + b) {
                 s.fill(true);
-                m.fill(f32::INFINITY);
             }
         }
     }
@@ -282,6 +286,45 @@ impl TileDepth {
             }
         }
         seen == 9
+    }
+
+    /// Whether a rasterised voxel cannot show: every tile holding a pixel within `reach` whole
+    /// pixels of its projected centre `(sx, sy)` (either axis) holds only depths below `near`, its
+    /// nearest view depth. A voxel with no pixel in the band is hidden in it.
+    ///
+    /// Why a voxel and not a face: a voxel shows 1.2 faces on average, and its centre is already
+    /// projected; the test is two conversions, four clamps and the maxima of the (usually two to
+    /// four) tiles under its box, far less than setting up one face. `reach` is
+    /// `ceil(max_reach) + 2` for a limb whose faces reach at most `max_reach` pixels from a cell's
+    /// centre: one for truncating the centre instead of flooring it, one for pixel-centre
+    /// rounding. NaN hides nothing.
+    #[inline(always)]
+    pub fn hides_cell(&self, sx: f32, sy: f32, reach: i32, near: f32) -> bool {
+        // NaN and far-off centres fail this: not hidden.
+        if !(sx.abs() < 1e6 && sy.abs() < 1e6 && near > f32::MIN) {
+            return false;
+        }
+        let (x, y) = (sx as i32, sy as i32 - self.y0 as i32);
+        let (x0, x1) = ((x - reach).max(0), (x + reach).min(self.width as i32 - 1));
+        let (y0, y1) = ((y - reach).max(0), (y + reach).min(self.rows as i32 - 1));
+        if x0 > x1 || y0 > y1 {
+            return true;
+        }
+        let shift = TILE.trailing_zeros();
+        let (tx0, tx1) = ((x0 >> shift) as usize, (x1 >> shift) as usize);
+        for ty in (y0 >> shift) as usize..=(y1 >> shift) as usize {
+            let row = ty * self.across;
+            let Some(tiles) = self.max.get(row + tx0..=row + tx1) else {
+                return false;
+            };
+            // A NaN maximum fails `m < near`: not hidden.
+            if !tiles.iter().all(|&m| m < near) {
+                return false;
+            }
+        }
+        #[cfg(test)]
+        tests::SKIPS.with(|s| s.set(s.get() + 1));
+        true
     }
 
     /// Whether a splatted voxel column cannot show: the column's cells from `z_first` to `z_last`

@@ -510,6 +510,12 @@ impl Splat {
             std::array::from_fn(|bit| axes[bit / 2] * if bit % 2 == 1 { 0.5 } else { -0.5 });
         let m = &self.multi;
         let margin = m.max_reach + 1.0;
+        // A voxel's pixels lie within `max_reach` of its centre, and none is nearer than its
+        // centre's depth less half a cell along each axis (view depth is affine in the grid);
+        // margins far above rounding ([`TileDepth::hides_cell`]).
+        let cell_reach = (m.max_reach.min(1e4).ceil() as i32).saturating_add(2);
+        let half = 0.5 * (axes[0].z.abs() + axes[1].z.abs() + axes[2].z.abs());
+        let half = half * (1.0 + 1e-3) + 1e-4;
         let (band_top, band_bottom) = (top - margin, bottom + margin);
         let screen_y = |p: Vec4| if AFFINE { p.y } else { p.y / p.w };
         let mut projected = 0;
@@ -568,6 +574,19 @@ impl Splat {
                 }
                 projected += 1;
                 let centre = base + dz * f32::from(v.z);
+                if let Some(t) = tiles {
+                    let near = centre.z - half - 1e-4 * centre.z.abs();
+                    let (cx, cy) = if AFFINE {
+                        (centre.x, centre.y)
+                    } else {
+                        // A centre behind the eye gives NaN or a far-off point: not hidden.
+                        let r = 1.0 / centre.w;
+                        (centre.x * r, centre.y * r)
+                    };
+                    if centre.w > 0.0 && t.hides_cell(cx, cy, cell_reach, near) {
+                        continue;
+                    }
+                }
                 let lit = P::shade(vpl, shade, v.colour, v.normal);
                 if AFFINE {
                     // Each axis's faces at a call site of their own, in face-bit order (the

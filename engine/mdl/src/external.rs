@@ -10,6 +10,7 @@
 use std::io::Cursor;
 
 use crate::model::{Skin, SkinPixels};
+use crate::texels::Rgba8;
 
 /// Largest decoded side accepted, as for embedded skins.
 const MAX_SIDE: usize = crate::skin::MAX_SKIN_SIDE;
@@ -118,14 +119,14 @@ fn decode_pcx(bytes: &[u8]) -> std::io::Result<(usize, usize, Vec<u8>)> {
 }
 
 /// A `width` x `height` skin of decoded RGBA pixels, keeping the stored `kind` (7 for a file).
-pub fn rgba_skin(kind: u32, width: usize, height: usize, rgba: Vec<u8>) -> Skin {
+pub fn rgba_skin(kind: u32, width: usize, height: usize, rgba: impl Into<Rgba8>) -> Skin {
     Skin {
         kind,
         has_mipmaps: false,
         width,
         height,
         pixels: SkinPixels::Rgba,
-        rgba,
+        rgba: rgba.into(),
     }
 }
 

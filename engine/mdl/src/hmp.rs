@@ -482,7 +482,7 @@ fn read_skin(
                 width: 0,
                 height: 0,
                 pixels: SkinPixels::External(name),
-                rgba: Vec::new(),
+                rgba: Default::default(),
             })
         }
         _ => {

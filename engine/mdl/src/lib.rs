@@ -36,9 +36,11 @@ pub mod obj;
 pub mod skin;
 pub mod stories_mdl;
 pub mod stories_mdl_encode;
+mod texels;
 pub mod wmb;
 
 pub use hmp::HmpFile;
 pub use mdl::MdlFile;
 pub use model::{Frame, Model, ModelDefect, Skin, SkinPixels, Triangle};
 pub use stories_mdl::StoriesModel;
+pub use texels::Rgba8;

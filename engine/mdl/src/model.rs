@@ -8,6 +8,8 @@
 
 use glam::{Vec2, Vec3};
 
+use crate::texels::Rgba8;
+
 /// One animation frame (or the single height frame of a terrain).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Frame {
@@ -86,8 +88,9 @@ pub struct Skin {
     /// The pixels as stored.
     pub pixels: SkinPixels,
     /// `width * height * 4` bytes, top row first; empty for external skins and for DDS skins of a kind
-    /// the decoder does not read (DXT1/3/5 are decoded).
-    pub rgba: Vec<u8>,
+    /// the decoder does not read (DXT1/3/5 are decoded). Held once: the renderer's prepared texture
+    /// shares these texels instead of copying them ([`Rgba8`]).
+    pub rgba: Rgba8,
 }
 
 /// A model ready to draw: frames of vertices, UVs, triangles and skins.

@@ -24,6 +24,7 @@
 use modex::{Argb4444, ByteReader, ErrorKind, FormatResult, Palette, Pixel, Rgb565};
 
 use crate::model::{Skin, SkinPixels};
+use crate::texels::Rgba8;
 
 /// Bit that marks "three mipmap levels follow the image".
 pub(crate) const MIPMAP_FLAG: u32 = 0x08;
@@ -175,7 +176,7 @@ fn decode_pixels(format: PixelFormat, data: &[u8]) -> SkinPixels {
 
 /// RGBA8 of stored pixels; 8-bit indices go through `palette`. DDS and external skins give an
 /// empty vector (nothing decoded).
-pub(crate) fn to_rgba(pixels: &SkinPixels, palette: &Palette) -> Vec<u8> {
+pub(crate) fn to_rgba(pixels: &SkinPixels, palette: &Palette) -> Rgba8 {
     match pixels {
         SkinPixels::Indexed(p) => {
             let table: Vec<[u8; 4]> = (0..=255u8).map(|i| palette.rgba(i)).collect();
@@ -185,25 +186,21 @@ pub(crate) fn to_rgba(pixels: &SkinPixels, palette: &Palette) -> Vec<u8> {
         SkinPixels::Argb4444(p) => expand(p, |&v| Argb4444(v).to_rgba()),
         SkinPixels::Rgb888(p) => expand(p, |&[r, g, b]| [r, g, b, 255]),
         SkinPixels::Argb8888(p) => expand(p, |&c| c),
-        SkinPixels::Dds(_) | SkinPixels::External(_) | SkinPixels::Rgba => Vec::new(),
+        SkinPixels::Dds(_) | SkinPixels::External(_) | SkinPixels::Rgba => Rgba8::default(),
     }
 }
 
-/// Convert every pixel into an RGBA buffer allocated once at its final size (a collected
-/// `flat_map` cannot know its length and grows its vector repeatedly).
+/// Convert every pixel, into texels allocated once at their final size (a slice's mapped iterator
+/// knows its length; a `flat_map` of bytes would not, and would grow its buffer repeatedly).
 #[inline]
-fn expand<T>(pixels: &[T], f: impl Fn(&T) -> [u8; 4]) -> Vec<u8> {
-    let mut out = vec![0u8; pixels.len() * 4];
-    for (o, p) in out.chunks_exact_mut(4).zip(pixels) {
-        o.copy_from_slice(&f(p));
-    }
-    out
+fn expand<T>(pixels: &[T], f: impl Fn(&T) -> [u8; 4]) -> Rgba8 {
+    pixels.iter().map(f).collect()
 }
 
 impl Skin {
     /// RGBA8 of this skin with another palette (the level palette of a game, say). Only 8-bit skins
     /// depend on the palette; true-colour skins give the same bytes as [`Skin::rgba`].
-    pub fn rgba_with_palette(&self, palette: &Palette) -> Vec<u8> {
+    pub fn rgba_with_palette(&self, palette: &Palette) -> Rgba8 {
         match self.pixels {
             SkinPixels::Rgba => self.rgba.clone(),
             _ => to_rgba(&self.pixels, palette),
@@ -229,10 +226,10 @@ pub(crate) fn dds_skin(kind: u32, mipmaps: bool, bytes: &[u8]) -> Skin {
     // DXT1/3/5 are decoded so renderers can draw the skin as the engine did; other DDS kinds keep
     // their bytes with an empty RGBA (and are drawn with a blank stand-in).
     let (width, height, rgba) = match crate::dds::decode(bytes) {
-        Some((w, h, rgba)) => (w, h, rgba),
+        Some((w, h, rgba)) => (w, h, Rgba8::from(rgba)),
         None => {
             let (w, h) = dds_size(bytes).unwrap_or((0, 0));
-            (w, h, Vec::new())
+            (w, h, Rgba8::default())
         }
     };
     Skin {

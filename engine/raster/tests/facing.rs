@@ -149,7 +149,7 @@ fn coded_skin(part: usize) -> Skin {
                 .map(|c| [c[0], c[1], c[2], c[3]])
                 .collect(),
         ),
-        rgba,
+        rgba: rgba.into(),
     }
 }
 
@@ -594,7 +594,11 @@ fn lit_sides_face_the_light() {
             if let SkinPixels::Argb8888(px) = &mut white.skins[0].pixels {
                 px.iter_mut().for_each(|p| *p = [255; 4]);
             }
-            white.skins[0].rgba.iter_mut().for_each(|c| *c = 255);
+            white.skins[0]
+                .rgba
+                .bytes_mut()
+                .iter_mut()
+                .for_each(|c| *c = 255);
             let prepared = renderer.prepare(&white);
             renderer
                 .draw(

@@ -38,7 +38,7 @@ pub fn skin(width: usize, height: usize, pixels: SkinPixels) -> Skin {
         width,
         height,
         pixels,
-        rgba: Vec::new(),
+        rgba: Default::default(),
     };
     s.rgba = s.rgba_with_palette(&Palette::quake());
     s

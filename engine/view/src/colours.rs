@@ -160,7 +160,7 @@ pub fn content_palette<'a>(models: impl IntoIterator<Item = &'a Model>) -> Palet
     let skins: Vec<&[u8]> = models
         .into_iter()
         .flat_map(|m| &m.skins)
-        .map(|s| s.rgba.as_slice())
+        .map(|s| s.rgba.as_bytes())
         .filter(|p| !p.is_empty())
         .collect();
     let texels: usize = skins.iter().map(|p| p.len() / 4).sum();
@@ -212,7 +212,7 @@ mod tests {
                 width: n,
                 height: 1,
                 pixels,
-                rgba,
+                rgba: rgba.into(),
             }],
             frames: Vec::new(),
             uvs: Vec::new(),

@@ -57,7 +57,7 @@ fn empty_skin(kind: u32, mipmaps: bool, pixels: SkinPixels) -> Skin {
         width: 0,
         height: 0,
         pixels,
-        rgba: Vec::new(),
+        rgba: Default::default(),
     }
 }
 

@@ -173,7 +173,7 @@ fn bake(tris: &[Painted]) -> (Option<Skin>, Vec<Vec2>, Vec<Triangle>) {
             uvs: [first, first + 1, first + 2],
         });
     }
-    let rgba = rgb.iter().flat_map(|&[r, g, b]| [r, g, b, 255]).collect();
+    let rgba = rgb.iter().map(|&[r, g, b]| [r, g, b, 255]).collect();
     let skin = Skin {
         kind: 4,
         has_mipmaps: false,

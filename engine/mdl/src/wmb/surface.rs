@@ -105,7 +105,7 @@ fn rgba_skin(width: usize, height: usize, rgba: Vec<u8>) -> Skin {
         width,
         height,
         pixels: SkinPixels::Rgba,
-        rgba,
+        rgba: rgba.into(),
     }
 }
 

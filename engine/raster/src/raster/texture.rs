@@ -28,9 +28,9 @@
 //! The file's own mip levels (MDL5 type + 8) are skipped by the decoder and rebuilt here, so every
 //! skin, with mips stored or not, is drawn the same way.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
-use modex_mdl::{Skin, SkinPixels};
+use modex_mdl::{Rgba8, Skin, SkinPixels};
 
 use super::light::ShadeTable;
 
@@ -58,8 +58,10 @@ pub const ALPHA_REF: u8 = 128;
 pub struct Level {
     pub width: u32,
     pub height: u32,
-    /// Packed RGBA, for true-colour targets (normal mode).
-    pub rgba: Vec<u32>,
+    /// Packed RGBA, for true-colour targets (normal mode). Level 0 of a true-colour skin is the
+    /// decoded skin's own buffer ([`modex_mdl::Rgba8::shared`]), not a copy: a large level's
+    /// skins are then in memory once (issue 40).
+    pub rgba: Arc<[u32]>,
 }
 
 /// One mip level's keyed form: where the keys are, and the texels with each key set to 0.
@@ -113,61 +115,55 @@ impl Texture {
         }
         // Whether each texel is a key (the overlay key, or cut by the alpha test), the texel
         // colours, and whether any texel was cut by the alpha test.
-        let (stored, keys, rgba, cutout): (Option<Vec<u8>>, Vec<bool>, Vec<u32>, bool) =
-            match &skin.pixels {
-                SkinPixels::Indexed(idx) => {
-                    if idx.len() != n {
-                        return None;
-                    }
-                    let pal = shades.palette();
-                    let rgba = idx.iter().map(|&i| pack(pal.rgba(i))).collect();
-                    // No alpha channel: index 0 is the overlay key only.
-                    (
-                        Some(idx.clone()),
-                        idx.iter().map(|&i| i == 0).collect(),
-                        rgba,
-                        false,
-                    )
+        let (stored, keys, rgba, cutout): (_, Vec<bool>, Arc<[u32]>, _) = match &skin.pixels {
+            SkinPixels::Indexed(idx) => {
+                if idx.len() != n {
+                    return None;
                 }
-                SkinPixels::External(_) => return None,
-                other => {
-                    if skin.rgba.len() != n * 4 {
-                        return None;
-                    }
-                    let mut keys: Vec<bool> = match other {
-                        SkinPixels::Rgb565(v) | SkinPixels::Argb4444(v) if v.len() == n => {
-                            v.iter().map(|&p| p == 0).collect()
-                        }
-                        SkinPixels::Rgb888(v) if v.len() == n => {
-                            v.iter().map(|p| *p == [0; 3]).collect()
-                        }
-                        SkinPixels::Argb8888(v) if v.len() == n => {
-                            v.iter().map(|p| *p == [0; 4]).collect()
-                        }
-                        // No overlay key is defined for DDS skins; a skin held as RGBA alone keys
-                        // what an 8888 skin keys, all-zero texels, whose alpha 0 the alpha test below
-                        // cuts anyway: for both, only the alpha test cuts.
-                        SkinPixels::Dds(_) | SkinPixels::Rgba => vec![false; n],
-                        _ => return None,
-                    };
-                    // The alpha test: formats without alpha decode to 255 and never cut. For 4444 and
-                    // 8888 skins the overlay keys above are alpha-0 texels, so keys are the same set
-                    // in overlay mode and out of it (one keyed form serves both).
-                    let mut cutout = false;
-                    for (key, c) in keys.iter_mut().zip(skin.rgba.chunks_exact(4)) {
-                        if c[3] < ALPHA_REF {
-                            *key = true;
-                            cutout = true;
-                        }
-                    }
-                    let rgba: Vec<u32> = skin
-                        .rgba
-                        .chunks_exact(4)
-                        .map(|c| pack([c[0], c[1], c[2], c[3]]))
-                        .collect();
-                    (None, keys, rgba, cutout)
+                let pal = shades.palette();
+                let rgba = idx.iter().map(|&i| pack(pal.rgba(i))).collect();
+                // No alpha channel: index 0 is the overlay key only.
+                (
+                    Some(idx.clone()),
+                    idx.iter().map(|&i| i == 0).collect(),
+                    rgba,
+                    false,
+                )
+            }
+            SkinPixels::External(_) => return None,
+            other => {
+                if skin.rgba.len() != n * 4 {
+                    return None;
                 }
-            };
+                let mut keys: Vec<bool> = match other {
+                    SkinPixels::Rgb565(v) | SkinPixels::Argb4444(v) if v.len() == n => {
+                        v.iter().map(|&p| p == 0).collect()
+                    }
+                    SkinPixels::Rgb888(v) if v.len() == n => {
+                        v.iter().map(|p| *p == [0; 3]).collect()
+                    }
+                    SkinPixels::Argb8888(v) if v.len() == n => {
+                        v.iter().map(|p| *p == [0; 4]).collect()
+                    }
+                    // No overlay key is defined for DDS skins; a skin held as RGBA alone keys
+                    // what an 8888 skin keys, all-zero texels, whose alpha 0 the alpha test below
+                    // cuts anyway: for both, only the alpha test cuts.
+                    SkinPixels::Dds(_) | SkinPixels::Rgba => vec![false; n],
+                    _ => return None,
+                };
+                // The alpha test: formats without alpha decode to 255 and never cut. For 4444 and
+                // 8888 skins the overlay keys above are alpha-0 texels, so keys are the same set
+                // in overlay mode and out of it (one keyed form serves both).
+                let mut cutout = false;
+                for (key, c) in keys.iter_mut().zip(skin.rgba.chunks_exact(4)) {
+                    if c[3] < ALPHA_REF {
+                        *key = true;
+                        cutout = true;
+                    }
+                }
+                (None, keys, packed(&skin.rgba), cutout)
+            }
+        };
         let (width, height) = (skin.width as u32, skin.height as u32);
         let mut levels = vec![Level {
             width,
@@ -276,7 +272,7 @@ impl Texture {
             levels: vec![Level {
                 width: 1,
                 height: 1,
-                rgba: vec![c],
+                rgba: vec![c].into(),
             }],
             cutout: false,
             keys: vec![0],
@@ -315,7 +311,21 @@ fn halve_plain(l: &Level) -> Level {
     Level {
         width: nw as u32,
         height: nh as u32,
-        rgba,
+        rgba: rgba.into(),
+    }
+}
+
+/// The skin's texels as the packed words the fills read (`r | g << 8 | b << 16 | a << 24`): on a
+/// little-endian machine these are the decoded skin's own words, shared; elsewhere a packed copy.
+fn packed(texels: &Rgba8) -> Arc<[u32]> {
+    if cfg!(target_endian = "little") {
+        texels.shared()
+    } else {
+        texels
+            .words()
+            .iter()
+            .map(|w| pack(w.to_ne_bytes()))
+            .collect()
     }
 }
 
@@ -338,7 +348,7 @@ fn halve_keyed(plain: &Level, keyed: &Keyed, cutout: bool) -> Keyed {
         keys: Vec::with_capacity(nw * nh),
         overlay: Vec::with_capacity(nw * nh),
     };
-    let from = if cutout { &keyed.overlay } else { &plain.rgba };
+    let from: &[u32] = if cutout { &keyed.overlay } else { &plain.rgba };
     for y in 0..nh {
         for x in 0..nw {
             let (mut opaque, mut solid) = ([0u32; 4], 0u32);
@@ -405,7 +415,7 @@ mod tests {
             width: w,
             height: h,
             pixels: SkinPixels::Rgb565(words),
-            rgba,
+            rgba: rgba.into(),
         }
     }
     use modex::{Pixel, Rgb565};
@@ -454,7 +464,7 @@ mod tests {
             width: w,
             height: h,
             pixels: SkinPixels::Argb8888(px.to_vec()),
-            rgba: px.concat(),
+            rgba: px.concat().into(),
         }
     }
 

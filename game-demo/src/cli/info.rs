@@ -2,9 +2,9 @@
 //! `modex_view::info` (the web page's `#info` prints the same). This module reads the files and
 //! gives a level the game's folders on disk to find its entity files in.
 
-use std::cell::OnceCell;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use anyhow::{bail, Result};
 use modex_assets::Asset;
@@ -29,7 +29,7 @@ impl From<Codepage> for info::Codepage {
 struct DiskEntities<'a> {
     level: &'a Path,
     extra: &'a [PathBuf],
-    files: OnceCell<wmb_files::GameFiles>,
+    files: OnceLock<wmb_files::GameFiles>,
 }
 
 impl DiskEntities<'_> {
@@ -69,7 +69,7 @@ fn describe(path: &Path, codepage: Option<Codepage>, paths: &[PathBuf]) -> Resul
     let entities = DiskEntities {
         level: path,
         extra: paths,
-        files: OnceCell::new(),
+        files: OnceLock::new(),
     };
     info::describe(&file, codepage.map(Into::into), &entities).map_err(|e| match e {
         // The palette rule's errors name the file themselves.

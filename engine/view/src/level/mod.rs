@@ -17,6 +17,7 @@ use modex::Palette;
 use modex_mdl::wmb::surface::{level_models, LevelModel};
 use modex_mdl::wmb::{EntityKind, Object, WmbFile};
 use modex_mdl::Model;
+use rayon::prelude::*;
 
 use crate::ViewError;
 
@@ -31,8 +32,9 @@ pub use walk::{
 };
 
 /// Where a level's entity files are looked for. `info` only asks where a file is; drawing a level
-/// reads it.
-pub trait EntityFiles {
+/// reads it. Shared between threads: a level's files are read and decoded on every core
+/// ([`Level::load`]).
+pub trait EntityFiles: Sync {
     /// Where the entity file `name` (as the level stores it) is found, as `info --json` shows it:
     /// relative to the game's root with forward slashes (on the page, the dropped file's name);
     /// `None` when it is not found.
@@ -186,6 +188,16 @@ pub struct Placed {
     pub flags: u32,
 }
 
+/// What reading and decoding one entity file gave ([`Level::load`]).
+enum Outcome {
+    /// Found under this key; decoded, or `None` when it does not decode (already logged).
+    Read(String, Option<Placeable>),
+    /// Not found.
+    Missing,
+    /// Found and not readable, for this reason.
+    Unreadable(String),
+}
+
 /// A level ready to draw.
 pub struct Level {
     /// The level's name (its file name without extension).
@@ -217,33 +229,54 @@ impl Level {
             log::warn!("{name}: {w}");
         }
         let blocks = level_models(&file);
-        let mut by_key: HashMap<String, Option<usize>> = HashMap::new();
-        let mut missing = HashSet::new();
-        let mut decoded = Vec::new();
-        let mut placed = Vec::new();
-        for e in file.entities() {
-            let (key, bytes) = match files.read(&e.file) {
-                Ok(Some(found)) => found,
-                Ok(None) => {
-                    if missing.insert(name_key(&e.file)) {
-                        log::warn!("entity file {} not found (drawn as nothing)", e.file);
-                    }
-                    continue;
+        // The files the entities name, each once, in the order of their first entity (only a
+        // name's last part counts, in any case: `name_key`).
+        let mut seen = HashSet::new();
+        let names: Vec<&str> = file
+            .entities()
+            .map(|e| e.file.as_str())
+            .filter(|n| seen.insert(name_key(n)))
+            .collect();
+        // Each read and decoded apart from the others, on every core: a large level's files are
+        // hundreds of models and image skins, most of its load time (issue 40). Each file's bytes
+        // are dropped once decoded. Messages come after, in the order of the entities.
+        let outcomes: Vec<Outcome> = names
+            .par_iter()
+            .map(|name| match files.read(name) {
+                Ok(Some((key, bytes))) => {
+                    let p = placeable::load(&key, &bytes, files, palette);
+                    Outcome::Read(key, p)
                 }
-                Err(err) => {
-                    if missing.insert(name_key(&e.file)) {
-                        log::warn!("{}: {err} (drawn as nothing)", e.file);
-                    }
-                    continue;
+                Ok(None) => Outcome::Missing,
+                Err(e) => Outcome::Unreadable(e.to_string()),
+            })
+            .collect();
+        // Two names of one file (its key) give one decoded file.
+        let mut by_key: HashMap<String, Option<usize>> = HashMap::new();
+        let mut by_name: HashMap<String, Option<usize>> = HashMap::new();
+        let mut decoded = Vec::new();
+        for (name, outcome) in names.iter().zip(outcomes) {
+            let index = match outcome {
+                Outcome::Read(key, p) => *by_key.entry(key).or_insert_with(|| {
+                    p.map(|p| {
+                        decoded.push(p);
+                        decoded.len() - 1
+                    })
+                }),
+                Outcome::Missing => {
+                    log::warn!("entity file {name} not found (drawn as nothing)");
+                    None
+                }
+                Outcome::Unreadable(err) => {
+                    log::warn!("{name}: {err} (drawn as nothing)");
+                    None
                 }
             };
-            let index = *by_key.entry(key.clone()).or_insert_with(|| {
-                placeable::load(&key, &bytes, files, palette).map(|p| {
-                    decoded.push(p);
-                    decoded.len() - 1
-                })
-            });
-            let Some(index) = index else {
+            by_name.insert(name_key(name), index);
+        }
+        let mut placed = Vec::new();
+        for e in file.entities() {
+            let Some(&Some(index)) = by_name.get(&name_key(&e.file)) else {
                 continue;
             };
             placed.push(Placed {

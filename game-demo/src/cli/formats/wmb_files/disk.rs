@@ -4,11 +4,10 @@
 //! `R\xfcstung.mdl`), so both match the level's `R\xfcstung.mdl`, which the decoder already
 //! turned into `Rüstung.mdl`.
 
-use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 use modex_view::level::name_key;
 
@@ -41,12 +40,12 @@ type Listing = HashMap<String, PathBuf>;
 /// same few folders for each).
 #[derive(Default)]
 pub struct Folders {
-    listings: RefCell<HashMap<PathBuf, Rc<Listing>>>,
+    listings: Mutex<HashMap<PathBuf, Arc<Listing>>>,
 }
 
 impl Folders {
-    fn listing(&self, dir: &Path) -> Rc<Listing> {
-        if let Some(l) = self.listings.borrow().get(dir) {
+    fn listing(&self, dir: &Path) -> Arc<Listing> {
+        if let Some(l) = self.lock().get(dir) {
             return l.clone();
         }
         let mut entries: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
@@ -61,11 +60,15 @@ impl Folders {
         for (name, path) in entries {
             listing.entry(name.to_lowercase()).or_insert(path);
         }
-        let listing = Rc::new(listing);
-        self.listings
-            .borrow_mut()
-            .insert(dir.to_path_buf(), listing.clone());
+        let listing = Arc::new(listing);
+        self.lock().insert(dir.to_path_buf(), listing.clone());
         listing
+    }
+
+    /// The listings, shared by the threads that read a level's files (a listing is only ever
+    /// added, so one a panicking thread left behind is still whole).
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Arc<Listing>>> {
+        self.listings.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The entry of `dir` called `name` in any case (the exact spelling first).

@@ -29,9 +29,9 @@
 mod disk;
 mod scripts;
 
-use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use disk::Folders;
 use scripts::Language;
@@ -52,7 +52,7 @@ pub struct GameFiles {
     /// Folder listings, read once each.
     folders: Folders,
     /// Every file below the root by name key (built on first need).
-    below_root: OnceCell<HashMap<String, PathBuf>>,
+    below_root: OnceLock<HashMap<String, PathBuf>>,
 }
 
 /// The scripts directly in `dir` with their language, in name order.
@@ -132,7 +132,7 @@ impl GameFiles {
             dirs,
             root,
             folders,
-            below_root: OnceCell::new(),
+            below_root: OnceLock::new(),
         }
     }
 

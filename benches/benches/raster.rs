@@ -24,9 +24,12 @@ use glam::{Mat4, Vec2, Vec3, Vec4};
 use modex::{Argb8888, Camera, DepthBuffer, IndexedFrame, Rgb565, Surface};
 use modex_raster::{PreparedModel, Renderer, LIGHT_ONE};
 
-#[path = "common/raster_scenes.rs"]
-mod raster_scenes;
-use raster_scenes::{frame, renderer, scenes, Scene};
+use modex_bench::scenes::raster::{frame, renderer, Scene};
+
+/// The raster scenes of `modex bench` (`modex_bench::scenes::raster`).
+fn scenes() -> Vec<Scene> {
+    modex_bench::scenes::raster::all().expect("the raster scenes build")
+}
 
 const SIZES: [(usize, usize); 3] = [(320, 200), (640, 480), (1920, 1080)];
 const PEER_SIZE: (usize, usize) = (640, 480);

@@ -9,6 +9,11 @@ mod demo;
 use clap::Parser;
 
 fn main() {
+    // `modex bench` runs each peer and thread count in a child process: this binary again, with
+    // its job in the environment. A child runs the job and ends here.
+    if let Some(code) = modex_bench::serve_if_child() {
+        std::process::exit(code);
+    }
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"))
         .format_timestamp(None)
         .init();
@@ -29,5 +34,6 @@ fn run(cli: cli::Cli) -> anyhow::Result<()> {
         Some(cli::Command::Play(a)) => cli::play::run(&a),
         Some(cli::Command::Export(a)) => cli::export::run(&a),
         Some(cli::Command::Net(a)) => cli::net::run(&a),
+        Some(cli::Command::Bench(a)) => cli::bench::run(&a),
     }
 }

@@ -3,6 +3,7 @@
 //! `render`, `play`, `export`, `net`) map the arguments to library calls, through the per-format
 //! helpers in `formats/`; the demo's runs are `crate::demo`'s.
 
+pub mod bench;
 pub mod export;
 mod formats;
 pub mod info;
@@ -55,6 +56,47 @@ pub enum Command {
     Export(ExportArgs),
     /// The Acknex A5 network protocol: decode captured datagrams, encode messages.
     Net(NetArgs),
+    /// Benchmark modex's software rendering on this machine, side by side with Mesa's llvmpipe
+    /// and softpipe when libOSMesa.so.8 is installed; a table on stdout, reports as JSON and HTML.
+    #[command(after_help = bench::SCENES_HELP)]
+    Bench(BenchArgs),
+}
+
+/// `modex bench`: what to measure and where the reports go (docs/benchmarks.md has the method).
+#[derive(Debug, Args, Clone)]
+pub struct BenchArgs {
+    /// A short run: 0.25 s per case instead of 1 s (the same cases).
+    #[arg(long)]
+    pub quick: bool,
+    /// Run only these scenes (names below; `overdraw`, `battlefield` select their groups).
+    #[arg(long, value_name = "SCENE,..", value_delimiter = ',')]
+    pub filter: Vec<String>,
+    /// Thread counts [default: 1 and every core].
+    #[arg(long, value_name = "N,..", value_delimiter = ',')]
+    pub threads: Vec<usize>,
+    /// Frame sizes, WIDTHxHEIGHT [default: 640x480,1920x1080].
+    #[arg(long, value_name = "WxH,..", value_delimiter = ',')]
+    pub sizes: Vec<String>,
+    /// Pixel formats: 8, 565, 4444, 8888 [default: all four].
+    #[arg(long, value_name = "FMT,..", value_delimiter = ',')]
+    pub formats: Vec<String>,
+    /// Seconds of timed frames per case (and per peer) [default: 1, with --quick 0.25].
+    #[arg(long, value_name = "SECONDS")]
+    pub seconds: Option<f64>,
+    /// Mesa drivers to compare with: llvmpipe, softpipe, or none [default: both].
+    #[arg(long, value_name = "PEER,..", value_delimiter = ',')]
+    pub peers: Vec<String>,
+    /// Write the report as JSON (machine, versions, every case with its samples' summary).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write the report as one self-contained HTML page: charts, and the pictures of modex and
+    /// each peer side by side at 640x480.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Compare every case with an earlier --json report: the change, marked significant only when
+    /// outside both runs' p10..p90.
+    #[arg(long, value_name = "OLD.json")]
+    pub baseline: Option<PathBuf>,
 }
 
 #[derive(Debug, Args, Clone)]

@@ -1,9 +1,9 @@
-//! Mesa's off-screen renderer (OSMesa, llvmpipe inside) loaded at run time with `libloading`, and
-//! the few GL 1.x entry points the bench draws with.
+//! Mesa's off-screen renderer (OSMesa: llvmpipe or softpipe inside) loaded at run time with
+//! `libloading`, and the few GL 1.x entry points the peers draw with.
 //!
 //! Loaded at run time rather than linked so the bench builds and runs its modex half on a machine
-//! without Mesa (`benches/install-osmesa.sh` installs it). All `unsafe` of the bench is here: every
-//! call goes through a function pointer read from the library, with the argument types of the C
+//! without Mesa (`benches/install-osmesa.sh` installs it). The `unsafe` of the bench is here and
+//! in `peer` (the GL calls): every call goes through a function pointer read from the library, with the argument types of the C
 //! prototypes in `GL/osmesa.h` and `GL/gl.h`.
 
 use std::ffi::{c_char, c_void, CStr};
@@ -63,7 +63,7 @@ pub const OSMESA_BGRA: GLenum = 0x1;
 pub const OSMESA_RGB_565: GLenum = 0x5;
 const OSMESA_Y_UP: GLint = 0x11;
 
-/// The library name the bench loads (Debian's `libosmesa6`).
+/// The library name the peers are loaded from (Debian's `libosmesa6`).
 pub const LIBRARY: &str = "libOSMesa.so.8";
 
 type Ctx = *mut c_void;

@@ -88,7 +88,7 @@ impl Dropped {
         &self.names
     }
 
-    /// Every dropped file with its kind, for the page's tree: grouped by [`Kind`] (in its order),
+    /// Every dropped file with its kind, for the page's tree: grouped by `Kind` (in its order),
     /// by name within a kind. A unit's HVA (same stem as a dropped VXL) is not an entry of its
     /// own: it is named in its unit's note, as are the VPLs that light it.
     pub fn tree(&self) -> Vec<Entry> {

@@ -19,7 +19,7 @@ const mdl7 = join(samples, "wmb/lottershock/Game/Level/Teleport.mdl");
 const vdir = join(samples, "vxl/vengi");
 const unit = ["hmec.vxl", "hmec.hva", "test.vpl"].map((n) => join(vdir, n));
 const scenes = [
-  ["mdl3-minigun", [mdl3], "8"], ["mdl3-minigun", [mdl3], "8888"],
+  ["mdl3-minigun", [mdl3], "8"], ["mdl3-minigun", [mdl3], "8888"], ["mdl3-minigun", [mdl3], "565"],
   ["mdl5-minigun", [mdl5], "8"], ["mdl7-teleport", [mdl7], "8888"],
   ["vxl-hmec", unit, "8"], ["vxl-hmec", unit, "8888"],
 ];
@@ -27,12 +27,15 @@ const [size, yaw, pitch, facing] = ["640x480", "30", "15", "32"];
 for (const [label, files, format] of scenes) {
   const out = execFileSync(native, [size, yaw, pitch, format, facing, String(BATCHES), ...files]).toString();
   const n = Object.fromEntries([...out.matchAll(/(\w+)=([\d.]+)/g)].map((m) => [m[1], Number(m[2])]));
-  const state = await load(new URLSearchParams({ size, yaw, pitch, format, facing }).toString(), files);
-  if (state !== "ready") throw new Error(`${label}: ${await page.textContent("#error")}`);
-  const { open_ms, load_ms } = await page.evaluate(() => window.modexStats());
-  const ms = median(await page.evaluate(([n, b]) => window.modexBench(n, b), [BATCHES, BATCH]));
-  console.log(`WEB scene=${label} size=${size} format=${format} page_ms=${ms.toFixed(2)} ` +
-    `native_ms=${n.frame_ms.toFixed(2)} ratio=${(ms / n.frame_ms).toFixed(2)} ` +
-    `page_open_ms=${open_ms.toFixed(1)} native_open_ms=${n.open_ms.toFixed(1)} page_load_ms=${load_ms.toFixed(1)}`);
+  // Both builds of the page: SIMD (what browsers with WebAssembly SIMD run) and scalar.
+  for (const wasm of ["simd", "scalar"]) {
+    const state = await load(new URLSearchParams({ size, yaw, pitch, format, facing, wasm }).toString(), files);
+    if (state !== "ready") throw new Error(`${label}: ${await page.textContent("#error")}`);
+    const { open_ms, load_ms } = await page.evaluate(() => window.modexStats());
+    const ms = median(await page.evaluate(([n, b]) => window.modexBench(n, b), [BATCHES, BATCH]));
+    console.log(`WEB scene=${label} size=${size} format=${format} wasm=${wasm} page_ms=${ms.toFixed(2)} ` +
+      `native_ms=${n.frame_ms.toFixed(2)} ratio=${(ms / n.frame_ms).toFixed(2)} ` +
+      `page_open_ms=${open_ms.toFixed(1)} native_open_ms=${n.open_ms.toFixed(1)} page_load_ms=${load_ms.toFixed(1)}`);
+  }
 }
 await close();

@@ -196,6 +196,21 @@ async function sameAsBinary(label, file, args) {
   await sameAsBinary("animation", mdl, ["--size", "320x240", "--yaw", "30", "--pitch", "15", "--frame", String(f)]);
 }
 
+// A palette chosen in the panel, as `modex render --palette` (here an 8-bit view of a
+// true-colour model through a VPL's palette); a file that is not one is refused inline.
+{
+  const pcx = join(level, "room_atlas_01.pcx"), vpl = join(vdir, "test.vpl");
+  await load(new URLSearchParams({ size: "320x240", yaw: "30", pitch: "15", format: "8" }).toString(), [mdl, pcx, vpl]);
+  const before = await canvasPixels();
+  await page.selectOption("#palette", "room_atlas_01.pcx");
+  const refused = await page.textContent("#error");
+  check(/palette trailer/.test(refused), `palette: a PCX without a palette is refused (${refused})`);
+  await page.selectOption("#palette", "test.vpl");
+  await page.waitForFunction(() => document.body.dataset.state === "ready" && location.hash.includes("palette="));
+  const after = await sameAsBinary("palette", mdl, ["--size", "320x240", "--yaw", "30", "--pitch", "15", "--format", "8", "--palette", vpl]);
+  check(before.some((v, i) => v !== after[i]), "palette: the picture changes with the palette");
+}
+
 // A level walked: at ready the canvas is `modex render`'s (above); W moves the camera, the
 // picture changes, and it equals `modex render --camera` at the camera the page shows.
 {

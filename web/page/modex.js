@@ -11,8 +11,6 @@ import { loadModule } from "./loader.js";
 // "auto": `modex render` without --format, which follows the content (8888 for levels and
 // true-colour skins, 8-bit for palettized ones).
 const FORMATS = { "8": 0, "565": 1, "4444": 2, "8888": 3, "auto": 4 };
-// The fragment's and the parameters' keys.
-const KEYS = ["file", "yaw", "pitch", "zoom", "frame", "format", "camera", "size", "facing"];
 // Models' frames per second when played (Quake's and GameStudio's animation rate).
 const FPS = 10;
 // Degrees the view orbits per pixel dragged, and per second an arrow key is held (models, units).
@@ -86,7 +84,13 @@ function pictureSize() {
 }
 function placeCanvas() {
   if (fixed) { canvas.style.width = `${canvas.width}px`; canvas.style.height = `${canvas.height}px`; return; }
-  const s = Number($("scale").value) || 1, dpr = window.devicePixelRatio || 1;
+  const dpr = window.devicePixelRatio || 1;
+  let s = Number($("scale").value) || 1;
+  if (shown.kind === "cutscene") {
+    // A cutscene's picture has the game's size: the largest whole multiple that fits.
+    const r = $("stage").getBoundingClientRect();
+    s = Math.max(1, Math.floor(Math.min((r.width * dpr) / canvas.width, (r.height * dpr) / canvas.height)));
+  }
   canvas.style.width = `${(canvas.width * s) / dpr}px`;
   canvas.style.height = `${(canvas.height * s) / dpr}px`;
 }
@@ -179,6 +183,7 @@ function writeFragment(cam) {
   if (view.frame) f.set("frame", view.frame);
   if (view.facing) f.set("facing", view.facing);
   if (view.format !== "auto") f.set("format", view.format);
+  if (paletteName) f.set("palette", paletteName);
   if (fixed) f.set("size", `${fixed[0]}x${fixed[1]}`);
   const hash = `#${f.toString().replace(/%2C/g, ",")}`;
   if (hash !== location.hash) history.replaceState(null, "", hash);
@@ -190,6 +195,7 @@ function command() {
   const stem = shown.name.replace(/\.[^.]*$/, "");
   const args = ["modex", "render", q(shown.name), "-o", q(`${stem}.png`), "--size", `${canvas.width}x${canvas.height}`];
   if (view.format !== "auto") args.push("--format", view.format);
+  if (paletteName) args.push("--palette", q(paletteName));
   const cam = levelCamera();
   if (cam) args.push("--camera", cam[0]);
   else if (!(shown.kind === "level" && isNaN(view.yaw) && isNaN(view.pitch)))
@@ -208,7 +214,17 @@ function kindOf() {
   return { levels: "level", "voxel units": "unit", terrain: "model", models: "model" }[e?.kind] || "model";
 }
 
-function open(name) {
+// The dropped file chosen as the palette (`--palette`), or "".
+let paletteName = "";
+function choosePalette(name) {
+  setName(name);
+  if (wasm.modex_set_palette() !== 0) { fail(text()); $("palette").value = paletteName; return false; }
+  paletteName = name; $("palette").value = name;
+  return true;
+}
+
+// `keep`: the view to show the file with (the palette changed), else where the file starts.
+function open(name, keep) {
   document.body.dataset.state = "loading";
   stopAnimation();
   setName(name);
@@ -226,7 +242,7 @@ function open(name) {
   // The fragment of the page's first load applies to the first file it names (or the first
   // file shown when it names none); every other file starts from the URL's parameters.
   const fromFragment = pending && (!pending.get("file") || pending.get("file").toLowerCase() === opened.toLowerCase());
-  view = fromFragment ? { ...base(), ...definedOf(base(pending)) } : base();
+  view = keep || (fromFragment ? { ...base(), ...definedOf(base(pending)) } : base());
   if (fromFragment) { $("format").value = view.format; pending = null; }
   if (shown.kind === "cutscene") {
     $("seek").max = Math.max(0, shown.frames - 1); last = 0;
@@ -324,6 +340,14 @@ async function load(files) {
     wasm.modex_add_file();
   }
   buildTree();
+  paletteName = "";
+  const palettes = treeEntries.filter((e) => e.kind === "palettes").map((e) => e.name);
+  $("palette").replaceChildren(new Option("as made", ""), ...palettes.map((n) => new Option(n, n)));
+  const wantedPalette = pending?.get("palette") || params.get("palette");
+  if (wantedPalette) {
+    const found = palettes.find((n) => n.toLowerCase() === wantedPalette.toLowerCase());
+    if (!found || !choosePalette(found)) return fail(found ? text() : `${wantedPalette}: no such palette among the dropped files`);
+  }
   wasm.modex_list();
   const list = text().split("\n").filter(Boolean);
   const wanted = pending?.get("file");
@@ -542,6 +566,9 @@ $("filter").oninput = filterTree;
 $("format").value = view.format;
 $("format").onchange = (e) => { view.format = e.target.value; redraw(); };
 $("scale").onchange = () => redraw();
+$("palette").onchange = (e) => {
+  if (choosePalette(e.target.value) && shown.name) open(shown.name, shown.kind === "cutscene" ? undefined : view);
+};
 $("pause").onclick = () => wasm.modex_cutscene_action(0, 0);
 $("step").onclick = () => wasm.modex_cutscene_action(1, 0);
 $("back").onclick = () => wasm.modex_cutscene_action(2, 0);

@@ -37,6 +37,12 @@ pub enum ShowError {
     /// The draw could not run.
     #[error("{0}")]
     Threads(String),
+    /// The palette chosen could not be read.
+    #[error(transparent)]
+    Palette(#[from] modex_assets::PaletteError),
+    /// The palette chosen is not among the dropped files.
+    #[error("{0}: no such palette among the dropped files")]
+    NoPalette(String),
     /// The cutscene could not be loaded.
     #[error(transparent)]
     Cutscene(#[from] modex_cutscene::SceneError),

@@ -82,6 +82,20 @@ pub extern "C" fn modex_open() -> u32 {
     })
 }
 
+/// Choose the file named last as the palette of the files shown next (`--palette`; an empty name:
+/// none). 0 on success; 1 on an error (the text). The page shows the file again after it.
+#[no_mangle]
+pub extern "C" fn modex_set_palette() -> u32 {
+    let name = name();
+    PAGE.with_borrow_mut(|p| match p.set_palette(&name) {
+        Ok(()) => 0,
+        Err(e) => {
+            set_text(&error_chain(&e));
+            1
+        }
+    })
+}
+
 /// The showable files, one per line (for the page's file list).
 #[no_mangle]
 pub extern "C" fn modex_list() {

@@ -54,9 +54,14 @@ pub struct Steer {
 
 impl ShownLevel {
     /// Decode the level `name` and its entities' files among `dropped`, 8-bit colours through
-    /// the Quake palette, as `modex render` without `--palette`.
-    pub fn load(name: &str, bytes: &[u8], dropped: &Dropped) -> Result<ShownLevel, ShowError> {
-        let palette = Palette::quake();
+    /// `given` (`--palette`), else the Quake palette, as `modex render`.
+    pub fn load(
+        name: &str,
+        bytes: &[u8],
+        dropped: &Dropped,
+        given: Option<&Palette>,
+    ) -> Result<ShownLevel, ShowError> {
+        let palette = given.cloned().unwrap_or_else(Palette::quake);
         let level = Level::load(name, bytes, dropped, &palette)?;
         log::info!(
             "{}: {} block models, {} of {} entities placed from {} files",
@@ -70,7 +75,7 @@ impl ShownLevel {
         Ok(ShownLevel {
             scene,
             palette,
-            colouring: Colouring::new(Colours::TrueColour),
+            colouring: Colouring::new(Colours::TrueColour, given.cloned()),
             walker: None,
             world: None,
         })

@@ -1,6 +1,8 @@
 //! The page's state: the dropped files, the file shown, the last picture and message.
 
-use modex_assets::{Family, Format};
+use std::path::Path;
+
+use modex_assets::{Family, Format, PaletteFile};
 use modex_view::info;
 
 use crate::cutscene::ShownCutscene;
@@ -35,12 +37,39 @@ pub struct Page {
     pub info: String,
     /// The view drawn last (where a walk through a level begins).
     pub last_view: View,
+    /// The dropped file chosen as the palette (`--palette`), if any.
+    pub palette: Option<String>,
 }
 
 impl Page {
     /// Forget every file.
     pub fn clear(&mut self) {
         *self = Page::default();
+    }
+
+    /// Choose the dropped file `name` as the palette of the files shown next (`--palette`; empty:
+    /// none), checked by reading it now.
+    pub fn set_palette(&mut self, name: &str) -> Result<(), ShowError> {
+        if name.is_empty() {
+            self.palette = None;
+            return Ok(());
+        }
+        let bytes = self
+            .dropped
+            .bytes(name)
+            .ok_or_else(|| ShowError::NoPalette(name.to_string()))?;
+        PaletteFile::read(Path::new(name), &bytes)?;
+        self.palette = Some(name.to_string());
+        Ok(())
+    }
+
+    /// The palette chosen, read.
+    fn given(&self) -> Result<Option<PaletteFile>, ShowError> {
+        let Some(name) = &self.palette else {
+            return Ok(None);
+        };
+        let bytes = self.dropped.bytes(name).unwrap_or_default();
+        Ok(Some(PaletteFile::read(Path::new(name), &bytes)?))
     }
 
     /// Decode `name` among the dropped files (the first showable one when `name` is empty).
@@ -69,12 +98,25 @@ impl Page {
         // Read once: the picture and `#info` decode the same bytes.
         let bytes = self.dropped.bytes(&name).unwrap_or_default();
         let dropped = &self.dropped;
+        let given = self.given()?;
+        let palette = given.as_ref().map(|f| f.palette.clone());
         let shown = match format.family() {
             Family::Model if format == Format::Wmb => {
-                Shown::Level(ShownLevel::load(&name, &bytes, dropped)?)
+                Shown::Level(ShownLevel::load(&name, &bytes, dropped, palette.as_ref())?)
             }
-            Family::Model => Shown::Model(ShownModel::load(&name, format, &bytes, dropped)?),
-            Family::Voxel => Shown::Unit(ShownUnit::load(&name, &bytes, dropped)?),
+            Family::Model => Shown::Model(ShownModel::load(
+                &name,
+                format,
+                &bytes,
+                dropped,
+                palette.as_ref(),
+            )?),
+            Family::Voxel => Shown::Unit(ShownUnit::load(
+                &name,
+                &bytes,
+                dropped,
+                given.map(PaletteFile::into_vpl),
+            )?),
             _ => Shown::Cutscene(ShownCutscene::load(&name, format, &bytes, dropped)?),
         };
         self.info = describe(&name, format, &bytes, dropped);

@@ -50,14 +50,15 @@ pub struct ShownUnit {
 
 impl ShownModel {
     /// Decode `name` (of `format`) with its external skins among `dropped`; 8-bit skins through
-    /// the Quake palette, as `modex render` without `--palette`.
+    /// `given` (`--palette`), else the Quake palette, as `modex render`.
     pub fn load(
         name: &str,
         format: Format,
         bytes: &[u8],
         dropped: &Dropped,
+        given: Option<&Palette>,
     ) -> Result<ShownModel, ShowError> {
-        let palette = Palette::quake();
+        let palette = given.cloned().unwrap_or_else(Palette::quake);
         let skins = SkinSources {
             folder: dropped.source(),
             extra: None,
@@ -74,7 +75,7 @@ impl ShownModel {
             renderer,
             format,
             palette,
-            colouring: Colouring::new(colours),
+            colouring: Colouring::new(colours, given.cloned()),
             name: name.to_string(),
         })
     }
@@ -158,12 +159,17 @@ impl ShownModel {
 }
 
 impl ShownUnit {
-    /// Decode the unit whose body is `name`, its HVA and other pieces among `dropped`, lit by a
-    /// VPL among them or the unit's palette (the crate's rule, as `modex render` without
-    /// `--palette`).
-    pub fn load(name: &str, bytes: &[u8], dropped: &Dropped) -> Result<ShownUnit, ShowError> {
+    /// Decode the unit whose body is `name`, its HVA and other pieces among `dropped`, lit by
+    /// `given` (`--palette`: a VPL's pages, or pages made from any other palette), else a VPL
+    /// among them or the unit's palette (the crate's rule, as `modex render`).
+    pub fn load(
+        name: &str,
+        bytes: &[u8],
+        dropped: &Dropped,
+        given: Option<Vpl>,
+    ) -> Result<ShownUnit, ShowError> {
         let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
-        let unit = voxel::load_unit(stem, bytes, dropped.source(), None)?;
+        let unit = voxel::load_unit(stem, bytes, dropped.source(), given)?;
         Ok(ShownUnit { unit })
     }
 

@@ -28,7 +28,7 @@ pub(crate) struct Screen {
     height: usize,
     /// NDC to view-space homogeneous (for depth on hit).
     ndc_to_view: Mat4,
-    /// Skip limbs and splatted columns behind the band's max-depth tiles ([`TileDepth`]); off
+    /// Skip limbs and rasterised voxels behind the band's max-depth tiles ([`TileDepth`]); off
     /// only to test that the skip changes no pixel.
     pub(crate) coarse_occlusion: bool,
 }
@@ -311,8 +311,8 @@ pub(crate) fn march_band<P: Shade>(
         if seen == Seen::Hidden || job.footprint.hidden(depth, screen.width, y0) {
             continue;
         }
-        // The job's tiles were refreshed by `hides_footprint`: its splatted columns test against them,
-        // and they are stale once it has drawn.
+        // The job's tiles were refreshed by `hides_footprint`: its rasterised voxels test against
+        // them, and they are stale once it has drawn.
         if let Some(splat) = &job.splat {
             let t = tiles.as_ref().filter(|_| seen == Seen::Partly);
             let band = SplatBand {

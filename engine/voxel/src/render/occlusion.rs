@@ -1,34 +1,33 @@
-//! Coarse occlusion: a max-depth buffer of 8x8-pixel tiles over one band, tested before a limb, a
-//! splatted voxel column or a rasterised voxel is drawn, so work that would fail every depth test
-//! is never set up.
+//! Coarse occlusion: a max-depth buffer of 8x8-pixel tiles over one band, tested before a limb or
+//! a rasterised voxel is drawn, so work that would fail every depth test is never set up.
 //!
 //! Why: in the 1000-unit 1080p battlefield (perspective, units drawn nearest first) the splats
 //! depth-test about 7.5 M face pixels per frame for 1.2 M pixels that end up showing a unit
 //! (docs/benchmarks-history.md, "Round 7"): most tested pixels lose to nearer units. [`Footprint::hidden`]
 //! catches a limb only when every pixel of its outline is covered, pixel by pixel; a tile's
-//! largest depth answers for 64 pixels at once, and is cheap enough to ask per voxel column.
+//! largest depth answers for 64 pixels at once, and is cheap enough to ask per voxel.
 //!
 //! Exact by construction: a tile's recorded maximum is never below the largest depth its pixels
 //! hold. Depths in a band only ever decrease while it is drawn (opaque draws write `z < d`,
 //! translucent ones write no depth), so a maximum computed earlier is still an upper bound, and
 //! a tile is only recomputed (from the band's depths) before it is asked about, after a job drew
-//! over it ([`TileDepth::touched_footprint`]; stale tiles hold infinity). Something whose every depth
-//! is at least `near` cannot pass the depth test anywhere in tiles whose maximum is below `near`,
+//! over it ([`TileDepth::touched_footprint`]; until then a stale tile keeps its older bound).
+//! Something whose every depth is at least `near` cannot pass the depth test anywhere in tiles whose maximum is below `near`,
 //! so skipping it changes no pixel (tested against the unskipped draw in the tests below).
 //!
 //! What it costs is spent only where it may pay (measured: without these gates the 100-unit
 //! frame took 9 % more instructions): a limb none of nine sampled pixels of whose rectangle is
-//! nearer than it skips the tiles altogether, and a limb's columns are tested one by one only
-//! when a quarter of its tiles are nearer than all of it ([`Seen::Partly`]), and then each of its
-//! rasterised voxels too, before its faces are set up ([`TileDepth::hides_cell`]: about 40
-//! instructions against several hundred for a face; docs/benchmarks.md, "Issue 43").
+//! nearer than it skips the tiles altogether, and a limb's rasterised voxels are tested one by one,
+//! before their faces are set up, only when a quarter of its tiles are nearer than all of it
+//! ([`Seen::Partly`]; [`TileDepth::hides_cell`]: about 40 instructions against several hundred
+//! for a face). Whole voxel columns were tested before (`hides_column`); with the voxel test in
+//! place that test cost 38 M instructions of the 1000-unit 1080p frame for what the voxel test
+//! rejects anyway, and was removed (docs/benchmarks.md, "Issue 43").
 //!
 //! The tiles are kept up to date per job, not per pixel: a job marks the tiles it drew over
 //! stale, and the next job to ask recomputes them from the band's depths (units are drawn nearest
 //! first, so what hides a limb was drawn by earlier jobs). Coverage masks updated as each face
 //! row is tested were measured and dropped: they cost more than the faces they removed.
-
-use glam::{Mat4, Vec4};
 
 use super::footprint::Footprint;
 
@@ -40,10 +39,10 @@ const TILE: usize = 8;
 pub(crate) enum Seen {
     /// Every tile under it holds only nearer depths: it cannot show.
     Hidden,
-    /// A quarter or more of the tiles under it hold only nearer depths: some of its columns may
+    /// A quarter or more of the tiles under it hold only nearer depths: some of its voxels may
     /// be hidden, so they are tested one by one.
     Partly,
-    /// Too little of it is under nearer tiles to test its columns.
+    /// Too little of it is under nearer tiles to test its voxels.
     Whole,
 }
 
@@ -203,9 +202,9 @@ impl TileDepth {
         }
     }
 
-    /// Whether every tile over `rect` holds only depths below `near` (stale tiles hold infinity):
-    /// then nothing in `rect` at depth `near` or beyond can be drawn.
-    #[inline]
+    /// Whether every tile over `rect` holds only depths below `near`: then nothing in `rect` at
+    /// depth `near` or beyond can be drawn.
+    #[cfg(test)]
     fn covers(&self, rect: [usize; 4], near: f32) -> bool {
         let Some((tx0, tx1, ty0, ty1)) = self.tiles_of(rect) else {
             return false;
@@ -237,8 +236,8 @@ impl TileDepth {
         for ty in ty0..ty1 {
             // The job draws only within its outline (`Footprint::row_span`), so only the tiles
             // that reaches decide whether it is hidden; the others are refreshed too, for the
-            // column tests near its edges (measured: refreshing only the outline's tiles skipped
-            // fewer columns than it saved).
+            // voxel tests near its edges (measured with the column tests of earlier rounds:
+            // refreshing only the outline's tiles skipped fewer columns than it saved).
             let (a, b) = self.outline_row(footprint, ty, (tx0, tx1));
             for tx in tx0..tx1 {
                 let m = self.current(ty * self.across + tx, tx, ty, depth);
@@ -251,10 +250,11 @@ impl TileDepth {
         }
         #[cfg(test)]
         tests::SKIPS.with(|s| s.set(s.get() + usize::from(all)));
-        // Column tests pay for themselves only where a fair share of the limb is surely hidden:
-        // a quarter of its tiles nearer than all of it (measured against "some tile nearer than
-        // its far side": the 100-unit frame's turrets sit over their bodies' tiles and had their
-        // columns tested for nothing; the threshold is not tuned further).
+        // Voxel tests pay for themselves only where a fair share of the limb is surely hidden:
+        // a quarter of its tiles nearer than all of it (measured for the column tests of earlier
+        // rounds against "some tile nearer than its far side": the 100-unit frame's turrets sit
+        // over their bodies' tiles and had their columns tested for nothing; for the voxel
+        // tests, every limb: +19 M instructions a 1000-unit 1080p frame, an eighth: -3 M).
         let any = under * 4 >= tiles && under > 0;
         match (all, any) {
             (true, _) => Seen::Hidden,
@@ -325,50 +325,6 @@ impl TileDepth {
         #[cfg(test)]
         tests::SKIPS.with(|s| s.set(s.get() + 1));
         true
-    }
-
-    /// Whether a splatted voxel column cannot show: the column's cells from `z_first` to `z_last`
-    /// at cell-centre `base` (grid z = 0, mapped by `to_screen`, the splat's grid-to-screen
-    /// matrix: x and y times w, view depth, w) project inside a rectangle whose tiles all hold
-    /// depths below the column's nearest view depth. `reach` is half the largest width or height
-    /// of a cell anywhere in the limb, in pixels.
-    ///
-    /// Conservative: every face of a cell of the column lies within half a cell of its centre,
-    /// the centres lie on the segment between the end centres, and a face covers pixels within
-    /// its own reach (at most `reach`) of its centre; view depth is affine in the grid, so the box
-    /// of the column's cells is nearest at one of its corners.
-    #[inline]
-    pub fn hides_column(
-        &self,
-        to_screen: &Mat4,
-        base: Vec4,
-        z_first: f32,
-        z_last: f32,
-        reach: f32,
-    ) -> bool {
-        let dz = to_screen.z_axis;
-        let (a, b) = (base + dz * z_first, base + dz * z_last);
-        if !(a.w > 0.0 && b.w > 0.0) {
-            return false;
-        }
-        let (ra, rb) = (1.0 / a.w, 1.0 / b.w);
-        let (ax, ay, bx, by) = (a.x * ra, a.y * ra, b.x * rb, b.y * rb);
-        let margin = 2.0 * reach + 1.0;
-        let (x0, x1) = (ax.min(bx) - margin, ax.max(bx) + margin);
-        let (y0, y1) = (ay.min(by) - margin, ay.max(by) + margin);
-        // Depth change across half a cell along each axis, then the nearest corner of the box.
-        let half =
-            0.5 * (to_screen.x_axis.z.abs() + to_screen.y_axis.z.abs() + to_screen.z_axis.z.abs());
-        let near = a.z.min(b.z) - half;
-        let near = near - 1e-3 * half - 1e-4 * near.abs() - 1e-4;
-        // NaN fails these.
-        if !(x1 >= 0.0 && y1 >= 0.0 && x0 < 1e7 && y0 < 1e7 && near > f32::MIN) {
-            return false;
-        }
-        // Pixel p's centre is p + 0.5: every pixel with a centre in [x0, x1] is in the rect.
-        let clamp = |v: f32| v.clamp(0.0, 1e7) as usize;
-        let rect = [clamp(x0), clamp(y0), clamp(x1) + 1, clamp(y1) + 1];
-        self.covers(rect, near)
     }
 }
 

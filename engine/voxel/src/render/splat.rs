@@ -37,8 +37,8 @@ use super::occlusion::TileDepth;
 use super::SPLAT_FOOTPRINT;
 
 /// The band a splat draws into, besides its pixels and depths: the frame's width, the band's
-/// first row, and its coarse occlusion tiles when the limb's columns are to be tested against
-/// them. (What the voxel loops read through references, the pixels and the depths stay
+/// first row, and its coarse occlusion tiles when the limb's rasterised voxels are to be tested
+/// against them. (What the voxel loops read through references, the pixels and the depths stay
 /// arguments of their own: see `march::march_band`.)
 #[derive(Clone, Copy)]
 pub(crate) struct SplatBand<'t> {
@@ -541,10 +541,6 @@ impl Splat {
                 screen_y(base + dz * f32::from(last.z)),
             );
             if ya.max(yb) < band_top || ya.min(yb) >= band_bottom {
-                continue;
-            }
-            let (z0, z1) = (f32::from(first.z), f32::from(last.z));
-            if tiles.is_some_and(|t| t.hides_column(&self.to_screen, base, z0, z1, m.max_reach)) {
                 continue;
             }
             // Orthographic: a cell centre's screen y is affine, so monotonic, in z along the

@@ -185,16 +185,13 @@ fn serve(job: &str) -> Result<(), BenchError> {
                 Format::Argb8888 => c.run::<Surface<Argb8888>>(),
             }
         };
-        // One thread draws on the calling thread, as a one-thread program would (modex's voxel
-        // draw with `parallel: false` touches no pool); more run the whole case inside the pool,
-        // as the demo's frame loop does (`modex::with_threads`): modex's frame then starts on a
-        // pool thread and shares its bands from there, as llvmpipe's calling thread hands its
-        // tiles to its own threads. The OSMesa context is made current on that same thread.
-        let measured = if job.threads == 1 {
-            run()?
-        } else {
-            pool.install(run)?
-        };
+        // The whole case runs inside the job's pool, one thread too, as the demo's frame loop
+        // does (`modex::with_threads`): modex's frame starts on a pool thread and shares its
+        // bands from there, as llvmpipe's calling thread hands its tiles to its own threads, and
+        // `rayon::current_num_threads()`, which the rasterizer splits its work by, is the job's
+        // (outside a pool it is the global pool's: every core). The OSMesa context is made current
+        // on that same thread.
+        let measured = pool.install(run)?;
         send(&Message::Done(Box::new(measured)));
     }
     Ok(())

@@ -390,7 +390,7 @@ fn table(r: &Report, out: &mut String) {
             c.p10_ms,
             c.p90_ms,
             c.mpixels_s,
-            c.mtriangles_s.map_or("-".into(), |m| format!("{m:.2}"))
+            c.mtriangles_s.map_or("-".into(), crate::table::significant)
         );
         for p in &peers {
             match c.peers.get(p) {

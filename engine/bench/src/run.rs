@@ -152,9 +152,14 @@ fn job(
     peer: Option<Peer>,
     threads: usize,
     cases: Vec<Case>,
-    budget: Budget,
+    mut budget: Budget,
     pictures: &[Case],
 ) -> Job {
+    // llvmpipe compiles its shaders on the first frames; softpipe interprets them and only
+    // allocates on its first, whose 1080p frames take up to a second each.
+    if peer == Some(Peer::Softpipe) {
+        budget.warm_up = 1;
+    }
     let pictures = pictures
         .iter()
         .filter(|p| cases.contains(p))

@@ -4,6 +4,16 @@ use std::fmt::Write;
 
 use crate::report::Report;
 
+/// `v` with three significant digits (0.00215, 2.15, 215).
+pub fn significant(v: f64) -> String {
+    let digits = if v == 0.0 || !v.is_finite() {
+        2
+    } else {
+        (2 - v.abs().log10().floor() as i32).clamp(0, 6) as usize
+    };
+    format!("{v:.digits$}")
+}
+
 /// The report as a plain-text table: median ms, p10/p90, Mpixels/s written, Mtriangles/s, and per
 /// peer its ms, the ratio (peer ms / modex ms; above 1 modex is faster) and the picture check.
 pub fn table(r: &Report) -> String {
@@ -44,7 +54,7 @@ pub fn table(r: &Report) -> String {
             c.modex_ms,
             format!("{:.3}..{:.3}", c.p10_ms, c.p90_ms),
             c.mpixels_s,
-            c.mtriangles_s.map_or("-".into(), |m| format!("{m:.2}")),
+            c.mtriangles_s.map_or("-".into(), significant),
         );
         for p in &peers {
             match c.peers.get(p) {

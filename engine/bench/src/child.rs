@@ -191,7 +191,17 @@ fn serve(job: &str) -> Result<(), BenchError> {
         // `rayon::current_num_threads()`, which the rasterizer splits its work by, is the job's
         // (outside a pool it is the global pool's: every core). The OSMesa context is made current
         // on that same thread.
-        let measured = pool.install(run)?;
+        let (measured, drawn_on) = pool.install(|| (run(), rayon::current_num_threads()));
+        if drawn_on != job.threads {
+            return Err(BenchError::Scene {
+                scene: case.id(),
+                message: format!(
+                    "drew on {drawn_on} threads instead of {}: the case ran outside its pool",
+                    job.threads
+                ),
+            });
+        }
+        let measured = measured?;
         send(&Message::Done(Box::new(measured)));
     }
     Ok(())

@@ -23,41 +23,19 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use glam::{Mat4, Vec3, Vec4};
-use modex::{Camera, DepthBuffer, IndexedFrame, Palette};
+use modex::{Camera, DepthBuffer, IndexedFrame};
+use modex_bench::scenes::voxel::Units;
 use modex_voxel::{
     draw, frame_scene, game_camera, Instance, Pose, RenderOptions, Unit, VoxelModel,
 };
-use modex_vxl::encode::{HvaSpec, LimbSpec, VxlSpec};
-use modex_vxl::{hva, vpl, vxl, Vpl, VxlNormalTable};
+use modex_vxl::{Vpl, VxlNormalTable};
 
-/// hmec and the game's VPL from the samples, or a synthetic unit and pages from a grey ramp.
-fn load_unit() -> (VoxelModel, Vpl, &'static str) {
-    if let Some(dir) = modex_testkit::samples_dir("vxl") {
-        let v = vxl::decode(&std::fs::read(dir.join("vengi/hmec.vxl")).unwrap()).unwrap();
-        let h = hva::decode(&std::fs::read(dir.join("vengi/hmec.hva")).unwrap()).unwrap();
-        let p = vpl::decode(&std::fs::read(dir.join("vengi/test.vpl")).unwrap()).unwrap();
-        return (VoxelModel::new("hmec", v, Some(h)).unwrap(), p, "hmec");
-    }
-    // A hull with a hollow inside plus four legs: about the size and voxel count of hmec.
-    let mut body = LimbSpec::filled_box([53, 31, 20], 144, 5);
-    body.voxels
-        .retain(|v| v.0 < 2 || v.0 > 50 || v.1 < 2 || v.1 > 28 || v.2 < 2 || v.2 > 17);
-    let mut limbs = vec![body];
-    for _ in 0..4 {
-        limbs.push(LimbSpec::filled_box([8, 8, 12], 45, 20));
-    }
-    let spec = VxlSpec {
-        limbs,
-        ..VxlSpec::default()
-    };
-    let v = vxl::decode(&spec.encode()).unwrap();
-    let h = hva::decode(&HvaSpec::identity(5, 1).encode()).unwrap();
-    let p = Vpl::from_palette(&Palette::grey_ramp(), 32);
-    (
-        VoxelModel::new("synthetic", v, Some(h)).unwrap(),
-        p,
-        "synthetic",
-    )
+/// hmec and the game's VPL from the samples, or a synthetic unit of its size: the unit `modex bench`
+/// draws (`modex_bench::scenes::voxel::Units`), named as the model is.
+fn load_unit() -> (VoxelModel, Vpl, String) {
+    let units = Units::load().expect("the bench's voxel unit loads");
+    let name = units.model.name.clone();
+    (units.model, units.vpl, name)
 }
 
 /// Game-lighting VPL page per normal index for a limb whose normals turn by `m` (the reference's

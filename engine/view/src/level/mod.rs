@@ -239,7 +239,8 @@ impl Level {
             .collect();
         // Each read and decoded apart from the others, on every core: a large level's files are
         // hundreds of models and image skins, most of its load time (issue 40). Each file's bytes
-        // are dropped once decoded. Messages come after, in the order of the entities.
+        // are dropped once decoded. The lookup's messages (not found, unreadable) come after, in
+        // the order of the entities; a file's decode warnings come as each thread decodes it.
         let outcomes: Vec<Outcome> = names
             .par_iter()
             .map(|name| match files.read(name) {

@@ -8,6 +8,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontTransform;
 
 use crate::error::BenchError;
@@ -79,28 +80,27 @@ fn bars(
             .y_label_area_size(60)
             .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..top)
             .map_err(|e| err(e.to_string()))?;
-        let names = categories.to_vec();
-        let label = move |x: &f64| {
-            let i = x.round();
-            if (x - i).abs() < 1e-6 && i >= 0.0 {
-                names.get(i as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        };
+        // The category names are drawn below the axis by hand: plotters centres a rotated label
+        // on its tick, which puts half of it inside the plot where the bars hide it.
         chart
             .configure_mesh()
             .disable_x_mesh()
-            .x_labels(n)
-            .x_label_formatter(&label)
-            .x_label_style(
-                ("sans-serif", 12)
-                    .into_font()
-                    .transform(FontTransform::Rotate90),
-            )
+            .x_labels(0)
+            .x_label_formatter(&|_| String::new())
             .y_desc(y_desc)
             .draw()
             .map_err(|e| err(e.to_string()))?;
+        let label_style = TextStyle::from(
+            ("sans-serif", 12)
+                .into_font()
+                .transform(FontTransform::Rotate90),
+        )
+        .pos(Pos::new(HPos::Left, VPos::Center));
+        for (i, name) in categories.iter().enumerate() {
+            let (x, y) = chart.backend_coord(&(i as f64, 0.0));
+            root.draw(&Text::new(name.clone(), (x, y + 6), label_style.clone()))
+                .map_err(|e| err(e.to_string()))?;
+        }
         let k = series.len().max(1) as f64;
         let w = 0.8 / k;
         for (si, s) in series.iter().enumerate() {
@@ -538,4 +538,55 @@ pub fn write(r: &Report, path: &Path) -> Result<(), BenchError> {
         path: path.to_path_buf(),
         source,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every category name is drawn whole, below the plot: a rotated label starts under the
+    /// x axis (its `y` is past the lowest bar's foot) instead of being centred on it.
+    #[test]
+    fn category_labels_sit_below_the_axis() {
+        let categories: Vec<String> = ["fill 8", "overdraw4_b2f 8888"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let series = [Series {
+            name: "modex".into(),
+            values: vec![Some(2.0), Some(3.0)],
+        }];
+        let svg = bars("t", "ratio", &categories, &series, Some(1.0)).unwrap();
+        // The axis line is the plot's lowest horizontal line; bars end on it.
+        let rect_bottoms: Vec<f64> = svg
+            .lines()
+            .filter(|l| l.contains("<rect") && l.contains("fill=\"#1F77B4\""))
+            .filter_map(|l| {
+                let attr = |k: &str| -> Option<f64> {
+                    let v = l.split(&format!(" {k}=\"")).nth(1)?.split('"').next()?;
+                    v.parse().ok()
+                };
+                Some(attr("y")? + attr("height")?)
+            })
+            .collect();
+        assert!(!rect_bottoms.is_empty(), "no bars in {svg}");
+        let axis = rect_bottoms.iter().copied().fold(0.0, f64::max);
+        let lines: Vec<&str> = svg.lines().collect();
+        for name in &categories {
+            // plotters writes `<text ...>`, the text, `</text>` on three lines.
+            let at = lines
+                .iter()
+                .position(|l| l.trim() == name)
+                .unwrap_or_else(|| panic!("label {name} missing"));
+            let line = lines[at.saturating_sub(1)];
+            let y: f64 = line
+                .split(" y=\"")
+                .nth(1)
+                .and_then(|v| v.split('"').next())
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("no y in {line}"));
+            assert!(y > axis, "label {name} at y {y}, axis at {axis}: {line}");
+            assert!(line.contains("text-anchor=\"start\""), "{line}");
+        }
+    }
 }

@@ -20,7 +20,7 @@
 //! [`modex::FileSource`] and decode them with `modex-vxl`, and the renderer only sees decoded
 //! models. The crate root is the whole API; the modules behind it are private.
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 mod lighting;

@@ -329,4 +329,4 @@ impl TileDepth {
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

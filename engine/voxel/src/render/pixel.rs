@@ -40,6 +40,16 @@ mod sealed {
         /// `src` drawn over `dst` by `mixer`.
         fn mix(src: Self, dst: Self, mixer: &Mixer<'_>) -> Self;
 
+        /// `lit` into the lanes of `out` whose bit is set in `front` (bit `i` for `out[i]`), the
+        /// others left as they are: the pixel writes of eight depth tests at once (the vector
+        /// face fill, `splat/fill.rs`). Per lane a select; 8-bit pixels as one 64-bit blend.
+        #[inline(always)]
+        fn put_lanes(out: &mut [Self; 8], front: u8, lit: Self) {
+            for (i, out) in out.iter_mut().enumerate() {
+                *out = if (front >> i) & 1 != 0 { lit } else { *out };
+            }
+        }
+
         /// The whole draw into this format's pixels (the renderer's generic `draw_pixels`). Each
         /// format's impl is an ordinary function of this crate, so its marcher is compiled here,
         /// where the volume's helpers inline into it, and not in the caller's crate, where they
@@ -101,8 +111,33 @@ impl Shade for u8 {
     fn mix(src: u8, dst: u8, mixer: &Mixer<'_>) -> u8 {
         mixer.table.map_or(src, |t| t.mix(src, dst))
     }
+    #[inline(always)]
+    fn put_lanes(out: &mut [u8; 8], front: u8, lit: u8) {
+        let mask = LANE_BYTES[front as usize];
+        let old = u64::from_le_bytes(*out);
+        let lit = u64::from(lit) * 0x0101_0101_0101_0101;
+        *out = ((old & !mask) | (lit & mask)).to_le_bytes();
+    }
     draw_pixels!();
 }
+
+/// For each set of eight lanes (bit `i` = lane `i`), the 64-bit mask with byte `i` all ones where
+/// the lane is set: [`Shade::put_lanes`]'s 8-bit blend.
+const LANE_BYTES: [u64; 256] = {
+    let mut masks = [0u64; 256];
+    let mut set = 0;
+    while set < 256 {
+        let mut lane = 0;
+        while lane < 8 {
+            if (set >> lane) & 1 != 0 {
+                masks[set] |= 0xff << (8 * lane);
+            }
+            lane += 1;
+        }
+        set += 1;
+    }
+    masks
+};
 
 /// The lit RGB of a voxel for the true-colour formats: palette colour times its normal's gain.
 #[inline(always)]

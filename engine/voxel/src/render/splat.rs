@@ -22,9 +22,11 @@
 //! order whatever the banding and the thread count (the crate's 1-and-N-threads rule).
 
 mod band;
+mod fill;
 mod pairs;
 
 use band::FaceBand;
+use fill::{FaceFill, WithFill};
 use glam::{Mat4, Vec3, Vec4};
 
 use super::pixel::Shade;
@@ -392,8 +394,16 @@ impl Splat {
         match (self.single, self.affine) {
             (true, true) => self.draw::<P, true>(volume, shade, vpl, band, pixels, depth),
             (true, false) => self.draw::<P, false>(volume, shade, vpl, band, pixels, depth),
-            (false, true) => self.draw_multi::<P, true>(volume, shade, vpl, band, pixels, depth),
-            (false, false) => self.draw_multi::<P, false>(volume, shade, vpl, band, pixels, depth),
+            (false, affine) => fill::with_best(MultiDraw {
+                splat: self,
+                affine,
+                volume,
+                shade,
+                vpl,
+                band,
+                pixels,
+                depth,
+            }),
         }
     }
 
@@ -477,9 +487,13 @@ impl Splat {
         projected
     }
 
-    /// Rasterise every visible face of every voxel over the pixels it covers ([`Multi`]).
+    /// Rasterise every visible face of every voxel over the pixels it covers ([`Multi`]), the
+    /// scanned faces' rows filled by `fill`.
+    // Eight arguments, allowed: the draw's inputs one for one, each its own reference (see
+    // `march::march_band` for why not a struct), and the fill.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn draw_multi<P: Shade, const AFFINE: bool>(
+    fn draw_multi<P: Shade, const AFFINE: bool, F: FaceFill>(
         &self,
         volume: &LimbVolume,
         shade: &LimbShade,
@@ -487,6 +501,7 @@ impl Splat {
         band: SplatBand<'_>,
         pixels: &mut [P],
         depth: &mut [f32],
+        fill: F,
     ) -> usize {
         let SplatBand { width, y0, tiles } = band;
         let rows = pixels.len() / width.max(1);
@@ -530,6 +545,7 @@ impl Splat {
             last_yi,
             pixels,
             depth,
+            fill,
         };
         for (x, y, column) in volume.surface_columns() {
             let base = self.to_screen * Vec4::new(x as f32 + 0.5, y as f32 + 0.5, 0.5, 1.0);
@@ -630,6 +646,41 @@ impl Splat {
             }
         }
         projected
+    }
+}
+
+/// A limb's rasterised draw ([`Splat::draw_multi`]) as [`fill::with_best`] runs it.
+struct MultiDraw<'a, P> {
+    splat: &'a Splat,
+    affine: bool,
+    volume: &'a LimbVolume,
+    shade: &'a LimbShade,
+    vpl: &'a Vpl,
+    band: SplatBand<'a>,
+    pixels: &'a mut [P],
+    depth: &'a mut [f32],
+}
+
+impl<P: Shade> WithFill for MultiDraw<'_, P> {
+    type Out = usize;
+
+    #[inline(always)]
+    fn run<F: FaceFill>(self, fill: F) -> usize {
+        let MultiDraw {
+            splat,
+            affine,
+            volume,
+            shade,
+            vpl,
+            band,
+            pixels,
+            depth,
+        } = self;
+        if affine {
+            splat.draw_multi::<P, true, F>(volume, shade, vpl, band, pixels, depth, fill)
+        } else {
+            splat.draw_multi::<P, false, F>(volume, shade, vpl, band, pixels, depth, fill)
+        }
     }
 }
 

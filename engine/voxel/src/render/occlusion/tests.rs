@@ -18,7 +18,7 @@ thread_local! {
     pub(super) static SKIPS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
-fn load(name: &str, turret: bool) -> VoxelSet {
+pub(crate) fn load(name: &str, turret: bool) -> VoxelSet {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/demo/units");
     let s = VoxelSet::load(
         &VoxelType::new(name, TypeKind::Vehicle, turret),
@@ -30,7 +30,12 @@ fn load(name: &str, turret: bool) -> VoxelSet {
 
 /// `n` units of the three kinds at random places, facings and frames over a `spread`-wide square,
 /// sorted nearest to `eye` first; every `translucent_every`-th unit half transparent.
-fn crowd<'m>(sets: &'m [VoxelSet; 3], n: usize, spread: f32, eye: Vec3) -> Vec<Instance<'m>> {
+pub(crate) fn crowd<'m>(
+    sets: &'m [VoxelSet; 3],
+    n: usize,
+    spread: f32,
+    eye: Vec3,
+) -> Vec<Instance<'m>> {
     let mut rng = Rng::new(16);
     let mut units: Vec<Instance<'m>> = (0..n)
         .map(|i| Instance {
@@ -61,7 +66,7 @@ fn crowd<'m>(sets: &'m [VoxelSet; 3], n: usize, spread: f32, eye: Vec3) -> Vec<I
 
 /// The draw's pixels and depths with coarse occlusion on or off, over a depth buffer whose lower
 /// part holds a "ground" at `ground` view depth (so tiles start with finite maxima there).
-fn draw<P: Shade + Default>(
+pub(crate) fn draw<P: Shade + Default>(
     scene: &[Instance<'_>],
     cam: &Camera,
     vpl: &Vpl,

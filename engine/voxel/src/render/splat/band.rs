@@ -7,13 +7,16 @@
 //! closure called from three sites it was compiled out of line: 2.15 M instead of 1.92 M
 //! instructions per hmec128 draw).
 
+use super::fill::{FaceFill, Scanned};
 use super::pairs::PairStamp;
 use super::{ceil_i32, FaceRaster, FACE_LIMIT, LANES};
+use crate::render::pixel::Shade;
 use glam::Vec4;
 
 /// Rows `y0..=last_y` of a frame `width` pixels wide (`pixels` and `depth` hold just those rows),
-/// with the bounds a face is clipped to, as floats and integers.
-pub(super) struct FaceBand<'b, P> {
+/// with the bounds a face is clipped to, as floats and integers, and how a scanned face's rows
+/// are filled (`fill`).
+pub(super) struct FaceBand<'b, P, F> {
     pub width: usize,
     pub y0: usize,
     pub top: f32,
@@ -23,9 +26,10 @@ pub(super) struct FaceBand<'b, P> {
     pub last_yi: i32,
     pub pixels: &'b mut [P],
     pub depth: &'b mut [f32],
+    pub fill: F,
 }
 
-impl<P: Copy> FaceBand<'_, P> {
+impl<P: Shade, F: FaceFill> FaceBand<'_, P, F> {
     /// Depth-test and draw `lit` over the pixels of the band inside the face `face` centred at
     /// screen `(sx, sy)` with depth `fz` there: stamped without branches per pixel when the face
     /// is small ([`FaceRaster`]'s `stamp`, two rows per vector when two pixels wide), its rows
@@ -42,6 +46,7 @@ impl<P: Copy> FaceBand<'_, P> {
             last_yi,
             ref mut pixels,
             ref mut depth,
+            fill,
         } = *self;
         let gx = face.gx;
         if let Some((sw, sh)) = face.stamp {
@@ -124,18 +129,15 @@ impl<P: Copy> FaceBand<'_, P> {
                 return;
             }
         }
-        face.scan([sx, sy], fz, (top, last_y), last_x, |py, xa, xb, z0| {
-            let row = (py - y0) * width;
-            let (a, b) = (row + xa, row + xb + 1);
-            let (Some(d), Some(out)) = (depth.get_mut(a..b), pixels.get_mut(a..b)) else {
-                return;
-            };
-            for (k, (d, out)) in d.iter_mut().zip(out).enumerate() {
-                let z = z0 + gx * (xa + k) as u32 as f32;
-                let front = z < *d;
-                *d = if front { z } else { *d };
-                *out = if front { lit } else { *out };
-            }
-        });
+        let at = Scanned {
+            c: [sx, sy],
+            z: fz,
+            top,
+            last_y,
+            last_x,
+            y0,
+            width,
+        };
+        fill.scanned(face, at, lit, depth, pixels);
     }
 }

@@ -1,0 +1,390 @@
+//! The scanned faces' rows and their fill: one row and one pixel at a time ([`Scalar`]), or
+//! eight rows' intervals and eight pixels per AVX2 vector ([`Avx2`]) where the CPU has it, chosen
+//! at run time ([`with_best`]). Both write the same bytes.
+//!
+//! What a row is stays the scan's (`FaceRaster::scan`): the vector scan computes, for eight rows
+//! at once, the operations the scalar scan does for one, in its order, lane by lane (the row's
+//! `qy`, the two intervals, the clamps to the band, the `ceil` and the truncation, the row's
+//! depth `z0`), so every row gets the same pixels `xa..=xb` and the same `z0`. A row's pixels are
+//! then filled eight per vector: each lane's depth is the scalar loop's `z0 + gx * px` (`px` an
+//! exact integer below 2^24, the product, then the sum; no fused multiply-add), tested `z <
+//! buffer` ordered (false for NaN, as `<`), and written as `min(z, buffer)`, which is the select
+//! `front ? z : buffer` bit for bit (MINPS answers its second operand unless the first is less;
+//! lanes past the row's end get `z = +inf`, never less). Float maxima and minima against the
+//! band's edges answer the bound for NaN, as `f32::max` / `f32::min` do. The pixels of the lanes
+//! that won are written by [`Shade::put_lanes`]. Tested against the scalar fill on random faces
+//! and on whole frames (`fill/tests.rs`).
+//!
+//! Why whole draws and not rows are switched: the faces' rows are short (about two pixels on
+//! average in the 1000-unit 1080p frame), so a call per row across a `target_feature` boundary
+//! would cost more than the row. [`with_best`] runs a limb's whole rasterised draw inside one
+//! AVX2 function instead, where the scan and the fill inline; other CPUs (and other targets) run
+//! the same draw with [`Scalar`].
+//!
+//! Why `unsafe`: the AVX2 function may only be called once the CPU is known to have AVX2, and
+//! the vector loads and stores take pointers. This module is the crate's only `unsafe`; each
+//! block says why it holds. What it buys, measured with callgrind on the bench's 1000-unit
+//! 1920x1080 8-bit perspective frame, one thread (docs/benchmarks.md, "Issue 43"): the limbs'
+//! rasterised draws (`Splat::draw_band`) went from 470.0 to 411.9 M instructions a frame (-12 %;
+//! the scanned faces, rows found and filled, are 142 M of it now), the same pixels.
+
+#![allow(unsafe_code)]
+
+use super::super::pixel::Shade;
+use super::FaceRaster;
+
+/// Where a scanned face lies: its centre `c` on screen and depth `z` there, and the band it is
+/// drawn into: rows `top..=last_y` (the first, `y0`, at the start of the band's slices), pixels
+/// `0..=last_x` of rows `width` wide.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Scanned {
+    pub c: [f32; 2],
+    pub z: f32,
+    pub top: f32,
+    pub last_y: f32,
+    pub last_x: f32,
+    pub y0: usize,
+    pub width: usize,
+}
+
+/// How a scanned face's rows are found and their pixels depth-tested and drawn.
+pub(super) trait FaceFill: Copy {
+    /// Depth-test the pixels of `face` placed by `at` against `depth` and draw `lit` where
+    /// nearer, into the band's `pixels`: what `FaceRaster::scan` visits, each pixel `px` of row
+    /// `py` at depth `z0 + gx * px`.
+    fn scanned<P: Shade>(
+        self,
+        face: &FaceRaster,
+        at: Scanned,
+        lit: P,
+        depth: &mut [f32],
+        pixels: &mut [P],
+    );
+}
+
+/// One row and one pixel at a time: the fill every CPU runs.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Scalar;
+
+impl FaceFill for Scalar {
+    #[inline(always)]
+    fn scanned<P: Shade>(
+        self,
+        face: &FaceRaster,
+        at: Scanned,
+        lit: P,
+        depth: &mut [f32],
+        pixels: &mut [P],
+    ) {
+        scalar_face(face, at, lit, depth, pixels);
+    }
+}
+
+#[inline(always)]
+fn scalar_face<P: Copy>(
+    face: &FaceRaster,
+    at: Scanned,
+    lit: P,
+    depth: &mut [f32],
+    pixels: &mut [P],
+) {
+    let Scanned {
+        c,
+        z,
+        top,
+        last_y,
+        last_x,
+        y0,
+        width,
+    } = at;
+    let gx = face.gx;
+    face.scan(c, z, (top, last_y), last_x, |py, xa, xb, z0| {
+        let span = Span {
+            at: (py - y0) * width + xa,
+            x: xa,
+            len: xb + 1 - xa,
+            z0,
+            gx,
+        };
+        scalar_row(span, lit, depth, pixels);
+    });
+}
+
+/// One scanned row of a face: pixels `x..x + len` of the row whose pixel `x` is at `at` in the
+/// band's pixels and depths; pixel `px`'s depth is `z0 + gx * px`.
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    at: usize,
+    x: usize,
+    len: usize,
+    z0: f32,
+    gx: f32,
+}
+
+/// A row one pixel at a time (a row not wholly in the band's slices is left out).
+#[inline(always)]
+fn scalar_row<P: Copy>(span: Span, lit: P, depth: &mut [f32], pixels: &mut [P]) {
+    let Span { at, x, len, z0, gx } = span;
+    let (Some(d), Some(out)) = (depth.get_mut(at..at + len), pixels.get_mut(at..at + len)) else {
+        return;
+    };
+    for (k, (d, out)) in d.iter_mut().zip(out).enumerate() {
+        let z = z0 + gx * (x + k) as u32 as f32;
+        let front = z < *d;
+        *d = if front { z } else { *d };
+        *out = if front { lit } else { *out };
+    }
+}
+
+/// Eight rows' intervals and eight pixels per AVX2 vector. A value exists only where the CPU has
+/// AVX2 ([`avx2_fill`] makes it after `is_x86_feature_detected!`), which is what makes its calls
+/// into AVX2 code sound.
+#[derive(Debug, Clone, Copy)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(super) struct Avx2(());
+
+impl FaceFill for Avx2 {
+    #[inline(always)]
+    fn scanned<P: Shade>(
+        self,
+        face: &FaceRaster,
+        at: Scanned,
+        lit: P,
+        depth: &mut [f32],
+        pixels: &mut [P],
+    ) {
+        #[cfg(test)]
+        FACES.with(|r| r.set(r.get() + 1));
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: an `Avx2` is only made once the CPU is known to have AVX2 (`avx2_fill`).
+            unsafe { avx2::face(face, at, lit, depth, pixels) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        scalar_face(face, at, lit, depth, pixels);
+    }
+}
+
+/// What runs with the best face fill this CPU has ([`with_best`]): a limb's rasterised draw.
+pub(super) trait WithFill {
+    type Out;
+    /// Run with face fill `fill`.
+    fn run<F: FaceFill>(self, fill: F) -> Self::Out;
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: draws on this thread take the scalar fill (to compare frames with both).
+    static SCALAR_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Tests: faces the vector fill was given on this thread.
+    pub(super) static FACES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Tests: make draws on this thread use the scalar fill (`true`) or the best one.
+#[cfg(test)]
+pub(crate) fn scalar_only(on: bool) {
+    SCALAR_ONLY.with(|s| s.set(on));
+}
+
+/// The AVX2 fill when this CPU has AVX2, else none.
+#[inline(always)]
+pub(super) fn avx2_fill() -> Option<Avx2> {
+    #[cfg(test)]
+    if SCALAR_ONLY.with(|s| s.get()) {
+        return None;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        return Some(Avx2(()));
+    }
+    None
+}
+
+/// Run `work` with the AVX2 fill, compiled for AVX2 as a whole, when the CPU has it; else with
+/// the scalar fill.
+#[inline(always)]
+pub(super) fn with_best<W: WithFill>(work: W) -> W::Out {
+    match avx2_fill() {
+        // SAFETY: `fill` exists, so the CPU has AVX2: the precondition of code compiled for it.
+        #[cfg(target_arch = "x86_64")]
+        Some(fill) => unsafe { avx2::run(work, fill) },
+        _ => work.run(Scalar),
+    }
+}
+
+#[cfg(test)]
+mod tests;
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    use super::super::{ceil_non_negative, in_order, FACE_LIMIT};
+    use super::{scalar_face, scalar_row, Avx2, FaceRaster, Scanned, Shade, Span, WithFill};
+
+    /// `work` compiled for AVX2: everything it calls with `#[inline(always)]` (the limb's voxel
+    /// loop, [`face`], [`row`]) is compiled into this function.
+    #[target_feature(enable = "avx2")]
+    pub(super) fn run<W: WithFill>(work: W, fill: Avx2) -> W::Out {
+        work.run(fill)
+    }
+
+    /// The rows of `face` eight at a time, each lane the scalar scan's operations for its row
+    /// (`FaceRaster::scan`), then each row's pixels by [`row`].
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) fn face<P: Shade>(
+        face: &FaceRaster,
+        at: Scanned,
+        lit: P,
+        depth: &mut [f32],
+        pixels: &mut [P],
+    ) {
+        let Scanned {
+            c,
+            z,
+            top,
+            last_y,
+            last_x,
+            y0: band_y0,
+            width,
+        } = at;
+        let ry = face.reach[1];
+        let (ya, yb) = ((c[1] - ry - 0.5).max(top), (c[1] + ry - 0.5).min(last_y));
+        if !in_order(ya, yb) {
+            return;
+        }
+        let (y0, y1) = (ceil_non_negative(ya), yb as i32 as usize);
+        // Row numbers as floats and as `i32` lanes are exact below 2^24.
+        if y1 >= 1 << 24 {
+            scalar_face(face, at, lit, depth, pixels);
+            return;
+        }
+        let z_x = face.gx * (0.5 - c[0]);
+        let left = _mm256_set1_ps(c[0] - 0.5);
+        let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        let (cy, half) = (_mm256_set1_ps(c[1]), _mm256_set1_ps(0.5));
+        let (zv, gy, zxv) = (
+            _mm256_set1_ps(z),
+            _mm256_set1_ps(face.gy),
+            _mm256_set1_ps(z_x),
+        );
+        let limit = _mm256_set1_ps(FACE_LIMIT);
+        let sign = _mm256_set1_ps(-0.0);
+        let (zero, right) = (_mm256_setzero_ps(), _mm256_set1_ps(last_x));
+        let mut first = y0;
+        while first <= y1 {
+            let rows = _mm256_add_epi32(_mm256_set1_epi32(first as i32), lane);
+            // Lanes past the face's last row are off.
+            let mut ok =
+                _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(y1 as i32 + 1), rows));
+            // qy = py as f32 + 0.5 - c.y
+            let qy = _mm256_sub_ps(_mm256_add_ps(_mm256_cvtepi32_ps(rows), half), cy);
+            let mut lo = _mm256_set1_ps(f32::NEG_INFINITY);
+            let mut hi = _mm256_set1_ps(f32::INFINITY);
+            for i in 0..2 {
+                if face.flat[i] {
+                    // |b qy| <= FACE_LIMIT, false for NaN.
+                    let v = _mm256_andnot_ps(sign, _mm256_mul_ps(_mm256_set1_ps(face.b[i]), qy));
+                    ok = _mm256_and_ps(ok, _mm256_cmp_ps::<_CMP_LE_OQ>(v, limit));
+                } else {
+                    let m = _mm256_mul_ps(_mm256_set1_ps(face.k[i]), qy);
+                    let w = _mm256_set1_ps(face.w[i]);
+                    let (l, h) = (_mm256_sub_ps(m, w), _mm256_add_ps(m, w));
+                    lo = _mm256_blendv_ps(lo, l, _mm256_cmp_ps::<_CMP_GT_OQ>(l, lo));
+                    hi = _mm256_blendv_ps(hi, h, _mm256_cmp_ps::<_CMP_LT_OQ>(h, hi));
+                }
+            }
+            // (left + lo).max(0.0) and (left + hi).min(last_x): MAXPS / MINPS answer their
+            // second operand for NaN, as `max` / `min` answer the number.
+            let xa = _mm256_max_ps(_mm256_add_ps(left, lo), zero);
+            let xb = _mm256_min_ps(_mm256_add_ps(left, hi), right);
+            ok = _mm256_and_ps(ok, _mm256_cmp_ps::<_CMP_LE_OQ>(xa, xb));
+            // ceil(xa) as truncation plus one where that was below; xb truncated.
+            let ta = _mm256_cvttps_epi32(xa);
+            let below = _mm256_cmp_ps::<_CMP_LT_OQ>(_mm256_cvtepi32_ps(ta), xa);
+            let xa = _mm256_sub_epi32(ta, _mm256_castps_si256(below));
+            let xb = _mm256_cvttps_epi32(xb);
+            let empty = _mm256_castsi256_ps(_mm256_cmpgt_epi32(xa, xb));
+            ok = _mm256_andnot_ps(empty, ok);
+            // z + gy qy + z_x
+            let z0 = _mm256_add_ps(_mm256_add_ps(zv, _mm256_mul_ps(gy, qy)), zxv);
+            let mut live = _mm256_movemask_ps(ok) as u32;
+            if live != 0 {
+                let (mut xas, mut xbs, mut z0s) = ([0i32; 8], [0i32; 8], [0f32; 8]);
+                // SAFETY: each array holds eight lanes; unaligned stores.
+                unsafe {
+                    _mm256_storeu_si256(xas.as_mut_ptr().cast(), xa);
+                    _mm256_storeu_si256(xbs.as_mut_ptr().cast(), xb);
+                    _mm256_storeu_ps(z0s.as_mut_ptr(), z0);
+                }
+                while live != 0 {
+                    let k = live.trailing_zeros() as usize;
+                    live &= live - 1;
+                    // Both ends are within 0..=last_x on a live lane.
+                    let (xa, xb) = (xas[k] as usize, xbs[k] as usize);
+                    let span = Span {
+                        at: (first + k - band_y0) * width + xa,
+                        x: xa,
+                        len: xb + 1 - xa,
+                        z0: z0s[k],
+                        gx: face.gx,
+                    };
+                    row(span, lit, depth, pixels);
+                }
+            }
+            first += 8;
+        }
+    }
+
+    /// The vector fill of `span` (the module docs say why it equals the scalar one).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn row<P: Shade>(span: Span, lit: P, depth: &mut [f32], pixels: &mut [P]) {
+        let Span { at, x, len, z0, gx } = span;
+        let end = at + len;
+        // Pixel numbers as floats are exact below 2^24, where `x + lane` equals the scalar
+        // loop's conversion of `x + k`.
+        if end > depth.len() || end > pixels.len() || x + len > 1 << 24 {
+            scalar_row(span, lit, depth, pixels);
+            return;
+        }
+        let lanes = _mm256_setr_ps(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
+        let (z0v, gxv) = (_mm256_set1_ps(z0), _mm256_set1_ps(gx));
+        let far = _mm256_set1_ps(f32::INFINITY);
+        let mut k = 0;
+        while k < len {
+            let a = at + k;
+            let (Some(d8), Some(p8)) = (depth.get_mut(a..a + 8), pixels.get_mut(a..a + 8)) else {
+                // The band's last pixels: the rest of the row one at a time.
+                let rest = Span {
+                    at: a,
+                    x: x + k,
+                    len: len - k,
+                    z0,
+                    gx,
+                };
+                scalar_row(rest, lit, depth, pixels);
+                return;
+            };
+            let (Ok(d8), Ok(p8)) = (<&mut [f32; 8]>::try_from(d8), <&mut [P; 8]>::try_from(p8))
+            else {
+                return;
+            };
+            let live = _mm256_set1_ps((len - k).min(8) as f32);
+            let px = _mm256_add_ps(_mm256_set1_ps((x + k) as f32), lanes);
+            let z = _mm256_add_ps(z0v, _mm256_mul_ps(gxv, px));
+            // Lanes past the row's end: +inf, which is never less than the buffer.
+            let z = _mm256_blendv_ps(far, z, _mm256_cmp_ps::<_CMP_LT_OQ>(lanes, live));
+            // SAFETY: `d8` is eight floats; unaligned load.
+            let old = unsafe { _mm256_loadu_ps(d8.as_ptr()) };
+            let front = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(z, old)) as u8;
+            if front != 0 {
+                // SAFETY: `d8` is eight floats; unaligned store.
+                unsafe { _mm256_storeu_ps(d8.as_mut_ptr(), _mm256_min_ps(z, old)) };
+                P::put_lanes(p8, front, lit);
+            }
+            k += 8;
+        }
+    }
+}

@@ -3,9 +3,11 @@
 //!
 //! For each placed limb ([`crate::scene`]) a job holds the matrix that takes a pixel's ray into the
 //! limb's grid space, the screen rectangle and outline of the box of its filled cells (only pixels
-//! inside are marched), its shading table ([`LimbShade`]) and, for orthographic cameras, the ray
-//! origin's change per pixel, so a ray costs two vector additions instead of two matrix products
-//! and divisions.
+//! inside are marched), its shading table ([`LimbShade`], built when a band first draws the limb)
+//! and, for orthographic cameras, the ray origin's change per pixel, so a ray costs two vector
+//! additions instead of two matrix products and divisions.
+
+use std::sync::OnceLock;
 
 use glam::{Mat3, Mat4, Vec2, Vec3, Vec4};
 use modex::{Camera, Opacity};
@@ -54,8 +56,13 @@ pub(crate) struct Job<'a> {
     pub ndc_to_grid: Mat4,
     /// Where on screen the limb can show, and how near.
     pub footprint: Footprint,
-    /// How its voxels are lit.
-    pub shade: LimbShade,
+    /// How its voxels are lit: built the first time a band draws the limb ([`Job::shade`]).
+    pub shade: OnceLock<LimbShade>,
+    /// What the shading table is built from: the limb's model, the draw's options and its VPL's
+    /// page count.
+    model: &'a VoxelModel,
+    opts: RenderOptions,
+    page_count: usize,
     /// Orthographic cameras: grid-space ray origin at pixel (0, 0), its change per pixel in x and
     /// in y, and the (constant) direction. Saves two matrix products and divisions per ray.
     pub affine: Option<[Vec3; 4]>,
@@ -67,6 +74,33 @@ pub(crate) struct Job<'a> {
     pub alpha: Opacity,
     /// View depth of its unit's origin: translucent jobs are drawn far to near by it.
     unit_depth: f32,
+}
+
+impl Job<'_> {
+    /// How the limb's voxels are lit, built on first use: by the first band that draws the limb
+    /// (others wait for it), never for a limb the occlusion tests hide in every band.
+    ///
+    /// Why: in the 1000-unit 1080p battlefield most units stand behind nearer ones, several deep;
+    /// tables built for every limb while the jobs were prepared cost 42 M instructions a frame,
+    /// 8 % of it (docs/benchmarks.md, "Issue 43"). The table is the same whoever builds it.
+    #[inline]
+    pub fn shade(&self) -> &LimbShade {
+        self.shade.get_or_init(|| {
+            // A splat shades only its surface voxels: their normal indices are all its table
+            // needs (a limb of the demo's units uses a fraction of the 244 of Red Alert 2's
+            // table, its barrel 88 voxels' worth). A marched limb may hit any voxel: the whole
+            // table.
+            let used = self.splat.as_ref().map(|_| self.volume.surface_normals());
+            limb_shade(
+                self.model,
+                self.limb,
+                self.linear,
+                &self.opts,
+                self.page_count,
+                used,
+            )
+        })
+    }
 }
 
 /// The linear part that turns limb `limb`'s normals into world space when its grid-to-world matrix
@@ -260,11 +294,6 @@ pub(crate) fn prepare<'a>(
             };
             (volume.voxel_count() as f32) * per_voxel <= rays * RAY_COST_IN_VOXELS
         });
-        // A splat shades only its surface voxels: their normal indices are all its table needs
-        // (a limb of the demo's units uses a fraction of the 244 of Red Alert 2's table, its
-        // barrel 88 voxels' worth). A marched limb may hit any voxel: the whole table.
-        let used = splat.as_ref().map(|_| volume.surface_normals());
-        let shade = limb_shade(model, limb, linear, opts, page_count, used);
         Some(Job {
             splat,
             volume,
@@ -279,7 +308,10 @@ pub(crate) fn prepare<'a>(
                 edges,
                 nearest: if behind { 0.0 } else { nearest },
             },
-            shade,
+            shade: OnceLock::new(),
+            model,
+            opts: *opts,
+            page_count,
             alpha,
             unit_depth: -view.transform_point3(origin).z,
         })

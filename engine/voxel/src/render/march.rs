@@ -320,7 +320,7 @@ pub(crate) fn march_band<P: Shade>(
                 y0,
                 tiles: t,
             };
-            splat.draw_band(job.volume, &job.shade, vpl, band, pixels, depth);
+            splat.draw_band(job.volume, job.shade(), vpl, band, pixels, depth);
             if let Some(t) = &mut tiles {
                 t.touched_footprint(&job.footprint);
             }
@@ -331,6 +331,7 @@ pub(crate) fn march_band<P: Shade>(
         }
         // Translucent limbs mix over the frame and leave the depth as it was.
         let mixer = (!job.alpha.is_opaque()).then(|| P::mixer(tables, job.alpha));
+        let shade = job.shade();
         for y in ys {
             let (x0, x1) = job.footprint.row_span(y);
             for x in x0..x1 {
@@ -358,7 +359,7 @@ pub(crate) fn march_band<P: Shade>(
                 };
                 let z = screen.depth(nx, ny, hit.t);
                 if z < depth[i] {
-                    let lit = P::shade(vpl, &job.shade, hit.colour, hit.normal);
+                    let lit = P::shade(vpl, shade, hit.colour, hit.normal);
                     match &mixer {
                         None => {
                             depth[i] = z;
@@ -381,6 +382,52 @@ mod tests {
     use glam::Vec3;
     use modex_vxl::encode::{HvaSpec, LimbSpec, VxlSpec};
     use modex_vxl::{hva, vxl};
+
+    /// Shading tables are built on first draw (`Job::shade`): on a crowded battlefield some
+    /// limbs are hidden in every band and never get one, and the frame is the one drawn with
+    /// every table built beforehand.
+    #[test]
+    fn hidden_limbs_build_no_shading_table() {
+        use super::super::occlusion::tests::{crowd, load};
+        let sets = [load("tank", true), load("apc", false), load("heli", false)];
+        let vpl = Vpl::from_palette(&modex::Palette::quake(), 32);
+        let cam = Camera::orbit(Vec3::ZERO, 340.0, 0.6, 0.62, 50f32.to_radians(), 480, 270);
+        let scene = crowd(&sets, 600, 200.0, cam.eye);
+        let opts = RenderOptions {
+            sun: Some(Vec3::new(0.4, 0.3, 0.8)),
+            parallel: false,
+            ..RenderOptions::default()
+        };
+        let tables = modex::BlendTables::new(&vpl.palette);
+        let screen = Screen::new(&cam);
+        let ctx = DrawContext {
+            screen: &screen,
+            vpl: &vpl,
+            tables: &tables,
+        };
+        let draw = |eager: bool| {
+            let jobs = super::super::job::prepare(&scene, &cam, &opts, 32).unwrap();
+            if eager {
+                jobs.iter().for_each(|j| {
+                    j.shade();
+                });
+            }
+            let (mut p, mut d) = (vec![0u8; 480 * 270], vec![f32::INFINITY; 480 * 270]);
+            march_bands(&ctx, &jobs, &mut p, &mut d, false);
+            let unbuilt = jobs.iter().filter(|j| j.shade.get().is_none()).count();
+            (
+                p,
+                d.iter().map(|d| d.to_bits()).collect::<Vec<_>>(),
+                unbuilt,
+                jobs.len(),
+            )
+        };
+        let (lazy, eager) = (draw(false), draw(true));
+        assert_eq!(eager.2, 0);
+        assert!(lazy.2 > 0, "{} of {} limbs without a table", lazy.2, lazy.3);
+        assert!(lazy.0 == eager.0 && lazy.1 == eager.1, "frames differ");
+        assert!(lazy.0.iter().filter(|&&p| p != 0).count() > 480 * 270 / 4);
+    }
 
     /// A frame of marched rays (or nothing) has no cost per band: four bands per thread when
     /// there are several.

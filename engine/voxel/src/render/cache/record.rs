@@ -233,7 +233,7 @@ impl<'d> Recorder<'d> {
         let width = camera.width;
         let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
         for (k, j) in jobs.iter_mut().enumerate() {
-            j.shade = tag_shade(k);
+            j.shade = tag_shade(k).into();
             x0 = x0.min(j.footprint.rect[0]);
             y0 = y0.min(j.footprint.rect[1]);
             x1 = x1.max(j.footprint.rect[2]);

@@ -221,9 +221,10 @@ impl modex_view::level::EntityFiles for Dropped {
         Ok(self.bytes(found).map(|b| (key, b)))
     }
 
-    fn read_beside(&self, name: &str, _model: &str) -> Option<Vec<u8>> {
+    fn read_beside(&self, name: &str, _model: &str) -> Option<(String, Vec<u8>)> {
         // Every dropped file is "beside" every other: only names are kept.
-        self.bytes(self.name_of(name)?)
+        let found = self.name_of(name)?;
+        Some((found.to_lowercase(), self.bytes(found)?))
     }
 }
 
@@ -275,7 +276,10 @@ mod tests {
         assert_eq!((key.as_str(), bytes), ("warlock.mdl", vec![1]));
         assert_eq!(d.read("WARLOCK.MDL").unwrap().unwrap().0, key);
         assert!(d.read("milk.mdl").unwrap().is_none());
-        assert_eq!(d.read_beside("skins/warlock.mdl", &key), Some(vec![1]));
+        assert_eq!(
+            d.read_beside("skins/warlock.mdl", &key).map(|(_, b)| b),
+            Some(vec![1])
+        );
     }
 
     #[test]

@@ -130,6 +130,35 @@ pub fn rgba_skin(kind: u32, width: usize, height: usize, rgba: impl Into<Rgba8>)
     }
 }
 
+/// An image file decoded once: its size and texels, shared by every skin made of it
+/// ([`Image::skin`] copies no texel), so a level whose models name one texture file twenty times
+/// holds it once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Image {
+    /// Width in texels.
+    pub width: usize,
+    /// Height in texels.
+    pub height: usize,
+    /// RGBA8, top row first.
+    pub rgba: Rgba8,
+}
+
+impl Image {
+    /// The image of `width` x `height` texels `rgba` (RGBA8, top row first).
+    pub fn new(width: usize, height: usize, rgba: impl Into<Rgba8>) -> Image {
+        Image {
+            width,
+            height,
+            rgba: rgba.into(),
+        }
+    }
+
+    /// A skin of type `kind` showing this image, sharing its texels.
+    pub fn skin(&self, kind: u32) -> Skin {
+        rgba_skin(kind, self.width, self.height, self.rgba.clone())
+    }
+}
+
 /// Grey (0.5) for skins with no colour of their own.
 pub const FALLBACK_GREY: [f32; 3] = [0.5, 0.5, 0.5];
 

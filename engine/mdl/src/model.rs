@@ -6,6 +6,8 @@
 //! the skin size, and triangles keep the file's order, counter-clockwise seen from the front, with
 //! normals pointing out: the decoders turn each file's convention into this one ([`crate::facing`]).
 
+use std::sync::Arc;
+
 use glam::{Vec2, Vec3};
 
 use crate::texels::Rgba8;
@@ -50,28 +52,36 @@ pub struct Triangle {
     pub uvs: [u32; 3],
 }
 
-/// A skin's pixels as stored in the file.
+/// A skin's pixels as stored in the file. Shared, not copied, when a skin is cloned: the parts of
+/// an MDL7 (one `Model` per group and skin) each carry their skins, and a level holds hundreds
+/// of such parts (issue 40's memory target).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SkinPixels {
     /// Type 0: palette indices (the level palette, Quake 1 palette by default).
-    Indexed(Vec<u8>),
+    Indexed(Arc<[u8]>),
     /// Type 2: RGB 565 words.
-    Rgb565(Vec<u16>),
+    Rgb565(Arc<[u16]>),
     /// Type 3: ARGB 4444 words.
-    Argb4444(Vec<u16>),
+    Argb4444(Arc<[u16]>),
     /// Type 4: RGB 888, converted from the stored B G R order to R G B.
-    Rgb888(Vec<[u8; 3]>),
+    Rgb888(Arc<[[u8; 3]]>),
     /// Type 5: ARGB 8888, converted from the stored B G R A order to R G B A.
-    Argb8888(Vec<[u8; 4]>),
+    Argb8888(Arc<[[u8; 4]]>),
     /// Type 6: an embedded DDS file, kept as bytes (not decoded).
-    Dds(Vec<u8>),
+    Dds(Arc<[u8]>),
     /// HMP/MDL7-style external texture reference (the file name), not loaded.
     External(String),
     /// Texels held only as the skin's [`Skin::rgba`]: an external image file once found and
     /// decoded, or a picture modex made (a level's surface pages). There is no stored form to
     /// keep, so the texels are kept once (a large level's image skins are tens of millions of
     /// texels). Keys: only the alpha test cuts (an all-zero texel has alpha 0, so it is cut too).
+    /// Also a 4444 or 8888 skin whose stored copy was dropped ([`Skin::drop_stored`]): their
+    /// overlay key, the all-zero texel, is one the alpha test cuts anyway.
     Rgba,
+    /// A 565 or 888 skin whose stored copy was dropped ([`Skin::drop_stored`]), held only as its
+    /// [`Skin::rgba`]: its overlay key, the stored value 0, is the RGBA texel of RGB 0 (no other
+    /// stored value decodes to black).
+    RgbaBlackKey,
 }
 
 /// A skin: the original pixels plus an RGBA8 decoding of the top mipmap level.

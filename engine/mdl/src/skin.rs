@@ -152,7 +152,7 @@ fn check_side(r: &ByteReader<'_>, side: usize, field: &str) -> FormatResult<()> 
 /// Turn stored bytes into typed pixels (B G R [A] reordered to R G B [A]).
 fn decode_pixels(format: PixelFormat, data: &[u8]) -> SkinPixels {
     match format {
-        PixelFormat::Indexed8 => SkinPixels::Indexed(data.to_vec()),
+        PixelFormat::Indexed8 => SkinPixels::Indexed(data.into()),
         PixelFormat::Rgb565 => SkinPixels::Rgb565(
             data.chunks_exact(2)
                 .map(|c| u16::from_le_bytes([c[0], c[1]]))
@@ -186,7 +186,10 @@ pub(crate) fn to_rgba(pixels: &SkinPixels, palette: &Palette) -> Rgba8 {
         SkinPixels::Argb4444(p) => expand(p, |&v| Argb4444(v).to_rgba()),
         SkinPixels::Rgb888(p) => expand(p, |&[r, g, b]| [r, g, b, 255]),
         SkinPixels::Argb8888(p) => expand(p, |&c| c),
-        SkinPixels::Dds(_) | SkinPixels::External(_) | SkinPixels::Rgba => Rgba8::default(),
+        SkinPixels::Dds(_)
+        | SkinPixels::External(_)
+        | SkinPixels::Rgba
+        | SkinPixels::RgbaBlackKey => Rgba8::default(),
     }
 }
 
@@ -202,9 +205,26 @@ impl Skin {
     /// depend on the palette; true-colour skins give the same bytes as [`Skin::rgba`].
     pub fn rgba_with_palette(&self, palette: &Palette) -> Rgba8 {
         match self.pixels {
-            SkinPixels::Rgba => self.rgba.clone(),
+            SkinPixels::Rgba | SkinPixels::RgbaBlackKey => self.rgba.clone(),
             _ => to_rgba(&self.pixels, palette),
         }
+    }
+
+    /// Drop the stored copy of a true-colour skin (565, 4444, 888, 8888) whose RGBA is decoded:
+    /// its [`Skin::rgba`] says all the stored form says for drawing, texels and overlay key
+    /// ([`SkinPixels::Rgba`], [`SkinPixels::RgbaBlackKey`]). A level keeps its hundreds of skins
+    /// this way, each texel once (issue 40's memory target: the stored copies of one large
+    /// level's embedded skins were 31 MB); a viewer of one model keeps the stored form, which
+    /// `info` and the exporters read. 8-bit, DDS and external skins are left as they are.
+    pub fn drop_stored(&mut self) {
+        if self.rgba.texel_count() != self.width * self.height {
+            return;
+        }
+        self.pixels = match self.pixels {
+            SkinPixels::Rgb565(_) | SkinPixels::Rgb888(_) => SkinPixels::RgbaBlackKey,
+            SkinPixels::Argb4444(_) | SkinPixels::Argb8888(_) => SkinPixels::Rgba,
+            _ => return,
+        };
     }
 
     /// Re-decode the RGBA8 image with `palette` (8-bit skins only change).
@@ -237,7 +257,7 @@ pub(crate) fn dds_skin(kind: u32, mipmaps: bool, bytes: &[u8]) -> Skin {
         has_mipmaps: mipmaps,
         width,
         height,
-        pixels: SkinPixels::Dds(bytes.to_vec()),
+        pixels: SkinPixels::Dds(bytes.into()),
         rgba,
     }
 }
@@ -292,7 +312,7 @@ mod tests {
     #[test]
     fn rgb888_and_8888_are_stored_bgr() {
         let s = read(4, false, 1, 1, &[1, 2, 3]).unwrap();
-        assert_eq!(s.pixels, SkinPixels::Rgb888(vec![[3, 2, 1]]));
+        assert_eq!(s.pixels, SkinPixels::Rgb888(vec![[3, 2, 1]].into()));
         assert_eq!(s.rgba, vec![3, 2, 1, 255]);
         let s = read(5, false, 1, 1, &[1, 2, 3, 4]).unwrap();
         assert_eq!(s.rgba, vec![3, 2, 1, 4]);

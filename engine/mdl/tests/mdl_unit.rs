@@ -144,7 +144,7 @@ fn mdl5_dds_skins_are_kept_as_bytes() {
         TestSkin::image(2, 8, 8),
     ];
     let f = parse(&t);
-    assert_eq!(f.model.skins[0].pixels, SkinPixels::Dds(dds));
+    assert_eq!(f.model.skins[0].pixels, SkinPixels::Dds(dds.into()));
     assert_eq!((f.model.skins[0].width, f.model.skins[0].height), (8, 4));
     assert!(f.model.skins[0].rgba.is_empty());
     // UVs fall back to the first skin with a size.
@@ -160,7 +160,7 @@ fn eight_bit_skins_keep_indices_and_take_any_palette() {
     let SkinPixels::Indexed(idx) = &f.model.skins[0].pixels else {
         panic!()
     };
-    assert_eq!(idx, &t.skins[0].data);
+    assert_eq!(&idx[..], &t.skins[0].data[..]);
     assert_eq!(&f.model.skins[0].rgba[..4], &Palette::quake().rgba(idx[0]));
     let grey = MdlFile::parse_with_palette(&bytes, &Palette::grey_ramp()).unwrap();
     assert_eq!(

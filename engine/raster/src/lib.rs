@@ -38,5 +38,5 @@ mod raster;
 
 pub use raster::{
     framing_camera, Cull, DepthMode, Entity, Light, PreparedModel, RasterPixel, Renderer,
-    LIGHT_MAX, LIGHT_ONE,
+    SharedTextures, LIGHT_MAX, LIGHT_ONE,
 };

@@ -592,7 +592,7 @@ fn lit_sides_face_the_light() {
             let mut white = m.clone();
             white.skins = vec![coded_skin(i)];
             if let SkinPixels::Argb8888(px) = &mut white.skins[0].pixels {
-                px.iter_mut().for_each(|p| *p = [255; 4]);
+                *px = vec![[255; 4]; px.len()].into();
             }
             white.skins[0]
                 .rgba

@@ -111,7 +111,7 @@ fn shared_edges_cover_every_pixel_exactly_once() {
             frame("grid", positions, vec![Vec3::Y; n]),
             vec![Vec2::ZERO],
             triangles,
-            skin(1, 1, SkinPixels::Argb4444(vec![HALF_RED])),
+            skin(1, 1, SkinPixels::Argb4444(vec![HALF_RED].into())),
         );
         let mut r = flat_renderer();
         r.cull = Cull::None;
@@ -452,7 +452,7 @@ fn argb4444_target_blends_by_texel_alpha() {
     let model = quad(
         0.0,
         1.0,
-        skin(2, 2, SkinPixels::Argb4444(vec![HALF_RED; 4])),
+        skin(2, 2, SkinPixels::Argb4444(vec![HALF_RED; 4].into())),
     );
     let r = flat_renderer();
     let p = r.prepare(&model);
@@ -845,6 +845,121 @@ fn clear_and_draw_clears_when_nothing_is_drawn() {
             .unwrap();
             assert!(f.pixels().iter().all(|&c| c == 3), "{threads} threads");
             assert!(d.values().iter().all(|z| *z == f32::INFINITY));
+        }
+    }
+}
+
+/// Models showing one skin (clones of one decoded skin: the parts of an MDL7, a texture file
+/// named by many models of a level) get one texture through `SharedTextures`: their mip levels
+/// are the same memory. A skin with other texels, or one that shares the buffer but stores other
+/// pixels, gets its own; the pictures are those of separately prepared models.
+#[test]
+fn models_showing_one_skin_share_one_texture() {
+    use modex_raster::SharedTextures;
+    let image = modex_mdl::external::Image::new(8, 8, vec![90u8; 8 * 8 * 4]);
+    let a = quad(0.0, 1.0, image.skin(5));
+    let b = quad(0.0, 1.0, image.skin(5));
+    let other = quad(0.0, 1.0, checker_skin(8, 8, 2, 10, 20));
+    // Shares the buffer, stores 8-bit pixels: not the same skin.
+    let mut odd_skin = image.skin(0);
+    odd_skin.pixels = SkinPixels::Indexed(vec![7; 64].into());
+    let odd = quad(0.0, 1.0, odd_skin);
+    let r = flat_renderer();
+    let shared = SharedTextures::new();
+    let mip = |m: &modex_raster::PreparedModel| m.skin_levels(0).nth(1).unwrap().2.as_ptr();
+    let (pa, pb) = (
+        r.prepare_sharing(&a, &shared),
+        r.prepare_sharing(&b, &shared),
+    );
+    let (po, pd) = (
+        r.prepare_sharing(&other, &shared),
+        r.prepare_sharing(&odd, &shared),
+    );
+    assert_eq!(mip(&pa), mip(&pb), "one skin, one texture");
+    assert_ne!(mip(&pa), mip(&po));
+    assert_ne!(mip(&pa), mip(&pd));
+    // Prepared alone, each draws the same picture as when shared.
+    let cam = front_camera(3.0, 64, 48);
+    let draw = |m: &modex_raster::PreparedModel| {
+        let mut s = Surface::<Argb8888>::new(64, 48);
+        let mut d = DepthBuffer::new(64, 48);
+        r.draw(&mut s, &mut d, &cam, m, &Entity::default()).unwrap();
+        s.pixels().to_vec()
+    };
+    for (m, p) in [(&b, &pb), (&odd, &pd)] {
+        assert_eq!(draw(p), draw(&r.prepare(m)));
+    }
+    assert_ne!(
+        draw(&pb),
+        draw(&pd),
+        "the odd skin is drawn from its own pixels"
+    );
+}
+
+/// A true-colour skin drawn from its RGBA alone (`Skin::drop_stored`, as a level holds its
+/// skins) draws the bytes the stored form draws, in overlay mode too: black, a 565 or 888 skin's
+/// stored 0, stays its key, and a 4444/8888 skin's all-zero texel stays cut.
+#[test]
+fn skins_without_their_stored_copy_draw_the_same() {
+    let rgb565: Vec<u16> = (0..64u16)
+        .map(|i| if i % 5 == 0 { 0 } else { i * 1031 })
+        .collect();
+    let rgb888: Vec<[u8; 3]> = (0..64u8)
+        .map(|i| {
+            if i % 5 == 0 {
+                [0; 3]
+            } else {
+                [i * 4, 255 - i, i]
+            }
+        })
+        .collect();
+    let argb: Vec<[u8; 4]> = (0..64u8)
+        .map(|i| {
+            if i % 5 == 0 {
+                [0; 4]
+            } else {
+                [i * 4, 9, i, 255]
+            }
+        })
+        .collect();
+    let cam = front_camera(3.0, 64, 48);
+    for pixels in [
+        SkinPixels::Rgb565(rgb565.into()),
+        SkinPixels::Rgb888(rgb888.into()),
+        SkinPixels::Argb8888(argb.into()),
+    ] {
+        let stored = quad(0.0, 1.0, skin(8, 8, pixels));
+        let mut dropped = stored.clone();
+        dropped.skins[0].drop_stored();
+        assert!(matches!(
+            dropped.skins[0].pixels,
+            SkinPixels::Rgba | SkinPixels::RgbaBlackKey
+        ));
+        let draw = |m: &Model, overlay: bool| {
+            let r = flat_renderer();
+            let mut s = Surface::<Argb8888>::new(64, 48);
+            s.clear(Argb8888(0xff12_3456));
+            let mut d = DepthBuffer::new(64, 48);
+            let e = Entity {
+                overlay,
+                ..Entity::default()
+            };
+            r.draw(&mut s, &mut d, &cam, &r.prepare(m), &e).unwrap();
+            s.pixels().to_vec()
+        };
+        let background = |p: &[Argb8888]| p.iter().filter(|&&c| c == Argb8888(0xff12_3456)).count();
+        let mut shown = [0; 2];
+        for overlay in [false, true] {
+            let (a, b) = (draw(&stored, overlay), draw(&dropped, overlay));
+            assert_eq!(a, b, "{:?} overlay {overlay}", stored.skins[0].pixels);
+            shown[overlay as usize] = background(&a);
+        }
+        // A fifth of the texels are keys: 565 and 888 ones let the background through in overlay
+        // mode only; 8888 ones (alpha 0) are cut by the alpha test in both modes.
+        if matches!(stored.skins[0].pixels, SkinPixels::Argb8888(_)) {
+            assert_eq!(shown[0], shown[1]);
+        } else {
+            assert!(shown[1] > shown[0] + 50, "{shown:?}");
         }
     }
 }

@@ -25,7 +25,7 @@ use modex_mdl::{Frame, Model, Skin, SkinPixels, Triangle};
 pub fn skin(width: usize, height: usize, pixels: SkinPixels) -> Skin {
     let kind = match &pixels {
         SkinPixels::Indexed(_) => 0,
-        SkinPixels::Rgb565(_) => 2,
+        SkinPixels::Rgb565(_) | SkinPixels::RgbaBlackKey => 2,
         SkinPixels::Argb4444(_) => 3,
         SkinPixels::Rgb888(_) => 4,
         SkinPixels::Argb8888(_) | SkinPixels::Rgba => 5,
@@ -46,7 +46,7 @@ pub fn skin(width: usize, height: usize, pixels: SkinPixels) -> Skin {
 
 /// A `width` x `height` 8-bit skin of palette indices `idx` (row-major, top row first).
 pub fn indexed_skin(width: usize, height: usize, idx: Vec<u8>) -> Skin {
-    skin(width, height, SkinPixels::Indexed(idx))
+    skin(width, height, SkinPixels::Indexed(idx.into()))
 }
 
 /// A `width` x `height` 8-bit checkerboard of `cell`-texel squares alternating indices `a` (top-left)

@@ -222,8 +222,11 @@ mod tests {
 
     #[test]
     fn true_colour_skins_ask_for_8888_and_indexed_ones_for_8_bit() {
-        let indexed = model_with(SkinPixels::Indexed(vec![1]), vec![1, 2, 3, 255]);
-        let rgb = model_with(SkinPixels::Rgb888(vec![[1, 2, 3]]), vec![1, 2, 3, 255]);
+        let indexed = model_with(SkinPixels::Indexed(vec![1].into()), vec![1, 2, 3, 255]);
+        let rgb = model_with(
+            SkinPixels::Rgb888(vec![[1, 2, 3]].into()),
+            vec![1, 2, 3, 255],
+        );
         assert_eq!(Colours::of_models([&indexed]), Colours::Palettized);
         assert_eq!(Colours::of_models([&indexed, &rgb]), Colours::TrueColour);
         assert_eq!(Colours::of_models([]), Colours::Palettized);
@@ -246,7 +249,7 @@ mod tests {
         }
         // A transparent texel does not count.
         rgba.extend([255, 0, 255, 0]);
-        let pal = content_palette([&model_with(SkinPixels::Argb8888(Vec::new()), rgba)]);
+        let pal = content_palette([&model_with(SkinPixels::Argb8888(Vec::new().into()), rgba)]);
         assert_eq!(pal.colors[0], [0, 0, 0]);
         let near = |c: [u8; 3]| {
             pal.colors[1..]

@@ -20,7 +20,7 @@ impl EntityFiles for NoEntities {
     fn read(&self, _: &str) -> std::io::Result<Option<(String, Vec<u8>)>> {
         Ok(None)
     }
-    fn read_beside(&self, _: &str, _: &str) -> Option<Vec<u8>> {
+    fn read_beside(&self, _: &str, _: &str) -> Option<(String, Vec<u8>)> {
         None
     }
 }
@@ -103,7 +103,7 @@ impl EntityFiles for Found {
     fn read(&self, _: &str) -> std::io::Result<Option<(String, Vec<u8>)>> {
         Ok(None)
     }
-    fn read_beside(&self, _: &str, _: &str) -> Option<Vec<u8>> {
+    fn read_beside(&self, _: &str, _: &str) -> Option<(String, Vec<u8>)> {
         None
     }
 }

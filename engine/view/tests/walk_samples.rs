@@ -54,8 +54,10 @@ impl EntityFiles for Tree {
             None => Ok(None),
         }
     }
-    fn read_beside(&self, name: &str, _model: &str) -> Option<Vec<u8>> {
-        self.path(name).and_then(|p| std::fs::read(p).ok())
+    fn read_beside(&self, name: &str, _model: &str) -> Option<(String, Vec<u8>)> {
+        let p = self.path(name)?;
+        let bytes = std::fs::read(p).ok()?;
+        Some((p.display().to_string(), bytes))
     }
 }
 

@@ -52,7 +52,7 @@ impl info::EntityFiles for DiskEntities<'_> {
         self.files().read(name)
     }
 
-    fn read_beside(&self, name: &str, model: &str) -> Option<Vec<u8>> {
+    fn read_beside(&self, name: &str, model: &str) -> Option<(String, Vec<u8>)> {
         self.files().read_beside(name, model)
     }
 }

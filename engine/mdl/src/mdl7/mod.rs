@@ -356,6 +356,23 @@ impl Mdl7File {
     /// then repeat what they refer to. Returns one line per file that could not be used, for the
     /// caller to log once.
     pub fn resolve_skins(&mut self, find: &mut dyn FnMut(&str) -> Option<Vec<u8>>) -> Vec<String> {
+        self.resolve_skin_images(&mut |name| {
+            find(name).map(|bytes| {
+                crate::external::decode_image(name, &bytes)
+                    .map(|(w, h, rgba)| crate::external::Image::new(w, h, rgba))
+                    .map_err(|e| e.to_string())
+            })
+        })
+    }
+
+    /// [`Mdl7File::resolve_skins`] with the files already decoded: `load` gives, for the name the
+    /// model stores, the decoded image, the decoder's message, or `None` when the file is not
+    /// found. A caller that resolves many models (a level's hundreds) decodes each file once
+    /// and hands every model the same texels ([`crate::external::Image`] shares them).
+    pub fn resolve_skin_images(
+        &mut self,
+        load: &mut dyn FnMut(&str) -> Option<Result<crate::external::Image, String>>,
+    ) -> Vec<String> {
         let mut problems: Vec<String> = Vec::new();
         let mut cache: Vec<(String, Option<Skin>)> = Vec::new();
         for g in &mut self.groups {
@@ -366,20 +383,16 @@ impl Mdl7File {
                     let loaded = match cache.iter().find(|(k, _)| *k == key) {
                         Some((_, skin)) => skin.clone(),
                         None => {
-                            let skin = match find(name) {
+                            let skin = match load(name) {
                                 None => {
                                     problems.push(format!("skin file {name} not found"));
                                     None
                                 }
-                                Some(bytes) => match crate::external::decode_image(name, &bytes) {
-                                    Ok((w, h, rgba)) => {
-                                        Some(crate::external::rgba_skin(s.skin.kind, w, h, rgba))
-                                    }
-                                    Err(e) => {
-                                        problems.push(format!("skin file {e}"));
-                                        None
-                                    }
-                                },
+                                Some(Ok(image)) => Some(image.skin(s.skin.kind)),
+                                Some(Err(e)) => {
+                                    problems.push(format!("skin file {e}"));
+                                    None
+                                }
                             };
                             cache.push((key, skin.clone()));
                             skin

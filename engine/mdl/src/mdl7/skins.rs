@@ -136,7 +136,7 @@ pub(super) fn read_skins(
                 if w == 0 && hgt == 0 {
                     // Seen in real files: a placeholder without pixels.
                     (
-                        empty_skin(kind, mipmaps, SkinPixels::Indexed(Vec::new())),
+                        empty_skin(kind, mipmaps, SkinPixels::Indexed(Default::default())),
                         SkinSource::Embedded,
                     )
                 } else {

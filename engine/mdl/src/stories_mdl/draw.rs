@@ -179,7 +179,7 @@ fn bake(tris: &[Painted]) -> (Option<Skin>, Vec<Vec2>, Vec<Triangle>) {
         has_mipmaps: false,
         width,
         height,
-        pixels: SkinPixels::Rgb888(rgb),
+        pixels: SkinPixels::Rgb888(rgb.into()),
         rgba,
     };
     (Some(skin), uvs, triangles)

@@ -23,6 +23,7 @@ use super::light::{normal_table_dots, Light, ShadeTable};
 use super::pixel::sealed::FillTextured;
 use super::pixel::{RasterPixel, TexturedFill};
 use super::setup::{Cull, Projected, TriSetup};
+use super::shared::SharedTextures;
 use super::span::{DepthMode, Rows};
 
 /// Where the triangle stage puts its set-up records.
@@ -121,7 +122,8 @@ impl Entity {
 #[derive(Debug, Clone)]
 pub struct PreparedModel<'m> {
     model: &'m Model,
-    skins: Vec<Texture>,
+    /// Shared with other models showing the same skins ([`SharedTextures`]).
+    skins: Vec<Arc<Texture>>,
 }
 
 impl<'m> PreparedModel<'m> {
@@ -228,11 +230,23 @@ impl Renderer {
 
     /// Prepare a model's skins for this renderer's palette.
     pub fn prepare<'m>(&self, model: &'m Model) -> PreparedModel<'m> {
-        let mut skins: Vec<Texture> = model
+        self.prepare_sharing(model, &SharedTextures::new())
+    }
+
+    /// Prepare a model's skins for this renderer's palette, sharing each texture with the other
+    /// models prepared through `shared` that show the same skin (a level's hundreds of models:
+    /// each texture file held once). `shared` must only be used with this renderer (its
+    /// textures' 8-bit forms are this renderer's palette's).
+    pub fn prepare_sharing<'m>(
+        &self,
+        model: &'m Model,
+        shared: &SharedTextures<'m>,
+    ) -> PreparedModel<'m> {
+        let mut skins: Vec<Arc<Texture>> = model
             .skins
             .iter()
             .map(|s| {
-                let t = Texture::from_skin(s, &self.shades);
+                let t = shared.get(s, &self.shades);
                 if t.is_none() {
                     log::warn!(
                         "skin type {} ({}x{}) cannot be drawn; using a blank one",
@@ -241,11 +255,11 @@ impl Renderer {
                         s.height
                     );
                 }
-                t.unwrap_or_else(|| Texture::blank(&self.shades))
+                t.unwrap_or_else(|| Arc::new(Texture::blank(&self.shades)))
             })
             .collect();
         if skins.is_empty() {
-            skins.push(Texture::blank(&self.shades));
+            skins.push(Arc::new(Texture::blank(&self.shades)));
         }
         PreparedModel { model, skins }
     }

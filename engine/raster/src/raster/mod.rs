@@ -24,6 +24,7 @@ mod entity;
 mod light;
 mod pixel;
 mod setup;
+mod shared;
 mod span;
 mod texture;
 
@@ -31,4 +32,5 @@ pub use entity::{framing_camera, Entity, PreparedModel, Renderer};
 pub use light::{Light, LIGHT_MAX, LIGHT_ONE};
 pub use pixel::RasterPixel;
 pub use setup::Cull;
+pub use shared::SharedTextures;
 pub use span::DepthMode;

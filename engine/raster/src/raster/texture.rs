@@ -90,8 +90,8 @@ pub struct Texture {
     /// Level 0's keys, one bit per texel (bit `i % 64` of word `i / 64`), from which the keyed
     /// forms are built: a bit, not a byte, as it is kept for the texture's life.
     keys: Vec<u64>,
-    /// An 8-bit skin's indices as stored: its level 0 in the 8-bit form.
-    stored: Option<Vec<u8>>,
+    /// An 8-bit skin's indices as stored (the skin's own, shared): its level 0 in the 8-bit form.
+    stored: Option<Arc<[u8]>>,
     /// The keyed form of every level, built on first use.
     keyed: OnceLock<Vec<Keyed>>,
     /// The 8-bit form of every level (palette indices, 0 at keys), built on first use.
@@ -149,6 +149,12 @@ impl Texture {
                     // what an 8888 skin keys, all-zero texels, whose alpha 0 the alpha test below
                     // cuts anyway: for both, only the alpha test cuts.
                     SkinPixels::Dds(_) | SkinPixels::Rgba => vec![false; n],
+                    // A 565 or 888 skin held as RGBA alone: black is its stored 0.
+                    SkinPixels::RgbaBlackKey => skin
+                        .rgba
+                        .chunks_exact(4)
+                        .map(|c| c[..3] == [0, 0, 0])
+                        .collect(),
                     _ => return None,
                 };
                 // The alpha test: formats without alpha decode to 255 and never cut. For 4444 and
@@ -239,7 +245,7 @@ impl Texture {
             .iter()
             .enumerate()
             .map(|(i, k)| match (&self.stored, i) {
-                (Some(stored), 0) => stored.clone(),
+                (Some(stored), 0) => stored.to_vec(),
                 _ => k
                     .overlay
                     .iter()
@@ -276,7 +282,7 @@ impl Texture {
             }],
             cutout: false,
             keys: vec![0],
-            stored: Some(vec![shades.index_of(BLANK_RGB)]),
+            stored: Some([shades.index_of(BLANK_RGB)].into()),
             keyed: OnceLock::new(),
             indexed: OnceLock::new(),
         }
@@ -463,7 +469,7 @@ mod tests {
             has_mipmaps: false,
             width: w,
             height: h,
-            pixels: SkinPixels::Argb8888(px.to_vec()),
+            pixels: SkinPixels::Argb8888(px.into()),
             rgba: px.concat().into(),
         }
     }

@@ -6,6 +6,7 @@
 //! dropped files). A [`Walker`] walks or flies through it, colliding with its [`Collider`].
 
 mod camera;
+mod images;
 mod placeable;
 mod scene;
 mod walk;
@@ -50,8 +51,10 @@ pub trait EntityFiles: Sync {
     /// it is not found, `Err` when it is found and cannot be read.
     fn read(&self, name: &str) -> std::io::Result<Option<(String, Vec<u8>)>>;
     /// A file a model's skin names (`name`, only its last part), looked up as entity files are
-    /// and then beside the model whose key [`EntityFiles::read`] gave.
-    fn read_beside(&self, name: &str, model: &str) -> Option<Vec<u8>>;
+    /// and then beside the model whose key [`EntityFiles::read`] gave: a key naming the file
+    /// found (as [`EntityFiles::read`]'s: models naming one texture file get one key, so it is
+    /// decoded once for the level) and its bytes.
+    fn read_beside(&self, name: &str, model: &str) -> Option<(String, Vec<u8>)>;
 }
 
 /// Entity files held in memory by name, found in any case: for a level put together in memory
@@ -80,8 +83,8 @@ impl EntityFiles for MemoryFiles {
     fn read(&self, name: &str) -> std::io::Result<Option<(String, Vec<u8>)>> {
         Ok(self.get(name).map(|(n, b)| (n.to_lowercase(), b.clone())))
     }
-    fn read_beside(&self, name: &str, _model: &str) -> Option<Vec<u8>> {
-        self.get(name).map(|(_, b)| b.clone())
+    fn read_beside(&self, name: &str, _model: &str) -> Option<(String, Vec<u8>)> {
+        self.get(name).map(|(n, b)| (n.to_lowercase(), b.clone()))
     }
 }
 
@@ -241,11 +244,13 @@ impl Level {
         // hundreds of models and image skins, most of its load time (issue 40). Each file's bytes
         // are dropped once decoded. The lookup's messages (not found, unreadable) come after, in
         // the order of the entities; a file's decode warnings come as each thread decodes it.
+        // Skin files are decoded once for the level, whichever model names them first.
+        let images = images::Images::default();
         let outcomes: Vec<Outcome> = names
             .par_iter()
             .map(|name| match files.read(name) {
                 Ok(Some((key, bytes))) => {
-                    let p = placeable::load(&key, &bytes, files, palette);
+                    let p = placeable::load(&key, &bytes, files, &images, palette);
                     Outcome::Read(key, p)
                 }
                 Ok(None) => Outcome::Missing,

@@ -9,22 +9,24 @@ use modex_mdl::wmb::surface::level_models;
 use modex_mdl::wmb::WmbFile;
 use modex_mdl::{Frame, MdlFile, Model, Triangle};
 
+use super::images::Images;
 use super::{EntityFiles, Placeable, Solid};
 
-/// Decode the entity file `key` (as [`EntityFiles::read`] named it); `None` after a log line
-/// when it does not decode.
+/// Decode the entity file `key` (as [`EntityFiles::read`] named it), its skin files through the
+/// level's `images`; `None` after a log line when it does not decode.
 pub(super) fn load(
     key: &str,
     bytes: &[u8],
     files: &dyn EntityFiles,
+    images: &Images,
     palette: &Palette,
 ) -> Option<Placeable> {
     let file_name = key.rsplit(['/', '\\']).next().unwrap_or(key);
     let decoded: Result<(Vec<Model>, Solid), String> = if mdl7::sniff(bytes) {
         Mdl7File::parse_with_palette(bytes, palette)
             .map(|mut f| {
-                let mut find = |skin: &str| files.read_beside(skin, key);
-                for problem in f.resolve_skins(&mut find) {
+                let mut load = |skin: &str| images.load(files, skin, key);
+                for problem in f.resolve_skin_images(&mut load) {
                     log::warn!("{file_name}: {problem}");
                 }
                 let models = f.parts().into_iter().map(|p| p.model).collect();
@@ -59,9 +61,15 @@ pub(super) fn load(
             return None;
         }
     };
+    // A level draws its skins from their RGBA alone: the stored copies of true-colour skins go
+    // (each texel held once; `Skin::drop_stored`).
     let models: Vec<Model> = models
         .into_iter()
         .filter(|m| !m.triangles.is_empty())
+        .map(|mut m| {
+            m.skins.iter_mut().for_each(modex_mdl::Skin::drop_stored);
+            m
+        })
         .collect();
     let positions: Vec<Vec3> = models
         .iter()

@@ -7,7 +7,7 @@ use glam::Vec3;
 use modex::{trig, Camera, DepthBuffer, DrawStats, Palette, Projection, Target};
 use modex_mdl::wmb::object::color_rgb;
 use modex_mdl::wmb::surface::SurfaceKind;
-use modex_raster::{Entity, Light, PreparedModel, RasterPixel, Renderer};
+use modex_raster::{Entity, Light, PreparedModel, RasterPixel, Renderer, SharedTextures};
 use rayon::prelude::*;
 
 use super::camera::Viewpoint;
@@ -91,15 +91,23 @@ impl<'l> LevelScene<'l> {
         renderer.light = info_light(level);
         // Each file's skins are prepared apart from the others: on every core (a large level's
         // tens of millions of texels), on the calling thread where there are no threads (the page).
+        // A skin shown by several models (one texture file named by many, the parts of one
+        // MDL7) is prepared once and shared.
+        let shared = SharedTextures::new();
         let blocks = level
             .blocks
             .par_iter()
-            .map(|b| (b.kind, renderer.prepare(&b.model)))
+            .map(|b| (b.kind, renderer.prepare_sharing(&b.model, &shared)))
             .collect();
         let files = level
             .files
             .par_iter()
-            .map(|f| f.models.iter().map(|m| renderer.prepare(m)).collect())
+            .map(|f| {
+                f.models
+                    .iter()
+                    .map(|m| renderer.prepare_sharing(m, &shared))
+                    .collect()
+            })
             .collect();
         LevelScene {
             level,

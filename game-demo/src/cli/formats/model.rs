@@ -89,7 +89,7 @@ pub fn export(args: &ExportArgs, asset: &Asset) -> Result<()> {
         let out = |ext: &str| -> PathBuf { dir.join(format!("{stem}_skin{i}.{ext}")) };
         match &skin.pixels {
             SkinPixels::Indexed(indices) => {
-                let frame = IndexedFrame::from_pixels(skin.width, skin.height, indices.clone())
+                let frame = IndexedFrame::from_pixels(skin.width, skin.height, indices.to_vec())
                     .context("skin size does not match its pixels")?;
                 let path = out("png");
                 modex::pngio::save_indexed(&path, &frame, &palette)?;

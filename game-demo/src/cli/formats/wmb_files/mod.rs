@@ -244,11 +244,12 @@ impl modex_view::level::EntityFiles for GameFiles {
         Ok(Some((path.display().to_string(), bytes)))
     }
 
-    fn read_beside(&self, name: &str, model: &str) -> Option<Vec<u8>> {
+    fn read_beside(&self, name: &str, model: &str) -> Option<(String, Vec<u8>)> {
         let path = self
             .lookup(name)
             .or_else(|| self.folders.file(Path::new(model).parent()?, name))?;
-        std::fs::read(path).ok()
+        let bytes = std::fs::read(&path).ok()?;
+        Some((path.display().to_string(), bytes))
     }
 }
 

@@ -19,7 +19,8 @@
 //! average in the 1000-unit 1080p frame), so a call per row across a `target_feature` boundary
 //! would cost more than the row. [`with_best`] runs a limb's whole rasterised draw inside one
 //! AVX2 function instead, where the scan and the fill inline; other CPUs (and other targets) run
-//! the same draw with [`Scalar`].
+//! the same draw with [`Scalar`]. Perspective draws only: orthographic ones keep [`Scalar`]
+//! (`Splat::draw_band` says why).
 //!
 //! Why `unsafe`: the AVX2 function may only be called once the CPU is known to have AVX2, and
 //! the vector loads and stores take pointers. This module is the crate's only `unsafe`; each

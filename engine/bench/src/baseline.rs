@@ -7,39 +7,7 @@
 
 use std::fmt::Write;
 
-use serde::{Deserialize, Serialize};
-
-use crate::plan::Case;
-use crate::report::{CaseReport, Report};
-
-/// The comparison with an earlier report.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Baseline {
-    /// The file compared with.
-    pub file: String,
-    /// Its modex commit.
-    pub commit: String,
-    /// When it was measured.
-    pub started: String,
-    /// Every case both reports have.
-    pub changes: Vec<Change>,
-}
-
-/// One case in both reports.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Change {
-    /// Which case.
-    #[serde(flatten)]
-    pub case: Case,
-    /// The earlier median.
-    pub old_ms: f64,
-    /// This run's median.
-    pub new_ms: f64,
-    /// (new - old) / old, percent: negative is faster.
-    pub change_pct: f64,
-    /// Outside both runs' p10..p90.
-    pub significant: bool,
-}
+use crate::report::{Baseline, CaseReport, Change, Report};
 
 fn outside(ms: f64, run: &CaseReport) -> bool {
     ms < run.p10_ms || ms > run.p90_ms
@@ -100,7 +68,7 @@ pub fn table(b: &Baseline) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::{Format, Size};
+    use crate::case::{Case, Format, Size};
 
     fn case(ms: f64, p10: f64, p90: f64) -> CaseReport {
         CaseReport {

@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::plan::Format;
+use crate::case::Format;
 
 /// Covered-pixel counts of the two renderers must agree within this fraction of modex's count.
 pub const COVERAGE_TOLERANCE: f64 = 0.02;

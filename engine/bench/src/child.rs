@@ -16,11 +16,11 @@ use base64::Engine as _;
 use modex::{Argb4444, Argb8888, DepthBuffer, IndexedFrame, Palette, Rgb565, Surface, Target};
 use serde::{Deserialize, Serialize};
 
+use crate::case::{Case, Format};
 use crate::check::{compare, Check, Picture};
 use crate::error::BenchError;
 use crate::osmesa::{Bound, OsMesa, GL_RENDERER, GL_UNSIGNED_BYTE, GL_VERSION, OSMESA_BGRA};
 use crate::peer::{self, Buffer, GlMesh, Peer};
-use crate::plan::{Case, Format};
 use crate::scenes::cutscene::Clip;
 use crate::scenes::raster::{self, renderer};
 use crate::scenes::voxel::{self, Units};

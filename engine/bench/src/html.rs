@@ -11,8 +11,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontTransform;
 
+use crate::case::{Format, Size};
 use crate::error::BenchError;
-use crate::plan::{Format, Size};
 use crate::report::{CaseReport, Report};
 
 /// Escape text for HTML.

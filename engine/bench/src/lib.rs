@@ -14,6 +14,7 @@
 //! are that same binary.
 
 pub mod baseline;
+pub mod case;
 pub mod check;
 pub mod child;
 pub mod error;
@@ -29,9 +30,10 @@ pub mod scenes;
 pub mod table;
 pub mod timing;
 
+pub use case::{Case, Format, Size};
 pub use child::serve_if_child;
 pub use error::BenchError;
 pub use peer::Peer;
-pub use plan::{Case, Format, Options, Size};
+pub use plan::Options;
 pub use report::Report;
 pub use run::{run, Progress, Silent};

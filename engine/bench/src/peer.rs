@@ -22,9 +22,9 @@ use modex::Camera;
 use modex_raster::{PreparedModel, Renderer, LIGHT_ONE};
 use serde::{Deserialize, Serialize};
 
+use crate::case::Format;
 use crate::check::Picture;
 use crate::osmesa::*;
-use crate::plan::Format;
 use crate::scenes::raster::Scene;
 
 /// A Mesa driver modex is compared with.
@@ -63,7 +63,7 @@ pub fn available() -> Result<(), String> {
 /// The line that tells a user without OSMesa how to get the peers.
 pub fn install_hint(why: &str) -> String {
     format!(
-        "{LIBRARY} not found ({why}): measuring modex alone. For llvmpipe and softpipe beside it install Mesa's OSMesa: `sudo apt-get install libosmesa6` (Debian, Ubuntu), `sudo dnf install mesa-libOSMesa` (Fedora)"
+        "{LIBRARY} could not be loaded ({why}): measuring modex alone. For llvmpipe and softpipe beside it install Mesa's OSMesa: `sudo apt-get install libosmesa6` (Debian, Ubuntu), `sudo dnf install mesa-libOSMesa` (Fedora)"
     )
 }
 

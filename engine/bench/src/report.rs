@@ -11,9 +11,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::case::Case;
 use crate::error::BenchError;
 use crate::machine::Machine;
-use crate::plan::Case;
 
 /// The report's format version: raised when a key changes meaning or goes away.
 pub const SCHEMA: u32 = 1;
@@ -35,7 +35,7 @@ pub struct Report {
     pub cases: Vec<CaseReport>,
     /// The comparison with `--baseline`, when given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub baseline: Option<crate::baseline::Baseline>,
+    pub baseline: Option<Baseline>,
     /// The pictures at 640x480 (the HTML report's; not written to the JSON).
     #[serde(skip)]
     pub pictures: Vec<Pictures>,
@@ -157,6 +157,35 @@ pub struct PeerReport {
     pub coverage_diff_pct: f64,
     /// Mean absolute colour difference per channel over pixels both drew (out of 255).
     pub colour_diff: f64,
+}
+
+/// The comparison with an earlier report (`--baseline`, made by the `baseline` module).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Baseline {
+    /// The file compared with.
+    pub file: String,
+    /// Its modex commit.
+    pub commit: String,
+    /// When it was measured.
+    pub started: String,
+    /// Every case both reports have.
+    pub changes: Vec<Change>,
+}
+
+/// One case in both reports.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Change {
+    /// Which case.
+    #[serde(flatten)]
+    pub case: Case,
+    /// The earlier median.
+    pub old_ms: f64,
+    /// This run's median.
+    pub new_ms: f64,
+    /// (new - old) / old, percent: negative is faster.
+    pub change_pct: f64,
+    /// Outside both runs' p10..p90.
+    pub significant: bool,
 }
 
 /// The pictures of one case: modex's and each peer's, PNG in base64.

@@ -6,11 +6,12 @@ use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use crate::case::{Case, Format, Size};
 use crate::child::{Job, Measured, Message, CHILD_ENV, LINE_PREFIX};
 use crate::error::BenchError;
 use crate::machine;
 use crate::peer::{self, Peer};
-use crate::plan::{Case, Format, Options, Size};
+use crate::plan::Options;
 use crate::report::{CaseReport, MesaInfo, ModexInfo, PeerReport, Pictures, Report, RunInfo};
 use crate::scenes::{self, SceneKind};
 use crate::timing::{Budget, Summary};

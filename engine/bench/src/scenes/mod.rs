@@ -10,7 +10,7 @@ pub mod cutscene;
 pub mod raster;
 pub mod voxel;
 
-use crate::plan::Size;
+use crate::case::Size;
 
 /// Which part of modex a scene exercises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

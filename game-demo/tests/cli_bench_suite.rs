@@ -181,10 +181,72 @@ fn open_in_chromium(html: &Path) {
 }
 
 #[test]
-fn without_osmesa_the_run_says_how_to_install_it_and_measures_modex_alone() {
-    // An empty library path cannot hide a system library; a missing peer is asked for by name
-    // instead: `--peers none` is the same code path as a failed load minus the hint.
-    let (stdout, _) = bench(&[
+fn without_osmesa_the_run_says_how_to_install_it_once_and_measures_modex_alone() {
+    // OSMesa is loaded with `dlopen("libOSMesa.so.8")`, which looks in LD_LIBRARY_PATH before the
+    // system's library cache: an empty file of that name there is found first and refused ("file
+    // too short"), so the real load-failure path runs here even where libosmesa6 is installed,
+    // without a container and without an override in modex.
+    let dir = out_dir("no-osmesa");
+    std::fs::write(dir.join("libOSMesa.so.8"), b"").unwrap();
+    let json = dir.join("report.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_modex"))
+        .env("LD_LIBRARY_PATH", &dir)
+        .args(["bench", "--quick", "--filter", "fill", "--sizes", "32x24"])
+        .args([
+            "--formats",
+            "8888,565",
+            "--threads",
+            "1",
+            "--seconds",
+            "0.01",
+        ])
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .expect("modex runs");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let hints: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("apt-get install libosmesa6"))
+        .collect();
+    assert_eq!(
+        hints.len(),
+        1,
+        "one install line, not {}:\n{stderr}",
+        hints.len()
+    );
+    assert!(
+        hints[0].contains("libOSMesa.so.8") && hints[0].contains("measuring modex alone"),
+        "{}",
+        hints[0]
+    );
+    // The table: modex's two rows and no peer column.
+    let rows: Vec<&str> = stdout.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{stdout}");
+    assert!(
+        !stdout.contains("llvmpipe") && !stdout.contains("softpipe"),
+        "{stdout}"
+    );
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    check_shape(&r);
+    for c in r["cases"].as_array().unwrap() {
+        assert!(c["peers"].as_object().unwrap().is_empty(), "{c}");
+    }
+    assert!(r["mesa"].as_object().unwrap().is_empty());
+    let notices = r["run"]["notices"].as_array().unwrap();
+    assert!(
+        notices
+            .iter()
+            .any(|n| n.as_str().unwrap().contains("apt-get install libosmesa6")),
+        "the report keeps the notice: {notices:?}"
+    );
+
+    // Asked for no peer (`--peers none`): modex alone, and nothing to install.
+    let (stdout, stderr) = bench(&[
         "--quick",
         "--filter",
         "fill",
@@ -199,7 +261,7 @@ fn without_osmesa_the_run_says_how_to_install_it_and_measures_modex_alone() {
         "--peers",
         "none",
     ]);
-    let rows: Vec<&str> = stdout.lines().skip(1).collect();
-    assert_eq!(rows.len(), 1, "{stdout}");
+    assert_eq!(stdout.lines().skip(1).count(), 1, "{stdout}");
     assert!(!stdout.contains("llvmpipe"), "{stdout}");
+    assert!(!stderr.contains("libosmesa6"), "{stderr}");
 }

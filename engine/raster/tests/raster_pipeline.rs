@@ -672,6 +672,31 @@ fn one_and_many_threads_give_identical_pixels() {
     }
 }
 
+/// A frame too large to stay in the cache is binned by band on one thread too (`entity::streams`:
+/// above 4 MiB of colour and depth), so this size runs the one-thread binned path in every
+/// format; it must give the pixels and depths of several threads, as the streamed path does at
+/// the size above.
+#[test]
+fn one_thread_bins_a_large_frame_with_the_pixels_of_many() {
+    let (w, h) = (1280, 720);
+    let one8 = scene_in(|| IndexedFrame::new(w, h), 1, true);
+    let one8888 = scene_in(|| Surface::<Argb8888>::new(w, h), 1, true);
+    assert!(one8.0.pixels().iter().filter(|&&c| c != 0).count() > w * h / 2);
+    let two8 = scene_in(|| IndexedFrame::new(w, h), 2, true);
+    assert_eq!(two8.0, one8.0, "8-bit");
+    assert_eq!(two8.1, one8.1, "depth");
+    assert_eq!(
+        scene_in(|| Surface::<Argb8888>::new(w, h), 3, true).0,
+        one8888.0,
+        "8888"
+    );
+    assert_eq!(
+        scene_in(|| Surface::<Rgb565>::new(w, h), 2, true).0,
+        scene_in(|| Surface::<Rgb565>::new(w, h), 1, true).0,
+        "565"
+    );
+}
+
 /// A translucent near square over an opaque far one: the middle mixes both (8-bit through the
 /// palette's mixing table, true colour per channel), the depth buffer keeps the far square's
 /// depth, and invisible draws nothing.

@@ -5,8 +5,10 @@
 //! Each band owns its rows outright and a span's pixels depend only on its triangle and position
 //! (`span.rs`), so one thread and N threads produce identical pixels.
 //!
-//! On a one-thread pool there is nothing to balance: the whole frame is a single band and nothing is
-//! binned (the pixels are the same, since bands only partition rows).
+//! On a one-thread pool there is nothing to balance, and a frame that fits the cache is drawn as a
+//! single band with nothing binned (the pixels are the same, since bands only partition rows); a
+//! larger frame is still binned, so that each band's rows stay in the cache while its triangles
+//! are drawn (`entity::streams`).
 
 use super::setup::TriSetup;
 use super::span::{fill_band_tri, DepthMode, Paint, Rows};

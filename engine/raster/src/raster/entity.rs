@@ -28,9 +28,9 @@ use super::span::{DepthMode, Rows};
 
 /// Where the triangle stage puts its set-up records.
 enum SetupOut<'o> {
-    /// In file order (one thread).
+    /// In file order (one thread, a frame that [`streams`]).
     InOrder(&'o mut Vec<TriSetup>),
-    /// Binned by band in parallel chunks (several threads).
+    /// Binned by band in parallel chunks (several threads, or a larger frame).
     Binned(&'o mut BandBins),
 }
 use super::texture::Texture;
@@ -206,8 +206,27 @@ thread_local! {
 /// Work items per parallel chunk in the vertex and triangle stages.
 const CHUNK: usize = 2048;
 
-/// Triangles set up and filled together when drawing on one thread.
+/// Triangles set up and filled together when drawing on one thread into a frame that
+/// [`streams`].
 const STREAM_BATCH: usize = 256;
+
+/// The largest frame (colour and depth bytes) a one-thread draw streams its triangles into (see
+/// [`streams`]): beyond this the frame does not stay in the caches between two triangles.
+const STREAM_FRAME_BYTES: usize = 4 << 20;
+
+/// Whether a draw on one thread into a `width` x `height` frame of `px_bytes`-byte pixels streams
+/// its triangles ([`STREAM_BATCH`] at a time, each batch filled over the whole frame in file order)
+/// rather than binning them all by band first and filling band after band, as several threads do.
+///
+/// Streaming keeps the set-up records in the cache; binning keeps the frame's rows there. Small
+/// triangles scattered over a frame larger than the cache make every triangle's rows a miss when
+/// streamed: small100k at 1920x1080 on one thread went from 111-176 ms streamed to 70-74 ms binned
+/// (8888; 565 114-124 to 68 ms), while at 640x480 (2.5 MB of colour and depth in 8888) the two
+/// are within the noise (docs/benchmarks.md, "The short rows"). Both give the same pixels: bands
+/// only partition the rows.
+fn streams(width: usize, height: usize, px_bytes: usize) -> bool {
+    width.saturating_mul(height).saturating_mul(px_bytes + 4) <= STREAM_FRAME_BYTES
+}
 
 impl Renderer {
     /// A renderer for `palette` (builds the shade table: tens of milliseconds).
@@ -469,11 +488,11 @@ impl Renderer {
             }
         };
         let mut setups = SETUPS.with(|c| std::mem::take(&mut *c.borrow_mut()));
-        if rayon::current_num_threads() == 1 {
-            // On one thread, set up and fill a few hundred triangles at a time: the set-up
-            // records then never leave the cache (100k triangles of them are 14 MB written and
-            // read back otherwise). Triangles still reach every pixel in file order, so the
-            // pixels are the same.
+        if rayon::current_num_threads() == 1 && streams(w, h, std::mem::size_of::<T::Px>()) {
+            // On one thread into a frame that stays in the cache, set up and fill a few hundred
+            // triangles at a time: the set-up records then never leave the cache (100k triangles
+            // of them are 14 MB written and read back otherwise). Triangles still reach every
+            // pixel in file order, so the pixels are the same.
             for tris in model.model.triangles.chunks(STREAM_BATCH) {
                 let out = SetupOut::InOrder(&mut setups);
                 self.setups(model.model, tris, &lit, tex, (w, h), out);
@@ -481,8 +500,9 @@ impl Renderer {
                 fill(Triangles::InOrder(&setups), target, depth, clear.take());
             }
         } else {
-            // On several threads, the set-up's parallel chunks bin their records by band
-            // themselves, and the bands are filled in parallel.
+            // On several threads, or into a larger frame, the set-up's (parallel) chunks bin
+            // their records by band themselves, and the bands are filled (in parallel) one
+            // after another, each while its rows are in the cache.
             with_bins(|bins| {
                 let out = SetupOut::Binned(bins);
                 self.setups(model.model, &model.model.triangles, &lit, tex, (w, h), out);

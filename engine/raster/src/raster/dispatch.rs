@@ -8,6 +8,10 @@
 //! the saturating pack) and with the same float operations in the same order for depth, so both
 //! give identical pixels and depths (tested with the kernel switched off).
 //!
+//! The WebAssembly build with SIMD (`+simd128`, chosen when compiling: a browser that lacks it
+//! gets the scalar build, `web/page/loader.js`) has its own 8888 and 565 kernels, `simd128`,
+//! with the same contract.
+//!
 //! Why by hand: written as a branch-free 8-pixel loop and compiled for AVX2, the compiler still
 //! did not vectorise the texel gather or the multiply (no `vpgatherdd` in the binary, no faster;
 //! docs/benchmarks-history.md, the llvmpipe levers). This module is the crate's only `unsafe`: the AVX2 function call and its
@@ -47,25 +51,18 @@ fn avx2() -> bool {
     }
 }
 
-/// Whether a vector kernel runs: AVX2 on this CPU, or a WebAssembly build with SIMD (`+simd128`,
-/// chosen when compiling: a browser that lacks it gets the scalar build, `web/page/loader.js`).
-#[inline(always)]
-fn vector() -> bool {
-    avx2() || cfg!(all(target_arch = "wasm32", target_feature = "simd128"))
-}
-
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;
 
-/// Pixels per step of the kernels: one AVX2 register of 32-bit lanes.
+/// Pixels per step of the AVX2 kernels: one register of 32-bit lanes.
 pub const LANES: usize = 8;
 
 /// Fill the leading whole groups of [`LANES`] pixels of a depth-tested, depth-written run of
 /// RGBA texels (`r | g << 8 | b << 16 | a << 24`; a power-of-two `size`, or a run inside the
-/// texture: [`lanes_to_do`]) multiplied by the light
-/// into 8888 pixels. Returns the pixels done; `run` and `z` are advanced past them. Does nothing
-/// (returns 0) without AVX2 (or WebAssembly SIMD) or when the texture's index range does not fit
-/// the gather.
+/// texture: [`lanes_to_do`]) multiplied by the light into 8888 pixels. Returns the pixels done;
+/// `run` and `z` are advanced past them. Does nothing (returns 0) without AVX2 or when the
+/// texture's index range does not fit the gather. The WebAssembly SIMD build fills whole groups
+/// of four pixels of any run instead (`simd128`).
 #[inline(always)]
 pub fn argb8888_run(
     texels: &[u32],
@@ -76,12 +73,12 @@ pub fn argb8888_run(
     z: &mut f32,
     dz: f32,
 ) -> usize {
-    let n = lanes_to_do(texels, size, run, px.len(), depth.len());
-    if n == 0 {
-        return 0;
-    }
     #[cfg(target_arch = "x86_64")]
     {
+        let n = lanes_to_do(texels, size, run, px.len(), depth.len());
+        if n == 0 {
+            return 0;
+        }
         // SAFETY: the CPU has AVX2 (`lanes_to_do` checked), the precondition of code compiled
         // for it.
         unsafe { avx2::argb8888_run(texels, size, run, &mut px[..n], &mut depth[..n], z, dz) };
@@ -89,15 +86,14 @@ pub fn argb8888_run(
     }
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
-        simd128::argb8888_run(texels, size, run, &mut px[..n], &mut depth[..n], z, dz);
-        n
+        simd128::argb8888_run(texels, size, run, px, depth, z, dz)
     }
     #[cfg(not(any(
         target_arch = "x86_64",
         all(target_arch = "wasm32", target_feature = "simd128")
     )))]
     {
-        let _ = (run, z, dz);
+        let _ = (texels, size, run, px, depth, z, dz);
         0
     }
 }
@@ -113,12 +109,12 @@ pub fn rgb565_run(
     z: &mut f32,
     dz: f32,
 ) -> usize {
-    let n = lanes_to_do(texels, size, run, px.len(), depth.len());
-    if n == 0 {
-        return 0;
-    }
     #[cfg(target_arch = "x86_64")]
     {
+        let n = lanes_to_do(texels, size, run, px.len(), depth.len());
+        if n == 0 {
+            return 0;
+        }
         // SAFETY: the CPU has AVX2 (`lanes_to_do` checked), the precondition of code compiled
         // for it.
         unsafe { avx2::rgb565_run(texels, size, run, &mut px[..n], &mut depth[..n], z, dz) };
@@ -126,15 +122,14 @@ pub fn rgb565_run(
     }
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
-        simd128::rgb565_run(texels, size, run, &mut px[..n], &mut depth[..n], z, dz);
-        n
+        simd128::rgb565_run(texels, size, run, px, depth, z, dz)
     }
     #[cfg(not(any(
         target_arch = "x86_64",
         all(target_arch = "wasm32", target_feature = "simd128")
     )))]
     {
-        let _ = (run, z, dz);
+        let _ = (texels, size, run, px, depth, z, dz);
         0
     }
 }
@@ -193,8 +188,8 @@ pub fn indexed_run(
     }
 }
 
-/// How many leading pixels a kernel may fill (whole groups of [`LANES`]), or 0 when it must not
-/// run: no AVX2, or a texture whose indices would not all be inside `texels` or fit the gather's
+/// How many leading pixels an AVX2 kernel may fill (whole groups of [`LANES`]), or 0 when it must
+/// not run: no AVX2, or a texture whose indices would not all be inside `texels` or fit the gather's
 /// signed 32-bit indices.
 ///
 /// A power-of-two texture wraps by masking, so any run will do. Any other size (the minigun's
@@ -213,7 +208,7 @@ fn lanes_to_do<T>(texels: &[T], (tw, th): (u32, u32), run: &Run, px: usize, dept
     if !(pow2 || inside()) {
         return 0;
     }
-    if vector() {
+    if avx2() {
         n
     } else {
         0
@@ -231,7 +226,8 @@ fn run_inside(c: i32, d: i32, size: u32, n: usize) -> bool {
 
 /// The mask a kernel applies to a texel column or row of a texture `size` texels wide or high:
 /// `size - 1` for a power of two (the scalar loop's wrap), none (all ones) otherwise, where
-/// [`lanes_to_do`] has checked that every coordinate is inside.
+/// [`lanes_to_do`] has checked that every coordinate is inside (AVX2), or each lane outside is
+/// wrapped on its own (`simd128`).
 #[cfg(any(
     target_arch = "x86_64",
     all(target_arch = "wasm32", target_feature = "simd128")

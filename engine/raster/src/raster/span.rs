@@ -114,8 +114,11 @@ impl<'a, Px> Rows<'a, Px> {
     }
 }
 
+/// Texel coordinate `t` wrapped onto a texture `size` texels wide or high: the scalar loop's wrap
+/// of sizes that are not powers of two (and the WebAssembly kernels' for each lane off the
+/// texture, `dispatch::simd128`).
 #[inline(always)]
-fn wrap(t: i32, size: u32) -> u32 {
+pub(super) fn wrap(t: i32, size: u32) -> u32 {
     if (t as u32) < size {
         t as u32
     } else {

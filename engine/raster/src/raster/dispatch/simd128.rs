@@ -1,19 +1,42 @@
 //! The 8888 and 565 span kernels for WebAssembly SIMD (`+simd128`, the page's SIMD build): the
-//! AVX2 kernels' computation four pixels to a 128-bit register, twice per group of [`LANES`].
-//! WebAssembly has no gather, so the texels are fetched one by one (with bounds checks: no
-//! `unsafe`); the light multiply, the clamp, the 565 rounding, the depth test and the blends are
-//! vector operations. Exactly the scalar loop's integers and float operations, as the AVX2
-//! kernels (the page's end-to-end test compares this build's bytes with the scalar build's).
+//! AVX2 kernels' computation four pixels to a 128-bit register. WebAssembly has no gather, so the
+//! texels are fetched one by one (with bounds checks: no `unsafe`); the light multiply, the
+//! clamp, the 565 rounding, the depth test and the blends are vector operations. Exactly the
+//! scalar loop's integers and float operations, as the AVX2 kernels (the page's end-to-end test
+//! compares this build's bytes with the scalar build's and with `modex render`'s).
+//!
+//! Unlike AVX2's, these kernels take every run whole quads long, of any texture: with the texels
+//! fetched one by one anyway, a lane outside the texture is wrapped as the scalar loop wraps it
+//! (`span::wrap`) where the AVX2 gather would need the run inside it, and a quad is the register.
+//! Model skins are rarely powers of two (the minigun's is 1272x1114) and a small triangle's spans
+//! are a few pixels long, so both matter for what share of a model's pixels the kernel draws.
 
 use core::arch::wasm32::*;
 
 use modex::{Argb8888, Rgb565};
 
-use super::{coord_mask, Run, LANES};
+use super::{coord_mask, Run};
 use crate::raster::light::LIGHT_MAX;
+use crate::raster::span::wrap;
 
-/// Pixels per register.
+/// Pixels per register, and per step of the kernels.
 const QUAD: usize = 4;
+
+/// How many leading pixels a kernel fills: whole quads, or 0 when the texture's size does not
+/// match its texels (the scalar loop then indexes, and fails, as it would anyway) or its indices
+/// would not fit 32 bits.
+#[inline(always)]
+fn quads_to_do<T>(texels: &[T], (tw, th): (u32, u32), px: usize, depth: usize) -> usize {
+    let n = px.min(depth) / QUAD * QUAD;
+    let fits = !texels.is_empty()
+        && tw as u64 * th as u64 == texels.len() as u64
+        && texels.len() <= i32::MAX as usize;
+    if fits {
+        n
+    } else {
+        0
+    }
+}
 
 /// The per-run constants of the lit-texel computation.
 struct Lit {
@@ -23,10 +46,13 @@ struct Lit {
     umask: v128,
     vmask: v128,
     width: v128,
+    height: v128,
+    size: (u32, u32),
     lmax: v128,
 }
 
 impl Lit {
+    #[inline(always)]
     fn new(run: &Run, (tw, th): (u32, u32)) -> Lit {
         let lane = i32x4(0, 1, 2, 3);
         let steps = |d: i32| i32x4_mul(lane, i32x4_splat(d));
@@ -36,9 +62,37 @@ impl Lit {
             dl4: steps(run.dl),
             umask: i32x4_splat(coord_mask(tw)),
             vmask: i32x4_splat(coord_mask(th)),
-            width: i32x4_splat(tw as i32),
+            width: u32x4_splat(tw),
+            height: u32x4_splat(th),
+            size: (tw, th),
             lmax: i32x4_splat(LIGHT_MAX),
         }
+    }
+
+    /// The texels of the next [`QUAD`] pixels of `run`: `span::texel`'s index for each (masked
+    /// for a power of two, wrapped otherwise).
+    #[inline(always)]
+    fn fetch(&self, texels: &[u32], run: &Run) -> v128 {
+        let u = i32x4_add(i32x4_splat(run.u), self.du4);
+        let v = i32x4_add(i32x4_splat(run.v), self.dv4);
+        let col = v128_and(i32x4_shr(u, 16), self.umask);
+        let row = v128_and(i32x4_shr(v, 16), self.vmask);
+        let inside = v128_and(u32x4_lt(col, self.width), u32x4_lt(row, self.height));
+        let at: [usize; QUAD] = if u32x4_all_true(inside) {
+            // Every index below tw * th <= i32::MAX: no product wraps.
+            let index = i32x4_add(i32x4_mul(row, self.width), col);
+            lanes(index).map(|i| i as usize)
+        } else {
+            // Some lane off the texture (only where it is not a power of two: the masks keep
+            // those inside): wrapped one by one, as the scalar loop does.
+            let (tw, th) = self.size;
+            let (cols, rows) = (lanes(col), lanes(row));
+            core::array::from_fn(|k| {
+                (wrap(rows[k] as i32, th) * tw + wrap(cols[k] as i32, tw)) as usize
+            })
+        };
+        // Inside `texels` (tw * th of them); indexing checks again.
+        u32x4(texels[at[0]], texels[at[1]], texels[at[2]], texels[at[3]])
     }
 
     /// The next [`QUAD`] texels of `run`, lit: bytes r, g, b, a per pixel, each channel
@@ -46,16 +100,8 @@ impl Lit {
     /// run past them.
     #[inline(always)]
     fn next(&self, texels: &[u32], run: &mut Run) -> v128 {
-        let u = i32x4_add(i32x4_splat(run.u), self.du4);
-        let v = i32x4_add(i32x4_splat(run.v), self.dv4);
+        let t = self.fetch(texels, run);
         let l = i32x4_add(i32x4_splat(run.l), self.dl4);
-        // texel((u >> 16) & (tw - 1), (v >> 16) & (th - 1)), as `span::texel::<true>`.
-        let col = v128_and(i32x4_shr(u, 16), self.umask);
-        let row = v128_and(i32x4_shr(v, 16), self.vmask);
-        let index = i32x4_add(i32x4_mul(row, self.width), col);
-        // Inside `texels` by `lanes_to_do`'s checks; indexing checks again.
-        let at = |k: u32| texels[index_lane(index, k)];
-        let t = u32x4(at(0), at(1), at(2), at(3));
         // light >> 16 clamped to 0..=LIGHT_MAX (at most 511: fits 16 bits), as `Multiply::put`.
         let li = i32x4_min(i32x4_max(i32x4_shr(l, 16), i32x4_splat(0)), self.lmax);
         let l16 = u16x8_narrow_i32x4(li, li);
@@ -72,14 +118,11 @@ impl Lit {
                 u32x4_shr(u32x4_extmul_high_u16x8(c, m), 8),
             )
         };
-        let step = QUAD as i32;
-        run.u = run.u.wrapping_add(run.du.wrapping_mul(step));
-        run.v = run.v.wrapping_add(run.dv.wrapping_mul(step));
-        run.l = run.l.wrapping_add(run.dl.wrapping_mul(step));
+        Lit::skip(run);
         u8x16_narrow_i16x8(lit(c01, m01), lit(c23, m23))
     }
 
-    /// Step the run past [`QUAD`] pixels that all failed the depth test.
+    /// Step the run past [`QUAD`] pixels (drawn, or all failing the depth test).
     #[inline(always)]
     fn skip(run: &mut Run) {
         let step = QUAD as i32;
@@ -89,15 +132,15 @@ impl Lit {
     }
 }
 
-/// Lane `k` of `index` as a texel index (non-negative by the masks and `lanes_to_do`).
+/// The four 32-bit lanes of `v`.
 #[inline(always)]
-fn index_lane(index: v128, k: u32) -> usize {
-    (match k {
-        0 => u32x4_extract_lane::<0>(index),
-        1 => u32x4_extract_lane::<1>(index),
-        2 => u32x4_extract_lane::<2>(index),
-        _ => u32x4_extract_lane::<3>(index),
-    }) as usize
+fn lanes(v: v128) -> [u32; QUAD] {
+    [
+        u32x4_extract_lane::<0>(v),
+        u32x4_extract_lane::<1>(v),
+        u32x4_extract_lane::<2>(v),
+        u32x4_extract_lane::<3>(v),
+    ]
 }
 
 /// Depth test and write of [`QUAD`] pixels: the new depths one pixel after the other from `z`, as
@@ -121,8 +164,108 @@ fn depth_test(z4: &mut [f32], z: &mut f32, dz: f32) -> v128 {
     hit
 }
 
-/// The 8888 kernel: `px.len() == depth.len()`, a multiple of [`LANES`]; the texture checked by
-/// `lanes_to_do`.
+/// A pixel format the kernels write: how lit RGBA bytes become its pixels, and its pixels as
+/// 32-bit lanes for the blend.
+trait Encode {
+    /// The pixel type.
+    type Px: Copy;
+    /// Four lit pixels (bytes r, g, b, a each) as this format's values, one per 32-bit lane.
+    fn encode(rgba: v128) -> v128;
+    /// A pixel as a lane.
+    fn lane(p: Self::Px) -> u32;
+    /// A lane as a pixel.
+    fn pixel(v: u32) -> Self::Px;
+}
+
+impl Encode for Argb8888 {
+    type Px = Argb8888;
+    /// Bytes r, g, b, a of each pixel to b, g, r, a (0xAARRGGBB in memory).
+    #[inline(always)]
+    fn encode(c: v128) -> v128 {
+        i8x16_shuffle::<2, 1, 0, 3, 6, 5, 4, 7, 10, 9, 8, 11, 14, 13, 12, 15>(c, c)
+    }
+    #[inline(always)]
+    fn lane(p: Argb8888) -> u32 {
+        p.0
+    }
+    #[inline(always)]
+    fn pixel(v: u32) -> Argb8888 {
+        Argb8888(v)
+    }
+}
+
+impl Encode for Rgb565 {
+    type Px = Rgb565;
+    /// Each channel rounded as `Rgb565::from_rgba`: (v * max + 127) / 255, where
+    /// x / 255 == (x + 1 + (x >> 8)) >> 8 for every x below 65535 (here x <= 255 * 63 + 127).
+    #[inline(always)]
+    fn encode(c: v128) -> v128 {
+        let byte = i32x4_splat(0xff);
+        let narrow = |v: v128, bits: u32| {
+            let x = i32x4_sub(i32x4_shl(v, bits), v);
+            let x = i32x4_add(x, i32x4_splat(127));
+            u32x4_shr(i32x4_add(i32x4_add(x, i32x4_splat(1)), u32x4_shr(x, 8)), 8)
+        };
+        let r = narrow(v128_and(c, byte), 5);
+        let g = narrow(v128_and(u32x4_shr(c, 8), byte), 6);
+        let b = narrow(v128_and(u32x4_shr(c, 16), byte), 5);
+        v128_or(v128_or(i32x4_shl(r, 11), i32x4_shl(g, 5)), b)
+    }
+    #[inline(always)]
+    fn lane(p: Rgb565) -> u32 {
+        p.0 as u32
+    }
+    #[inline(always)]
+    fn pixel(v: u32) -> Rgb565 {
+        Rgb565(v as u16)
+    }
+}
+
+/// The quad loop of both kernels: fills the leading whole quads of a depth-tested, depth-written
+/// run of RGBA texels multiplied by the light into `E`'s pixels; returns the pixels done, `run`
+/// and `z` advanced past them.
+#[inline(always)]
+fn fill<E: Encode>(
+    texels: &[u32],
+    size: (u32, u32),
+    run: &mut Run,
+    px: &mut [E::Px],
+    depth: &mut [f32],
+    z: &mut f32,
+    dz: f32,
+) -> usize {
+    let n = quads_to_do(texels, size, px.len(), depth.len());
+    if n == 0 {
+        return 0;
+    }
+    let lit = Lit::new(run, size);
+    for (p4, z4) in px[..n]
+        .chunks_exact_mut(QUAD)
+        .zip(depth[..n].chunks_exact_mut(QUAD))
+    {
+        // Depth first: a quad hidden behind nearer pixels costs no fetch and no light.
+        let hit = depth_test(z4, z, dz);
+        if !v128_any_true(hit) {
+            Lit::skip(run);
+            continue;
+        }
+        let color = E::encode(lit.next(texels, run));
+        let old = u32x4(
+            E::lane(p4[0]),
+            E::lane(p4[1]),
+            E::lane(p4[2]),
+            E::lane(p4[3]),
+        );
+        let out = lanes(v128_bitselect(color, old, hit));
+        for (p, v) in p4.iter_mut().zip(out) {
+            *p = E::pixel(v);
+        }
+    }
+    n
+}
+
+/// The 8888 kernel (see [`super::argb8888_run`]).
+#[inline(always)]
 pub fn argb8888_run(
     texels: &[u32],
     size: (u32, u32),
@@ -131,29 +274,12 @@ pub fn argb8888_run(
     depth: &mut [f32],
     z: &mut f32,
     dz: f32,
-) {
-    debug_assert_eq!(px.len() % LANES, 0);
-    let lit = Lit::new(run, size);
-    for (p4, z4) in px.chunks_exact_mut(QUAD).zip(depth.chunks_exact_mut(QUAD)) {
-        // Depth first: a block hidden behind nearer pixels costs no fetch and no light.
-        let hit = depth_test(z4, z, dz);
-        if !v128_any_true(hit) {
-            Lit::skip(run);
-            continue;
-        }
-        // Bytes r, g, b, a of each pixel to b, g, r, a (0xAARRGGBB in memory).
-        let c = lit.next(texels, run);
-        let color = i8x16_shuffle::<2, 1, 0, 3, 6, 5, 4, 7, 10, 9, 8, 11, 14, 13, 12, 15>(c, c);
-        let old = u32x4(p4[0].0, p4[1].0, p4[2].0, p4[3].0);
-        let out = v128_bitselect(color, old, hit);
-        p4[0] = Argb8888(u32x4_extract_lane::<0>(out));
-        p4[1] = Argb8888(u32x4_extract_lane::<1>(out));
-        p4[2] = Argb8888(u32x4_extract_lane::<2>(out));
-        p4[3] = Argb8888(u32x4_extract_lane::<3>(out));
-    }
+) -> usize {
+    fill::<Argb8888>(texels, size, run, px, depth, z, dz)
 }
 
-/// The 565 kernel, same preconditions as [`argb8888_run`].
+/// The 565 kernel (see [`super::rgb565_run`]).
+#[inline(always)]
 pub fn rgb565_run(
     texels: &[u32],
     size: (u32, u32),
@@ -162,38 +288,6 @@ pub fn rgb565_run(
     depth: &mut [f32],
     z: &mut f32,
     dz: f32,
-) {
-    debug_assert_eq!(px.len() % LANES, 0);
-    let lit = Lit::new(run, size);
-    let byte = i32x4_splat(0xff);
-    // (v * max + 127) / 255 as `Rgb565::from_rgba` rounds: x / 255 == (x + 1 + (x >> 8)) >> 8
-    // for every x below 65535 (here x <= 255 * 63 + 127).
-    let narrow = |v: v128, bits: u32| {
-        let x = i32x4_sub(i32x4_shl(v, bits), v);
-        let x = i32x4_add(x, i32x4_splat(127));
-        u32x4_shr(i32x4_add(i32x4_add(x, i32x4_splat(1)), u32x4_shr(x, 8)), 8)
-    };
-    for (p4, z4) in px.chunks_exact_mut(QUAD).zip(depth.chunks_exact_mut(QUAD)) {
-        let hit = depth_test(z4, z, dz);
-        if !v128_any_true(hit) {
-            Lit::skip(run);
-            continue;
-        }
-        let c = lit.next(texels, run);
-        let r = narrow(v128_and(c, byte), 5);
-        let g = narrow(v128_and(u32x4_shr(c, 8), byte), 6);
-        let b = narrow(v128_and(u32x4_shr(c, 16), byte), 5);
-        let color = v128_or(v128_or(i32x4_shl(r, 11), i32x4_shl(g, 5)), b);
-        let old = u32x4(
-            p4[0].0 as u32,
-            p4[1].0 as u32,
-            p4[2].0 as u32,
-            p4[3].0 as u32,
-        );
-        let out = v128_bitselect(color, old, hit);
-        p4[0] = Rgb565(u32x4_extract_lane::<0>(out) as u16);
-        p4[1] = Rgb565(u32x4_extract_lane::<1>(out) as u16);
-        p4[2] = Rgb565(u32x4_extract_lane::<2>(out) as u16);
-        p4[3] = Rgb565(u32x4_extract_lane::<3>(out) as u16);
-    }
+) -> usize {
+    fill::<Rgb565>(texels, size, run, px, depth, z, dz)
 }

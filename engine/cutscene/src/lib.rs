@@ -49,8 +49,8 @@ pub use detect::{clip_data, ClipError, EntryKind, Input};
 pub use lib_archive::{LibArchive, LibEntry};
 pub use playback::{mix_sound, Playback};
 pub use scene::{
-    ClipPictures, Folder, GameDir, Scene, SceneAssets, SceneError, SceneWarning, MAX_SCRIPTS,
-    REPLACED_PALETTE,
+    ClipPictures, Folder, GameDir, Scene, SceneAssets, SceneError, SceneWarning, ScriptEntry,
+    MAX_SCRIPTS, REPLACED_PALETTE,
 };
 pub use sequencer::{
     layer_view, picture_for_step, LayerView, Sequencer, SoundEvent, Timeline, DEFAULT_TEXT_COLOUR,

@@ -28,7 +28,7 @@ use crate::apal;
 use crate::ascr::{self, Command, Script};
 use crate::atxt::{self, Message};
 use crate::bbhd::BbhdClip;
-use crate::lib_archive::LibArchive;
+use crate::lib_archive::{LibArchive, LibEntry};
 use crate::voc;
 
 /// A clip decoded for playback: every picture of forward play.
@@ -377,6 +377,58 @@ impl GameDir {
                 root: self.root.clone(),
             })
     }
+
+    /// The install's scripts by the numbers [`Scene::load_script`] (and `modex play --script`)
+    /// take, in number order: each entry of `ANI/ASCR000.LIB` once, under the number its name
+    /// gives (`ASCR012`: 12), else under the first number that reaches it by its place in name
+    /// order; with how many commands each holds (0: empty, as most shipped scripts are, or not a
+    /// script that parses).
+    pub fn scripts(&self) -> Result<Vec<ScriptEntry>, SceneError> {
+        let bytes = self.read(Folder::Ani, SCRIPT_ARCHIVE)?;
+        let lib = scripts_archive(&bytes)?;
+        // (entry index, number) for each entry some number reaches.
+        let mut reached: Vec<(usize, u32)> = Vec::new();
+        for n in 0..MAX_SCRIPTS {
+            let Some(entry) = script_entry(&lib, n) else {
+                continue;
+            };
+            let named = entry.name.eq_ignore_ascii_case(&format!("ASCR{n:03}"));
+            match reached.iter_mut().find(|(i, _)| *i == entry.index) {
+                Some(slot) if named => slot.1 = n,
+                Some(_) => {}
+                None => reached.push((entry.index, n)),
+            }
+        }
+        let mut out: Vec<ScriptEntry> = reached
+            .into_iter()
+            .map(|(i, number)| {
+                let entry = &lib.entries()[i];
+                let commands = lib
+                    .entry_unpacked(entry)
+                    .ok()
+                    .and_then(|b| ascr::parse_script(&b).ok())
+                    .map_or(0, |s| s.command_count());
+                ScriptEntry {
+                    number,
+                    name: entry.name.clone(),
+                    commands,
+                }
+            })
+            .collect();
+        out.sort_by_key(|s| s.number);
+        Ok(out)
+    }
+}
+
+/// One script of an install's archive ([`GameDir::scripts`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScriptEntry {
+    /// The number that plays it ([`Scene::load_script`], `modex play --script`).
+    pub number: u32,
+    /// Its entry's name in the archive (`ASCR012`).
+    pub name: String,
+    /// Its commands (0: empty, or not a script that parses).
+    pub commands: usize,
 }
 
 fn scripts_archive(bytes: &[u8]) -> Result<LibArchive<'_>, SceneError> {
@@ -387,14 +439,17 @@ fn scripts_archive(bytes: &[u8]) -> Result<LibArchive<'_>, SceneError> {
     })
 }
 
-fn script_in(lib: &LibArchive<'_>, n: u32, root: &Path) -> Result<Vec<u8>, SceneError> {
-    let entry = lib
-        .find(&format!("ASCR{n:03}"))
+/// The entry script `n` is: the one named `ASCRnnn`, else the `n`th in name order.
+fn script_entry<'l>(lib: &'l LibArchive<'_>, n: u32) -> Option<&'l LibEntry> {
+    lib.find(&format!("ASCR{n:03}"))
         .or_else(|| lib.sorted_entry(n as usize))
-        .ok_or_else(|| SceneError::NoScript {
-            root: root.to_path_buf(),
-            number: n,
-        })?;
+}
+
+fn script_in(lib: &LibArchive<'_>, n: u32, root: &Path) -> Result<Vec<u8>, SceneError> {
+    let entry = script_entry(lib, n).ok_or_else(|| SceneError::NoScript {
+        root: root.to_path_buf(),
+        number: n,
+    })?;
     lib.entry_unpacked(entry)
         .map(|b| b.into_owned())
         .map_err(|e| SceneError::Entry {
@@ -714,6 +769,52 @@ mod tests {
             Scene::load_script(&dir, 7),
             Err(SceneError::NoScript { number: 7, .. })
         ));
+    }
+
+    #[test]
+    fn scripts_are_listed_by_the_numbers_that_play_them() {
+        // Names with gaps and one that is no script number: ASCR007 is reached by name (7) and
+        // by its place in name order (2); INTRO only by its place (3, as ASCR003 is missing).
+        let mut ani = MemorySource::new();
+        ani.insert(
+            "ASCR000.LIB",
+            encode_lib(&[
+                ("ASCR007", SCRIPT.as_bytes().to_vec()),
+                ("ASCR000", b"rem\r\n".to_vec()),
+                ("INTRO", b"End(5)\n".to_vec()),
+                ("ASCR001", b"not ( a script".to_vec()),
+            ]),
+        );
+        let dir = GameDir::from_sources("memory", ani, MemorySource::new());
+        let got: Vec<(u32, String, usize)> = dir
+            .scripts()
+            .unwrap()
+            .into_iter()
+            .map(|s| (s.number, s.name, s.commands))
+            .collect();
+        let want = [
+            (0, "ASCR000", 0),
+            (1, "ASCR001", 0),
+            (3, "INTRO", 1),
+            (7, "ASCR007", 5),
+        ];
+        let want: Vec<(u32, String, usize)> = want
+            .iter()
+            .map(|&(n, s, c)| (n, s.to_string(), c))
+            .collect();
+        assert_eq!(got, want);
+        // Each number plays the script listed under it.
+        for s in dir.scripts().unwrap() {
+            let bytes = dir.script_bytes(s.number).unwrap();
+            let lib_bytes = dir.read(Folder::Ani, SCRIPT_ARCHIVE).unwrap();
+            let lib = LibArchive::parse(&lib_bytes).unwrap();
+            assert_eq!(
+                bytes,
+                lib.entry_data(lib.find(&s.name).unwrap()),
+                "{}",
+                s.name
+            );
+        }
     }
 
     #[test]

@@ -99,15 +99,20 @@ impl MemorySource {
         self.files.push((name.to_string(), bytes));
         self
     }
+
+    /// The bytes of `name` (any case), without copying them as [`FileSource::read`] does: for a
+    /// look at many files' first bytes (a frontend sorting a dropped folder by format).
+    pub fn get(&self, name: &str) -> Option<&[u8]> {
+        self.files
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, b)| b.as_slice())
+    }
 }
 
 impl FileSource for MemorySource {
     fn read(&self, name: &str) -> io::Result<Option<Vec<u8>>> {
-        Ok(self
-            .files
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, b)| b.clone()))
+        Ok(self.get(name).map(<[u8]>::to_vec))
     }
 }
 

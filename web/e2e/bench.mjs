@@ -1,14 +1,20 @@
 // The page's frame time against the same code drawing natively on one thread, side by side in one
-// run (docs/benchmarks.md "Web"), and the time to load and parse each file. Usage:
-//   node web/e2e/bench.mjs FRAME_TIME_BIN SAMPLES_DIR
+// run (docs/benchmarks.md "Web"), the time to load and parse each file, and the time to list a
+// game folder of 150 files. Usage:
+//   node web/e2e/bench.mjs FRAME_TIME_BIN SAMPLES_DIR [draw|list]
 // FRAME_TIME_BIN is the release build of `cargo build --release -p modex-web --example frame_time`.
 // Each side draws 21 batches of 20 draws, each batch timed whole (the browser's clock is coarse);
-// the median batch's mean per draw is printed.
+// the median batch's mean per draw is printed. The listing is timed 5 times per build: the files
+// read into the module and listed in the panel (`list_ms`), and with the first file shown
+// (`load_ms`).
 import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { open } from "./harness.mjs";
+import { gameFolder, open } from "./harness.mjs";
 
-const [native, samples] = process.argv.slice(2).map((p) => resolve(p));
+const [native, samples] = process.argv.slice(2, 4).map((p) => resolve(p));
+const only = process.argv[4];
 const BATCHES = 21, BATCH = 20; // BATCH is frame_time's too
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const { page, load, close } = await open();
@@ -24,7 +30,7 @@ const scenes = [
   ["vxl-hmec", unit, "8"], ["vxl-hmec", unit, "8888"],
 ];
 const [size, yaw, pitch, facing] = ["640x480", "30", "15", "32"];
-for (const [label, files, format] of scenes) {
+for (const [label, files, format] of only === "list" ? [] : scenes) {
   const out = execFileSync(native, [size, yaw, pitch, format, facing, String(BATCHES), ...files]).toString();
   const n = Object.fromEntries([...out.matchAll(/(\w+)=([\d.]+)/g)].map((m) => [m[1], Number(m[2])]));
   // Both builds of the page: SIMD (what browsers with WebAssembly SIMD run) and scalar.
@@ -36,6 +42,17 @@ for (const [label, files, format] of scenes) {
     console.log(`WEB scene=${label} size=${size} format=${format} wasm=${wasm} page_ms=${ms.toFixed(2)} ` +
       `native_ms=${n.frame_ms.toFixed(2)} ratio=${(ms / n.frame_ms).toFixed(2)} ` +
       `page_open_ms=${open_ms.toFixed(1)} native_open_ms=${n.open_ms.toFixed(1)} page_load_ms=${load_ms.toFixed(1)}`);
+  }
+}
+if (only !== "draw") {
+  const folder = gameFolder(samples, mkdtempSync(join(tmpdir(), "modex-folder-")));
+  for (const wasm of ["simd", "scalar"]) {
+    for (let run = 0; run < 5; run++) {
+      await load(new URLSearchParams({ size, wasm }).toString(), folder);
+      const { list_ms, load_ms, listed } = await page.evaluate(() => window.modexStats());
+      console.log(`WEB listing files=${folder.length} wasm=${wasm} list_ms=${list_ms.toFixed(1)} ` +
+        `load_ms=${load_ms.toFixed(1)} entries=${listed}`);
+    }
   }
 }
 await close();

@@ -2,7 +2,7 @@
 // Chromium with a fresh profile, and loading files through the page's file input.
 import { chromium } from "playwright-core";
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -36,4 +36,39 @@ export async function open() {
   }
   const close = async () => { await browser.close(); server.kill(); };
   return { page, load, close, port };
+}
+
+// A Blue Byte LIB archive of `entries` ([name, Buffer] pairs, in file order): the index's offset,
+// the entries' bytes, then 12 bytes per entry (the name NUL-padded to 8, its offset).
+export function encodeLib(entries) {
+  const data = Buffer.concat(entries.map(([, b]) => b));
+  const head = Buffer.alloc(4);
+  head.writeUInt32LE(4 + data.length);
+  const index = Buffer.alloc(entries.length * 12);
+  let at = 4;
+  entries.forEach(([name, b], i) => { index.write(name, i * 12, 8, "latin1"); index.writeUInt32LE(at, i * 12 + 8); at += b.length; });
+  return Buffer.concat([head, data, index]);
+}
+
+// A game folder of `count` files with distinct names (the page keeps names only): every file of
+// the shared samples (`samples`) and of the repository's sample install (data/cutscene), then
+// generated VGA palettes and notes written into `dir` (outside the repository) up to `count`.
+// Returns their paths.
+export function gameFolder(samples, dir, count = 150) {
+  const walk = (d) => readdirSync(d).sort().flatMap((n) => {
+    const p = join(d, n);
+    return statSync(p).isDirectory() ? walk(p) : [p];
+  });
+  const seen = new Set(), out = [];
+  for (const p of [...walk(samples), ...walk(join(root, "data/cutscene"))]) {
+    const key = p.split("/").pop().toLowerCase();
+    if (out.length < count && !seen.has(key)) { seen.add(key); out.push(p); }
+  }
+  mkdirSync(dir, { recursive: true });
+  for (let i = 0; out.length < count; i++) {
+    const p = join(dir, i % 2 ? `notes${i}.txt` : `ramp${i}.pal`);
+    writeFileSync(p, i % 2 ? `generated note ${i}\n` : Buffer.from(Array.from({ length: 768 }, (_, k) => (k * (i + 1)) & 63)));
+    out.push(p);
+  }
+  return out;
 }

@@ -4,10 +4,10 @@
 // Chromium itself, from the PNG the binary wrote), and `#info` with what `modex info` prints.
 // Usage: node test.mjs MODEX_BIN SAMPLES_DIR
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
-import { open, root } from "./harness.mjs";
+import { encodeLib, gameFolder, open, root } from "./harness.mjs";
 
 const [modex, samples] = process.argv.slice(2).map((p) => resolve(p));
 const tmp = mkdtempSync(join(tmpdir(), "modex-web-"));
@@ -97,7 +97,7 @@ await sameAsRender("vxl-hmec", unit[0], unit, { size: "320x240", yaw: "45", pitc
 
 // A damaged file: its error, then the page still shows the next file.
 const bad = join(tmp, "broken.mdl");
-const bytes = readFileSync(mdl); (await import("node:fs")).writeFileSync(bad, bytes.subarray(0, 200));
+const bytes = readFileSync(mdl); writeFileSync(bad, bytes.subarray(0, 200));
 check(await load("", [bad]) === "error", "damaged file: state error");
 const msg = await page.textContent("#error");
 check(/offset|byte/i.test(msg), `damaged file: typed error shown (${msg})`);
@@ -252,6 +252,63 @@ const t1 = Number(await page.textContent("#time")); const p1 = await canvasPixel
 check(t1 > t0, `cutscene: #time advances (${t0} -> ${t1})`);
 check(p0.some((v, i) => v !== p1[i]), "cutscene: the canvas changes as it plays");
 await page.screenshot({ path: join(tmp, "cutscene-page.png") });
+
+// An install's scripts by number: the tree lists the scripts with commands of its ASCR000.LIB
+// (an archive made here: an empty script, the sample scene, and the scene without its texts at
+// number 7), and choosing one plays it: at a tick, the canvas is what `modex export INSTALL
+// --script N --png` writes for that tick, and `#info` what `modex info` prints for its text.
+{
+  const install = join(tmp, "install");
+  for (const d of ["ANI", "ENG"]) {
+    mkdirSync(join(install, d), { recursive: true });
+    for (const n of readdirSync(join(cut, d))) copyFileSync(join(cut, d, n), join(install, d, n));
+  }
+  const scene = readFileSync(join(cut, "ASCR001.ascr"));
+  const textless = Buffer.from(scene.toString("latin1").split("\r\n").filter((l) => !/^write/i.test(l)).join("\r\n"), "latin1");
+  writeFileSync(join(install, "ANI/ASCR000.LIB"),
+    encodeLib([["ASCR000", Buffer.from("rem no commands\r\n")], ["ASCR001", scene], ["ASCR007", textless]]));
+  writeFileSync(join(tmp, "ASCR007.ascr"), textless);
+  const files = ["ANI", "ENG"].flatMap((d) => readdirSync(join(install, d)).map((n) => join(install, d, n)));
+  check(await load("", files) === "ready", `scripts: ready (${await page.textContent("#error")})`);
+  const listed = await page.evaluate(() => [...document.querySelectorAll('#tree details[data-kind="cutscenes"] .entry')]
+    .map((e) => `${e.dataset.name}${e.tagName === "BUTTON" ? "" : " (not shown)"}`));
+  check(listed.join() === "ASCR000.LIB (not shown),ASCR001,ASCR007", `scripts: the tree lists the scripts with commands by number (${listed})`);
+  check((await page.textContent("#info")).startsWith("ASCR001:"), "scripts: the first script with commands plays first");
+  await page.click('#tree button[data-name="ASCR007"]');
+  await page.waitForFunction(() => document.getElementById("info").textContent.startsWith("ASCR007:"), null, { timeout: 60000 });
+  const want = execFileSync(modex, ["info", "ASCR007.ascr"], { cwd: tmp }).toString().replace(/^ASCR007\.ascr:/, "ASCR007:");
+  check(await page.textContent("#info") === want, "scripts: #info is modex info of the script's text");
+  // The exported ticks of script 1 and 7; a tick where they differ tells which one plays.
+  const ticks = {};
+  for (const n of [1, 7]) {
+    const dir = join(tmp, `script${n}`);
+    execFileSync(modex, ["export", install, "--script", String(n), "--png", dir], { stdio: "ignore" });
+    ticks[n] = readdirSync(dir).sort().map((f) => readFileSync(join(dir, f)));
+  }
+  const tick = ticks[7].findIndex((b, i) => i >= 10 && !b.equals(ticks[1][i] || Buffer.alloc(0)));
+  check(tick > 0, `scripts: script 7 differs from script 1 (first at tick ${tick})`);
+  await page.click("#pause");
+  await page.$eval("#seek", (e, t) => { e.value = String(t); e.dispatchEvent(new Event("input")); }, tick);
+  await frameDone(); await frameDone();
+  check(Number(await page.textContent("#time")) === tick, `scripts: paused at tick ${tick}`);
+  const [a, b] = [await canvasPixels(), await pngPixels(join(tmp, "script7", `${String(tick).padStart(4, "0")}.png`))];
+  const diff = a.length === b.length ? a.filter((v, i) => v !== b[i]).length : -1;
+  check(diff === 0, `scripts: ASCR007 at tick ${tick} equals modex export --script 7 (${diff} bytes differ of ${b.length})`);
+}
+
+// A game folder of 150 files (every shared sample, the sample install, and generated palettes and
+// notes): every file is listed (a unit's HVA in its unit's note). Its time: web/e2e/bench.mjs.
+{
+  const files = gameFolder(samples, join(tmp, "folder150"));
+  check(files.length === 150, `folder: 150 files (${files.length})`);
+  await load(new URLSearchParams({ size: "320x240" }).toString(), files);
+  const { list_ms } = await page.evaluate(() => window.modexStats());
+  const listed = await page.evaluate(() => [...document.querySelectorAll("#tree .entry")].map((e) => [e.dataset.name, e.textContent]));
+  const names = new Set(listed.map(([n]) => n.toLowerCase()));
+  const notes = listed.map(([, t]) => t.toLowerCase()).join(" ");
+  const missing = files.map((f) => basename(f).toLowerCase()).filter((n) => !names.has(n) && !(n.endsWith(".hva") && notes.includes(n)));
+  check(missing.length === 0, `folder: all 150 files listed, in ${list_ms.toFixed(0)} ms (missing: ${missing})`);
+}
 
 console.log(`screenshots in ${tmp}`);
 await close();

@@ -3,12 +3,11 @@
 
 use std::time::Duration;
 
-use modex::{MemorySource, Mixer};
-use modex_assets::Format;
+use modex::Mixer;
 use modex_cutscene::{ascr, Action, GameDir, Playback, Scene, SceneError, Transport};
 
 use crate::error::ShowError;
-use crate::files::{Dropped, SCRIPT_ARCHIVE};
+use crate::files::Dropped;
 
 self_cell::self_cell!(
     /// A scene with the playback that borrows it, owned together, so the next file shown frees
@@ -31,27 +30,17 @@ pub struct ShownCutscene {
 }
 
 impl ShownCutscene {
-    /// The scene of the script `name` (an `.ascr` file, or the install's script archive, whose
-    /// first script with commands plays) with the assets it names among `dropped`: the files of
-    /// the install's `ANI` and `ENG` folders, found by name whatever folder they were dropped in.
-    pub fn load(
-        name: &str,
-        format: Format,
-        bytes: &[u8],
-        dropped: &Dropped,
-    ) -> Result<ShownCutscene, ShowError> {
-        let files: MemorySource = dropped.source().clone();
-        let dir = GameDir::from_sources(name, files.clone(), files);
-        let scene = if format == Format::Ascr {
-            let script = ascr::parse_script(bytes).map_err(|e| SceneError::ScriptFile {
-                path: name.into(),
-                cause: Box::new(e),
-            })?;
-            Scene::load(script, &dir)
-        } else {
-            debug_assert!(name.eq_ignore_ascii_case(SCRIPT_ARCHIVE));
-            Scene::load_script(&dir, dir.first_script()?)?
-        };
+    /// The scene of the script `name` (the text of a dropped `.ascr` file, or of a script of the
+    /// install's archive by number: `bytes`) with the assets it names among `dropped`: the files
+    /// of the install's `ANI` and `ENG` folders, found by name whatever folder they were dropped
+    /// in.
+    pub fn load(name: &str, bytes: &[u8], dropped: &Dropped) -> Result<ShownCutscene, ShowError> {
+        let dir = GameDir::from_sources(name, dropped.shared(), dropped.shared());
+        let script = ascr::parse_script(bytes).map_err(|e| SceneError::ScriptFile {
+            path: name.into(),
+            cause: Box::new(e),
+        })?;
+        let scene = Scene::load(script, &dir);
         for w in &scene.warnings {
             modex_log(&format!("warning: {w}"));
         }

@@ -100,7 +100,7 @@ pub extern "C" fn modex_set_palette() -> u32 {
 #[no_mangle]
 pub extern "C" fn modex_list() {
     PAGE.with_borrow(|p| {
-        let list: Vec<String> = p.dropped.showable().into_iter().map(|(n, _)| n).collect();
+        let list: Vec<String> = p.dropped.showable().into_iter().map(|s| s.name).collect();
         set_text(&list.join("\n"));
     });
 }

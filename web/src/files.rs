@@ -1,16 +1,33 @@
 //! The files a user dropped or picked: held in memory by name, found without regard to case, and
 //! the choice of which of them the page shows.
 
+use std::io;
+use std::path::Path;
+use std::sync::Arc;
+
 use modex::{FileSource, MemorySource};
 use modex_assets::{detect, Family, Format};
+use modex_cutscene::{GameDir, SceneError, ScriptEntry};
 use modex_view::level::name_key;
-use std::path::Path;
 
 /// The dropped files, by their name (the last part of the path a folder drop gave).
 #[derive(Debug, Clone, Default)]
 pub struct Dropped {
     names: Vec<String>,
-    source: MemorySource,
+    /// Shared with a cutscene shown ([`Dropped::shared`]), which needs files it owns.
+    source: Arc<MemorySource>,
+}
+
+/// Something the page can show: a dropped file, or a script of a dropped install's archive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Showable {
+    /// The dropped name, or for a script in the archive `ASCRnnn` (what the page lists and the
+    /// URL's `file` names).
+    pub name: String,
+    /// Its format (a script in the archive: [`Format::Ascr`]).
+    pub format: Format,
+    /// For a script in the archive, its number (`modex play --script`) and commands.
+    pub script: Option<ScriptEntry>,
 }
 
 impl Dropped {
@@ -26,7 +43,7 @@ impl Dropped {
         if !self.names.iter().any(|n| n.eq_ignore_ascii_case(&name)) {
             self.names.push(name.clone());
         }
-        self.source.insert(&name, bytes);
+        Arc::make_mut(&mut self.source).insert(&name, bytes);
     }
 
     /// The files, to find siblings, skins, palettes and archives in.
@@ -34,40 +51,97 @@ impl Dropped {
         &self.source
     }
 
-    /// The bytes of `name` (any case).
-    pub fn bytes(&self, name: &str) -> Option<Vec<u8>> {
-        self.source.read(name).ok().flatten()
+    /// The files as a source of their own (for a cutscene's install), without copying them.
+    pub fn shared(&self) -> SharedFiles {
+        SharedFiles(Arc::clone(&self.source))
     }
 
-    /// The files the page can show, in name order: models, terrain, levels and voxel bodies,
-    /// with a cutscene first (a scene script the user dropped, else the script archive of an
-    /// install: a folder drop of a whole game holds the archive; a script dropped with it is the
-    /// one the user chose), then the levels (a GameStudio game's folder is its levels and the
-    /// models they place; the level is what it shows).
-    pub fn showable(&self) -> Vec<(String, Format)> {
-        let mut out: Vec<(String, Format)> = self
+    /// The bytes of `name` (any case).
+    pub fn bytes(&self, name: &str) -> Option<Vec<u8>> {
+        self.get(name).map(<[u8]>::to_vec)
+    }
+
+    /// The bytes of `name` (any case), borrowed.
+    pub fn get(&self, name: &str) -> Option<&[u8]> {
+        self.source.get(name)
+    }
+
+    /// The format of the dropped file `name`, from its bytes and name (no decoding).
+    fn format_of(&self, name: &str) -> Option<Format> {
+        detect(Path::new(name), self.get(name)?)
+    }
+
+    /// The scripts of the dropped install's script archive ([`SCRIPT_ARCHIVE`]) by number (none
+    /// when none was dropped), or why the archive does not read.
+    pub fn scripts(&self) -> Result<Vec<ScriptEntry>, SceneError> {
+        self.archive().map_or(Ok(Vec::new()), |d| d.scripts())
+    }
+
+    /// The text of script `number` of the dropped install's archive.
+    pub fn script_bytes(&self, number: u32) -> Result<Vec<u8>, SceneError> {
+        match self.archive() {
+            Some(dir) => dir.script_bytes(number),
+            None => Err(SceneError::NoScripts {
+                root: SCRIPT_ARCHIVE.into(),
+            }),
+        }
+    }
+
+    /// An install holding only the dropped script archive, to list and read its scripts.
+    fn archive(&self) -> Option<GameDir> {
+        let bytes = self.get(SCRIPT_ARCHIVE)?;
+        let mut ani = MemorySource::new();
+        ani.insert(SCRIPT_ARCHIVE, bytes.to_vec());
+        Some(GameDir::from_sources(
+            SCRIPT_ARCHIVE,
+            ani,
+            MemorySource::new(),
+        ))
+    }
+
+    /// What the page can show, in this order: the cutscenes (scene scripts the user dropped,
+    /// then the scripts with commands of an install's archive by number: a folder drop of a
+    /// whole game holds the archive, and a script dropped with it is the one the user chose),
+    /// the levels (a GameStudio game's folder is its levels and the models they place; the
+    /// level is what it shows), then models, terrain and voxel bodies, by name.
+    pub fn showable(&self) -> Vec<Showable> {
+        let mut out: Vec<Showable> = self
             .names
             .iter()
             .filter_map(|n| {
-                let bytes = self.bytes(n)?;
-                let format = detect(Path::new(n), &bytes)?;
+                let format = self.format_of(n)?;
                 let shown = match format.family() {
                     Family::Model => true,
                     Family::Voxel => format == Format::Vxl,
-                    Family::Cutscene => {
-                        format == Format::Ascr || n.eq_ignore_ascii_case(SCRIPT_ARCHIVE)
-                    }
+                    Family::Cutscene => format == Format::Ascr,
                     Family::Palette => false,
                 };
-                shown.then(|| (n.clone(), format))
+                shown.then(|| Showable {
+                    name: n.clone(),
+                    format,
+                    script: None,
+                })
             })
             .collect();
-        out.sort_by_key(|(n, f)| {
+        let taken: Vec<String> = out.iter().map(|s| s.name.to_ascii_lowercase()).collect();
+        out.extend(
+            self.scripts()
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|s| s.commands > 0)
+                .map(|s| Showable {
+                    name: script_name(s.number),
+                    format: Format::Ascr,
+                    script: Some(s),
+                })
+                .filter(|s| !taken.contains(&s.name.to_ascii_lowercase())),
+        );
+        out.sort_by_key(|s| {
             (
-                f.family() != Family::Cutscene,
-                *f != Format::Ascr,
-                *f != Format::Wmb,
-                n.to_ascii_lowercase(),
+                s.format.family() != Family::Cutscene,
+                s.script.is_some(),
+                s.format != Format::Wmb,
+                s.name.to_ascii_lowercase(),
             )
         });
         out
@@ -90,18 +164,15 @@ impl Dropped {
 
     /// Every dropped file with its kind, for the page's tree: grouped by `Kind` (in its order),
     /// by name within a kind. A unit's HVA (same stem as a dropped VXL) is not an entry of its
-    /// own: it is named in its unit's note, as are the VPLs that light it.
+    /// own: it is named in its unit's note, as are the VPLs that light it. An install's script
+    /// archive is listed with the cutscenes, and its scripts with commands below it by number,
+    /// each an entry that plays it.
     pub fn tree(&self) -> Vec<Entry> {
         let showable = self.showable();
         let detected: Vec<(String, Option<Format>)> = self
             .names
             .iter()
-            .map(|n| {
-                (
-                    n.clone(),
-                    self.bytes(n).and_then(|b| detect(Path::new(n), &b)),
-                )
-            })
+            .map(|n| (n.clone(), self.format_of(n)))
             .collect();
         let stem = |n: &str| {
             n.rsplit_once('.')
@@ -111,12 +182,15 @@ impl Dropped {
         let of = |f: Format| detected.iter().filter(move |(_, g)| *g == Some(f));
         let units: Vec<String> = of(Format::Vxl).map(|(n, _)| stem(n)).collect();
         let vpls: Vec<&str> = of(Format::Vpl).map(|(n, _)| n.as_str()).collect();
+        let scripts = self.scripts();
         let mut out: Vec<Entry> = detected
             .iter()
             .filter(|(n, f)| !(*f == Some(Format::Hva) && units.contains(&stem(n))))
             .map(|(name, format)| {
-                let shown = showable.iter().any(|(s, _)| s == name);
-                let kind = Kind::of(*format, shown);
+                let shown = showable
+                    .iter()
+                    .any(|s| s.script.is_none() && s.name == *name);
+                let mut kind = Kind::of(*format, shown);
                 let mut note = String::new();
                 if *format == Some(Format::Vxl) {
                     let with: Vec<&str> = of(Format::Hva)
@@ -128,6 +202,17 @@ impl Dropped {
                         note = format!("with {}", with.join(", "));
                     }
                 }
+                if name.eq_ignore_ascii_case(SCRIPT_ARCHIVE) {
+                    // The install's scripts are listed below it; or why they cannot be.
+                    kind = Kind::Cutscene;
+                    note = match &scripts {
+                        Ok(s) => {
+                            let empty = s.iter().filter(|s| s.commands == 0).count();
+                            format!("{} scripts, {empty} of them empty", s.len())
+                        }
+                        Err(e) => format!("cannot be read: {e}"),
+                    };
+                }
                 Entry {
                     name: name.clone(),
                     kind,
@@ -136,8 +221,37 @@ impl Dropped {
                 }
             })
             .collect();
+        out.extend(showable.iter().filter_map(|s| {
+            let script = s.script.as_ref()?;
+            let mut note = format!("script {}, {} commands", script.number, script.commands);
+            if !script.name.eq_ignore_ascii_case(&s.name) {
+                note.push_str(&format!(" (entry {})", script.name));
+            }
+            Some(Entry {
+                name: s.name.clone(),
+                kind: Kind::Cutscene,
+                shown: true,
+                note,
+            })
+        }));
         out.sort_by_key(|e| (e.kind, e.name.to_lowercase()));
         out
+    }
+}
+
+/// What the page lists script `number` of an install's archive as (and the URL's `file` names):
+/// the entry name the games give it, `ASCR012`.
+pub fn script_name(number: u32) -> String {
+    format!("ASCR{number:03}")
+}
+
+/// The dropped files shared with what keeps them beyond a call (a cutscene's install).
+#[derive(Debug, Clone)]
+pub struct SharedFiles(Arc<MemorySource>);
+
+impl FileSource for SharedFiles {
+    fn read(&self, name: &str) -> io::Result<Option<Vec<u8>>> {
+        self.0.read(name)
     }
 }
 
@@ -247,17 +361,84 @@ mod tests {
     }
 
     #[test]
-    fn a_dropped_script_is_shown_before_the_install_s_script_archive() {
+    fn a_dropped_script_is_shown_before_the_install_s_scripts_by_number() {
         // The sample scene as a folder drop: the install's archives and the script beside them.
         let mut d = Dropped::new();
         for f in modex_testkit::sample_scene::generate() {
             d.insert(f.path, f.bytes);
         }
-        let shown = d.showable();
-        assert_eq!(shown[0].1, Format::Ascr, "{shown:?}");
-        assert!(shown
-            .iter()
-            .any(|(n, _)| n.eq_ignore_ascii_case(SCRIPT_ARCHIVE)));
+        let shown: Vec<(String, Format, Option<u32>)> = d
+            .showable()
+            .into_iter()
+            .map(|s| (s.name, s.format, s.script.map(|s| s.number)))
+            .collect();
+        // ASCR000 has no commands: not listed.
+        assert_eq!(
+            shown,
+            [
+                ("ASCR001.ascr".to_string(), Format::Ascr, None),
+                ("ASCR001".to_string(), Format::Ascr, Some(1)),
+            ]
+        );
+        assert_eq!(d.script_bytes(1).unwrap(), d.bytes("ASCR001.ascr").unwrap());
+        // The tree: the archive with its count, the scripts with theirs.
+        let tree: Vec<(String, Kind, bool, String)> = d
+            .tree()
+            .into_iter()
+            .filter(|e| e.kind == Kind::Cutscene)
+            .map(|e| (e.name, e.kind, e.shown, e.note))
+            .collect();
+        let commands = d.scripts().unwrap()[1].commands;
+        assert!(commands > 10, "{commands}");
+        assert_eq!(
+            tree,
+            [
+                (
+                    "ASCR000.LIB".to_string(),
+                    Kind::Cutscene,
+                    false,
+                    "2 scripts, 1 of them empty".to_string()
+                ),
+                (
+                    "ASCR001".to_string(),
+                    Kind::Cutscene,
+                    true,
+                    format!("script 1, {commands} commands")
+                ),
+                (
+                    "ASCR001.ascr".to_string(),
+                    Kind::Cutscene,
+                    true,
+                    String::new()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_script_of_the_archive_plays_by_its_listed_name() {
+        let mut d = Dropped::new();
+        for f in modex_testkit::sample_scene::generate() {
+            if !f.path.ends_with(".ascr") {
+                d.insert(f.path, f.bytes);
+            }
+        }
+        let mut page = crate::page::Page::default();
+        page.dropped = d;
+        page.open("").unwrap();
+        assert_eq!(page.name, "ASCR001");
+        assert!(page.is_cutscene() && page.frames() > 100);
+        assert!(
+            page.info.starts_with("ASCR001:\n  ASCR scene script"),
+            "{}",
+            page.info
+        );
+        page.open("ascr001").unwrap();
+        assert_eq!(page.name, "ASCR001");
+        assert!(
+            page.open("ASCR000").is_err(),
+            "an empty script is not listed"
+        );
     }
 
     #[test]
@@ -294,7 +475,7 @@ mod tests {
             "Game/Level/bestiary.WMB",
             modex_mdl::wmb::encode::encode(&level()),
         );
-        let names: Vec<String> = d.showable().into_iter().map(|(n, _)| n).collect();
+        let names: Vec<String> = d.showable().into_iter().map(|s| s.name).collect();
         assert_eq!(names, ["bestiary.WMB", "testlevel.wmb", "acktana.mdl"]);
     }
 

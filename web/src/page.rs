@@ -1,5 +1,6 @@
 //! The page's state: the dropped files, the file shown, the last picture and message.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use modex_assets::{Family, Format, PaletteFile};
@@ -56,9 +57,9 @@ impl Page {
         }
         let bytes = self
             .dropped
-            .bytes(name)
+            .get(name)
             .ok_or_else(|| ShowError::NoPalette(name.to_string()))?;
-        PaletteFile::read(Path::new(name), &bytes)?;
+        PaletteFile::read(Path::new(name), bytes)?;
         self.palette = Some(name.to_string());
         Ok(())
     }
@@ -68,35 +69,37 @@ impl Page {
         let Some(name) = &self.palette else {
             return Ok(None);
         };
-        let bytes = self.dropped.bytes(name).unwrap_or_default();
-        Ok(Some(PaletteFile::read(Path::new(name), &bytes)?))
+        let bytes = self.dropped.get(name).unwrap_or_default();
+        Ok(Some(PaletteFile::read(Path::new(name), bytes)?))
     }
 
-    /// Decode `name` among the dropped files (the first showable one when `name` is empty).
+    /// Decode `name` among the dropped files, or the script of the install's archive the page
+    /// lists as `name` (the first showable one when `name` is empty).
     pub fn open(&mut self, name: &str) -> Result<(), ShowError> {
         self.shown = None;
         self.info.clear();
         let showable = self.dropped.showable();
-        let (name, format) = match showable
-            .iter()
-            .find(|(n, _)| name.is_empty() || n.eq_ignore_ascii_case(name))
-        {
-            Some((n, f)) => (n.clone(), *f),
-            None => {
-                let first = self.dropped.names().first().cloned().unwrap_or_default();
-                let bytes = self.dropped.bytes(&first).unwrap_or_default();
-                if bytes.is_empty() {
-                    return Err(ShowError::Empty(first));
-                }
-                return Err(ShowError::Unknown {
-                    name: first,
-                    first: bytes[..bytes.len().min(8)].to_vec(),
-                });
+        let Some(chosen) = showable
+            .into_iter()
+            .find(|s| name.is_empty() || s.name.eq_ignore_ascii_case(name))
+        else {
+            let first = self.dropped.names().first().cloned().unwrap_or_default();
+            let bytes = self.dropped.get(&first).unwrap_or_default();
+            if bytes.is_empty() {
+                return Err(ShowError::Empty(first));
             }
+            return Err(ShowError::Unknown {
+                name: first,
+                first: bytes[..bytes.len().min(8)].to_vec(),
+            });
         };
+        let (name, format) = (chosen.name, chosen.format);
         self.name = name.clone();
-        // Read once: the picture and `#info` decode the same bytes.
-        let bytes = self.dropped.bytes(&name).unwrap_or_default();
+        // The picture and `#info` decode the same bytes, the dropped ones uncopied.
+        let bytes: Cow<[u8]> = match &chosen.script {
+            Some(s) => Cow::Owned(self.dropped.script_bytes(s.number)?),
+            None => Cow::Borrowed(self.dropped.get(&name).unwrap_or_default()),
+        };
         let dropped = &self.dropped;
         let given = self.given()?;
         let palette = given.as_ref().map(|f| f.palette.clone());
@@ -117,7 +120,7 @@ impl Page {
                 dropped,
                 given.map(PaletteFile::into_vpl),
             )?),
-            _ => Shown::Cutscene(ShownCutscene::load(&name, format, &bytes, dropped)?),
+            _ => Shown::Cutscene(ShownCutscene::load(&name, &bytes, dropped)?),
         };
         self.info = describe(&name, format, &bytes, dropped);
         self.shown = Some(shown);

@@ -71,7 +71,7 @@ impl Dropped {
         detect(Path::new(name), self.get(name)?)
     }
 
-    /// The scripts of the dropped install's script archive ([`SCRIPT_ARCHIVE`]) by number (none
+    /// The scripts of the dropped install's script archive (`ASCR000.LIB`) by number (none
     /// when none was dropped), or why the archive does not read.
     pub fn scripts(&self) -> Result<Vec<ScriptEntry>, SceneError> {
         self.archive().map_or(Ok(Vec::new()), |d| d.scripts())

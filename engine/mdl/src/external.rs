@@ -153,6 +153,12 @@ impl Image {
         }
     }
 
+    /// Decode the image file `name` (which names it in errors) from its `bytes`
+    /// ([`decode_image`]).
+    pub fn decode(name: &str, bytes: &[u8]) -> Result<Image, ExternalSkinError> {
+        decode_image(name, bytes).map(|(w, h, rgba)| Image::new(w, h, rgba))
+    }
+
     /// A skin of type `kind` showing this image, sharing its texels.
     pub fn skin(&self, kind: u32) -> Skin {
         rgba_skin(kind, self.width, self.height, self.rgba.clone())

@@ -358,9 +358,7 @@ impl Mdl7File {
     pub fn resolve_skins(&mut self, find: &mut dyn FnMut(&str) -> Option<Vec<u8>>) -> Vec<String> {
         self.resolve_skin_images(&mut |name| {
             find(name).map(|bytes| {
-                crate::external::decode_image(name, &bytes)
-                    .map(|(w, h, rgba)| crate::external::Image::new(w, h, rgba))
-                    .map_err(|e| e.to_string())
+                crate::external::Image::decode(name, &bytes).map_err(|e| e.to_string())
             })
         })
     }

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use modex_mdl::external::{decode_image, Image};
+use modex_mdl::external::Image;
 
 use super::EntityFiles;
 
@@ -41,12 +41,8 @@ impl Images {
             slots.entry(key).or_default().clone()
         };
         Some(
-            slot.get_or_init(|| {
-                decode_image(name, &bytes)
-                    .map(|(w, h, rgba)| Image::new(w, h, rgba))
-                    .map_err(|e| e.to_string())
-            })
-            .clone(),
+            slot.get_or_init(|| Image::decode(name, &bytes).map_err(|e| e.to_string()))
+                .clone(),
         )
     }
 }

@@ -398,27 +398,22 @@ impl Splat {
             // with its constants: the vector scan's call per face made those draws 11 % dearer
             // (callgrind, the 1000-unit 1080p orthographic frames), so only perspective draws
             // take it.
-            (false, true) => MultiDraw {
-                splat: self,
-                affine: true,
-                volume,
-                shade,
-                vpl,
-                band,
-                pixels,
-                depth,
+            (false, affine) => {
+                let draw = MultiDraw {
+                    splat: self,
+                    volume,
+                    shade,
+                    vpl,
+                    band,
+                    pixels,
+                    depth,
+                };
+                if affine {
+                    draw.run(fill::Scalar)
+                } else {
+                    fill::with_best(draw)
+                }
             }
-            .run(fill::Scalar),
-            (false, false) => fill::with_best(MultiDraw {
-                splat: self,
-                affine: false,
-                volume,
-                shade,
-                vpl,
-                band,
-                pixels,
-                depth,
-            }),
         }
     }
 
@@ -667,7 +662,6 @@ impl Splat {
 /// A limb's rasterised draw ([`Splat::draw_multi`]) as [`fill::with_best`] runs it.
 struct MultiDraw<'a, P> {
     splat: &'a Splat,
-    affine: bool,
     volume: &'a LimbVolume,
     shade: &'a LimbShade,
     vpl: &'a Vpl,
@@ -683,7 +677,6 @@ impl<P: Shade> WithFill for MultiDraw<'_, P> {
     fn run<F: FaceFill>(self, fill: F) -> usize {
         let MultiDraw {
             splat,
-            affine,
             volume,
             shade,
             vpl,
@@ -691,7 +684,7 @@ impl<P: Shade> WithFill for MultiDraw<'_, P> {
             pixels,
             depth,
         } = self;
-        if affine {
+        if splat.affine {
             splat.draw_multi::<P, true, F>(volume, shade, vpl, band, pixels, depth, fill)
         } else {
             splat.draw_multi::<P, false, F>(volume, shade, vpl, band, pixels, depth, fill)

@@ -19,15 +19,18 @@
 //! frame took 9 % more instructions): a limb none of nine sampled pixels of whose rectangle is
 //! nearer than it skips the tiles altogether, and a limb's rasterised voxels are tested one by one,
 //! before their faces are set up, only when a quarter of its tiles are nearer than all of it
-//! ([`Seen::Partly`]; [`TileDepth::hides_cell`]: about 40 instructions against several hundred
-//! for a face). Whole voxel columns were tested before (`hides_column`); with the voxel test in
-//! place that test cost 38 M instructions of the 1000-unit 1080p frame for what the voxel test
-//! rejects anyway, and was removed (docs/benchmarks.md, "Issue 43").
+//! ([`Seen::Partly`]; [`TileDepth::hides_voxel`]). Whole voxel columns were tested before
+//! (`hides_column`); with the voxel test in place that test cost 38 M instructions of the
+//! 1000-unit 1080p frame for what the voxel test rejects anyway, and was removed
+//! (docs/benchmarks.md, "Issue 43").
 //!
 //! The tiles are kept up to date per job, not per pixel: a job marks the tiles it drew over
 //! stale, and the next job to ask recomputes them from the band's depths (units are drawn nearest
-//! first, so what hides a limb was drawn by earlier jobs). Coverage masks updated as each face
-//! row is tested were measured and dropped: they cost more than the faces they removed.
+//! first, so what hides a limb was drawn by earlier jobs). Where a tile cannot answer for a voxel
+//! (it also holds a farther depth, at the edges of the units in front, or it went stale), the
+//! voxel's own pixels in that tile are read, so the voxel test is exact against the depths as
+//! they are when the voxel comes (lever 4 in docs/benchmarks.md). Coverage masks updated as
+//! each face row is tested were measured and dropped: they cost more than the faces they removed.
 
 use super::footprint::Footprint;
 
@@ -287,43 +290,107 @@ impl TileDepth {
         }
         seen == 9
     }
+}
 
-    /// Whether a rasterised voxel cannot show: every tile holding a pixel within `reach` whole
-    /// pixels of its projected centre `(sx, sy)` (either axis) holds only depths below `near`, its
-    /// nearest view depth. A voxel with no pixel in the band is hidden in it.
+impl TileDepth {
+    /// Whether a rasterised voxel cannot show in this band: every pixel of the band whose centre
+    /// lies within `reach` pixels of its projected centre `(sx, sy)` (either axis) holds a depth
+    /// below `near`, its nearest view depth; `depth` is the band's depth buffer as it is now. A
+    /// voxel with no pixel in the band is hidden in it; NaN hides nothing.
     ///
-    /// Why a voxel and not a face: a voxel shows 1.2 faces on average, and its centre is already
-    /// projected; the test is two conversions, four clamps and the maxima of the (usually two to
-    /// four) tiles under its box, far less than setting up one face. `reach` is
-    /// `ceil(max_reach) + 2` for a limb whose faces reach at most `max_reach` pixels from a cell's
-    /// centre: one for truncating the centre instead of flooring it, one for pixel-centre
-    /// rounding. NaN hides nothing.
+    /// Tiles first, pixels where a tile cannot tell: a tile whose bound is below `near` answers
+    /// for its pixels at once; in a tile that does not (at the edges of the units in front, where
+    /// a tile also holds the ground's or another unit's farther depth, or a tile gone stale since
+    /// it was refreshed), the pixels of the voxel's box in that tile are compared with `near`
+    /// eight per row at a time, as they are now. So the answer is exact against what is drawn so
+    /// far, earlier limbs and this limb's own earlier voxels alike, at about the cost of the tile
+    /// test alone for voxels wholly behind full tiles. `reach` must be at least how far a voxel's
+    /// covered pixel centres lie from its centre (the caller adds the rounding margin).
     #[inline(always)]
-    pub fn hides_cell(&self, sx: f32, sy: f32, reach: i32, near: f32) -> bool {
+    pub fn hides_voxel(&self, depth: &[f32], (sx, sy): (f32, f32), reach: f32, near: f32) -> bool {
         // NaN and far-off centres fail this: not hidden.
-        if !(sx.abs() < 1e6 && sy.abs() < 1e6 && near > f32::MIN) {
+        if !(sx.abs() < 1e6 && sy.abs() < 1e6 && reach < 1e4 && near > f32::MIN) {
             return false;
         }
-        let (x, y) = (sx as i32, sy as i32 - self.y0 as i32);
-        let (x0, x1) = ((x - reach).max(0), (x + reach).min(self.width as i32 - 1));
-        let (y0, y1) = ((y - reach).max(0), (y + reach).min(self.rows as i32 - 1));
+        // Pixel p's centre p + 0.5 lies within reach when sx - reach - 0.5 <= p <= sx + reach
+        // - 0.5. Truncation, not floor: clamped at 0 below, the lower bounds are the same, and
+        // an upper bound can only grow (one more pixel tested).
+        let sy = sy - self.y0 as f32;
+        let x0 = ((sx - reach - 0.5) as i32).max(0);
+        let x1 = ((sx + reach - 0.5) as i32).min(self.width as i32 - 1);
+        let y0 = ((sy - reach - 0.5) as i32).max(0);
+        let y1 = ((sy + reach - 0.5) as i32).min(self.rows as i32 - 1);
         if x0 > x1 || y0 > y1 {
             return true;
         }
+        let (x0, x1, y0, y1) = (x0 as usize, x1 as usize, y0 as usize, y1 as usize);
         let shift = TILE.trailing_zeros();
-        let (tx0, tx1) = ((x0 >> shift) as usize, (x1 >> shift) as usize);
-        for ty in (y0 >> shift) as usize..=(y1 >> shift) as usize {
+        let (tx0, tx1) = (x0 >> shift, x1 >> shift);
+        let (ty0, ty1) = (y0 >> shift, y1 >> shift);
+        // The tiles alone first: behind full, nearer tiles (the common case inside a crowd) the
+        // pixels need not be read.
+        let tiles_hide = (ty0..=ty1).all(|ty| {
             let row = ty * self.across;
-            let Some(tiles) = self.max.get(row + tx0..=row + tx1) else {
+            // A NaN maximum fails `m < near`.
+            self.max
+                .get(row + tx0..=row + tx1)
+                .is_some_and(|t| t.iter().all(|&m| m < near))
+        });
+        if !tiles_hide {
+            // The box's middle pixel, nearly always the voxel's own: where it is not covered,
+            // the voxel shows, and no other pixel need be read.
+            let (cx, cy) = ((x0 + x1) / 2, (y0 + y1) / 2);
+            let d = depth.get(cy * self.width + cx).copied().unwrap_or(f32::NAN);
+            if !(d < near) {
                 return false;
-            };
-            // A NaN maximum fails `m < near`: not hidden.
-            if !tiles.iter().all(|&m| m < near) {
+            }
+            if !self.pixels_hide(depth, [x0, x1, y0, y1], near) {
                 return false;
             }
         }
         #[cfg(test)]
         tests::SKIPS.with(|s| s.set(s.get() + 1));
+        true
+    }
+
+    /// Whether every pixel of the band rectangle `x0..=x1`, `y0..=y1` (band rows) that lies in a
+    /// tile whose bound is not below `near` holds a depth below `near` now (pixels of the other
+    /// tiles are below it already).
+    #[inline(always)]
+    fn pixels_hide(&self, depth: &[f32], [x0, x1, y0, y1]: [usize; 4], near: f32) -> bool {
+        let nearv = glam::Vec4::splat(near);
+        for ty in y0 / TILE..=y1 / TILE {
+            let row = ty * self.across;
+            let (ra, rb) = (y0.max(ty * TILE), y1.min(ty * TILE + TILE - 1));
+            for tx in x0 / TILE..=x1 / TILE {
+                // A NaN bound fails `m < near`: its pixels are compared.
+                if self.max.get(row + tx).is_some_and(|&m| m < near) {
+                    continue;
+                }
+                let left = tx * TILE;
+                let (a, b) = (x0.max(left) - left, x1.min(left + TILE - 1) - left);
+                let lanes = (1u32 << (b + 1)) - (1u32 << a);
+                for r in ra..=rb {
+                    let s = r * self.width + left;
+                    let Some(c) = depth.get(s..s + TILE) else {
+                        // The band's last tile column, narrower than a tile: one at a time.
+                        let covered = depth
+                            .get(s + a..=s + b)
+                            .is_some_and(|p| p.iter().all(|&d| d < near));
+                        if !covered {
+                            return false;
+                        }
+                        continue;
+                    };
+                    // A NaN depth fails `d < near`: not covered.
+                    let lo = glam::Vec4::from_slice(&c[..4]).cmplt(nearv).bitmask();
+                    let hi = glam::Vec4::from_slice(&c[4..]).cmplt(nearv).bitmask();
+                    if (lo | hi << 4) & lanes != lanes {
+                        return false;
+                    }
+                }
+            }
+        }
         true
     }
 }

@@ -537,8 +537,9 @@ impl Splat {
         let margin = m.max_reach + 1.0;
         // A voxel's pixels lie within `max_reach` of its centre, and none is nearer than its
         // centre's depth less half a cell along each axis (view depth is affine in the grid);
-        // margins far above rounding ([`TileDepth::hides_cell`]).
-        let cell_reach = (m.max_reach.min(1e4).ceil() as i32).saturating_add(2);
+        // margins (half a pixel; a thousandth of the depth) far above rounding and the
+        // perspective faces' first-order expansion ([`TileDepth::hides_voxel`]).
+        let pixel_reach = m.max_reach + 0.5;
         let half = 0.5 * (axes[0].z.abs() + axes[1].z.abs() + axes[2].z.abs());
         let half = half * (1.0 + 1e-3) + 1e-4;
         let (band_top, band_bottom) = (top - margin, bottom + margin);
@@ -605,7 +606,7 @@ impl Splat {
                         let r = 1.0 / centre.w;
                         (centre.x * r, centre.y * r)
                     };
-                    if centre.w > 0.0 && t.hides_cell(cx, cy, cell_reach, near) {
+                    if centre.w > 0.0 && t.hides_voxel(band.depth, (cx, cy), pixel_reach, near) {
                         continue;
                     }
                 }

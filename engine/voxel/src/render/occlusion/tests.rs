@@ -125,7 +125,7 @@ fn same_with_and_without<P: Shade + Default + PartialEq + std::fmt::Debug>(
             // Not a vacuous comparison: the tiles did hide work.
             let skips = SKIPS.with(|s| s.get()) - before;
             assert!(skips > 50, "{name}: only {skips} limbs or columns skipped");
-            eprintln!("{name}: {skips} limbs or columns skipped");
+            eprintln!("{name}: {skips} limbs or voxels skipped");
         }
         let differ = (0..reference.0.len())
             .filter(|&i| reference.0[i] != coarse.0[i] || reference.1[i] != coarse.1[i])
@@ -154,9 +154,9 @@ fn tiles_change_no_pixel_under_the_demo_camera() {
 }
 
 /// The battlefield's density (issue 43): 1000 units over the demo's field under its default
-/// view at 960x540, where most units hide behind nearer ones (several deep) and cells cover one
-/// to a few pixels: the limbs, columns and voxels the tiles reject change no pixel and no depth,
-/// 8-bit and 8888, on one band and on many.
+/// view at 960x540 and 1920x1080, where most units hide behind nearer ones (several deep) and
+/// cells cover one to a few pixels: the limbs and voxels the tiles and pixels reject change no
+/// pixel and no depth, 8-bit and 8888, on one band and on many.
 #[test]
 fn tiles_change_no_pixel_on_a_thousand_unit_battlefield() {
     let sets = [load("tank", true), load("apc", false), load("heli", false)];
@@ -165,6 +165,11 @@ fn tiles_change_no_pixel_on_a_thousand_unit_battlefield() {
     let scene = crowd(&sets, 1000, 200.0, cam.eye);
     same_with_and_without::<u8>("battlefield 8-bit", &scene, &cam, &vpl, 300.0);
     same_with_and_without::<modex::Argb8888>("battlefield 8888", &scene, &cam, &vpl, 300.0);
+    // At the bench's size cells cover 2-11 pixels: voxel boxes span several tiles, and the
+    // pixel test reads more of them.
+    let cam = Camera::orbit(Vec3::ZERO, 340.0, 0.6, 0.62, 50f32.to_radians(), 1920, 1080);
+    let scene = crowd(&sets, 1000, 200.0, cam.eye);
+    same_with_and_without::<u8>("battlefield 1080p 8-bit", &scene, &cam, &vpl, 300.0);
 }
 
 #[test]
@@ -202,4 +207,40 @@ fn a_limb_behind_a_full_tile_row_is_skipped_and_stale_tiles_skip_nothing() {
     t.refresh([0, 8, 1, 9], &depth);
     assert!(t.covers([0, 8, 1, 9], 1.5));
     assert!(TileDepth::for_band(16, 0, 16, false).is_none());
+}
+
+#[test]
+fn a_voxel_is_hidden_by_the_pixels_of_its_box_where_its_tiles_cannot_tell() {
+    // 32 x 16 band from row 8, every pixel at depth 1, one far pixel (the "ground") at (20, 10)
+    // in the band's top-right tile's neighbour: the tile holding it has a maximum of 9.
+    let (w, y0) = (32usize, 8usize);
+    let mut depth = vec![1.0f32; w * 16];
+    depth[2 * w + 20] = 9.0;
+    let mut t = TileDepth::for_band(w, y0, 16, true).unwrap();
+    t.refresh([0, 8, 32, 24], &depth);
+    // A voxel centred at (13.5, 12.5) with reach 2 covers pixels 11..=15 x rows 10..=14: all
+    // at depth 1, though the tile (16..24, 8..16) next to them is not: hidden at 1.5.
+    assert!(t.hides_voxel(&depth, (13.5, 12.5), 2.0, 1.5));
+    assert!(
+        !t.hides_voxel(&depth, (13.5, 12.5), 2.0, 1.0),
+        "not nearer than itself"
+    );
+    assert!(
+        !t.hides_voxel(&depth, (13.5, 12.5), 2.0, f32::NAN),
+        "NaN hides nothing"
+    );
+    // Its box reaching the far pixel: seen, though every other pixel is covered.
+    assert!(!t.hides_voxel(&depth, (18.5, 12.5), 2.0, 1.5));
+    assert!(t.hides_voxel(&depth, (18.5, 12.5), 2.0, 9.5));
+    // Tiles never refreshed (infinite bounds): the pixels alone decide, exactly as above.
+    let fresh = TileDepth::for_band(w, y0, 16, true).unwrap();
+    assert!(fresh.hides_voxel(&depth, (13.5, 12.5), 2.0, 1.5));
+    assert!(!fresh.hides_voxel(&depth, (18.5, 12.5), 2.0, 1.5));
+    // A far pixel in a row of the box other than the middle one.
+    depth[5 * w + 12] = 9.0;
+    assert!(!fresh.hides_voxel(&depth, (13.5, 12.5), 2.0, 1.5));
+    // Wholly outside the band (above it): no pixel to show in, hidden here.
+    assert!(t.hides_voxel(&depth, (13.5, -20.0), 2.0, 1.5));
+    // The band's right edge: the box is clipped, what is left is covered.
+    assert!(t.hides_voxel(&depth, (31.9, 20.0), 2.0, 1.5));
 }

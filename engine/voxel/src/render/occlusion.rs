@@ -340,8 +340,9 @@ impl TileDepth {
             // The box's middle pixel, nearly always the voxel's own: where it is not covered,
             // the voxel shows, and no other pixel need be read.
             let (cx, cy) = ((x0 + x1) / 2, (y0 + y1) / 2);
-            let d = depth.get(cy * self.width + cx).copied().unwrap_or(f32::NAN);
-            if !(d < near) {
+            // A NaN depth is not below `near`: not covered.
+            let covered = depth.get(cy * self.width + cx).is_some_and(|&d| d < near);
+            if !covered {
                 return false;
             }
             if !self.pixels_hide(depth, [x0, x1, y0, y1], near) {

@@ -195,11 +195,6 @@ impl IndexedFrame {
         }
     }
 
-    /// RGBA8 through `palette`, for true-colour export.
-    pub fn to_rgba8(&self, palette: &Palette) -> Vec<u8> {
-        self.pixels.iter().flat_map(|&i| palette.rgba(i)).collect()
-    }
-
     /// `0x00RRGGBB` pixels through `palette`, for the window.
     pub fn to_rgb_u32(&self, palette: &Palette, out: &mut Vec<u32>) {
         let table = palette.to_u32_table();
@@ -211,6 +206,7 @@ impl IndexedFrame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Target;
 
     #[test]
     fn planar_and_linear_addresses_agree() {

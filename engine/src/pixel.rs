@@ -151,16 +151,12 @@ impl<P: Pixel> Surface<P> {
     pub fn clear(&mut self, p: P) {
         self.pixels.fill(p);
     }
-
-    /// RGBA8 bytes, row-major, for PNG export and presentation.
-    pub fn to_rgba8(&self) -> Vec<u8> {
-        self.pixels.iter().flat_map(|p| p.to_rgba()).collect()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Palette, Target};
 
     #[test]
     fn rgb565_round_trips_every_value() {
@@ -220,7 +216,7 @@ mod tests {
         s.set(5, 5, Argb4444(0xffff)); // ignored
         assert_eq!(s.get(2, 1), Some(Argb4444(0xf0f0)));
         assert_eq!(s.get(3, 0), None);
-        let rgba = s.to_rgba8();
+        let rgba = s.to_rgba8(&Palette::grey_ramp());
         assert_eq!(rgba.len(), 3 * 2 * 4);
         assert_eq!(&rgba[20..24], &[0, 255, 0, 255]);
         s.clear(Argb4444(0x1111));

@@ -97,10 +97,27 @@ pub trait Target {
 
     /// RGBA8 bytes of the whole target, row-major (for PNG export and presentation).
     fn to_rgba8(&self, palette: &Palette) -> Vec<u8> {
-        self.pixels()
-            .iter()
-            .flat_map(|&p| Self::rgba(p, palette))
-            .collect()
+        let mut out = Vec::new();
+        self.write_rgba8(palette, &mut out);
+        out
+    }
+
+    /// [`Target::to_rgba8`] into `out`, resized to fit: what every format's export goes through.
+    /// A viewer passes the same `out` every frame, so nothing is allocated once it has held a
+    /// picture of this size.
+    fn write_rgba8(&self, palette: &Palette, out: &mut Vec<u8>) {
+        write_rgba8(self.pixels(), out, |p| Self::rgba(p, palette));
+    }
+}
+
+/// `pixels` as RGBA8 into `out` (resized to fit), each through `rgba`: the one conversion loop.
+/// A plain indexed loop storing four bytes a pixel, which compiles to a load and a store per
+/// pixel (the collected `flat_map` it replaces was 45 % of an 8-bit draw in the page's wasm
+/// build, docs/benchmarks.md "Web").
+fn write_rgba8<P: Copy>(pixels: &[P], out: &mut Vec<u8>, rgba: impl Fn(P) -> [u8; 4]) {
+    out.resize(pixels.len() * 4, 0);
+    for (o, &p) in out.chunks_exact_mut(4).zip(pixels) {
+        o.copy_from_slice(&rgba(p));
     }
 }
 
@@ -159,6 +176,12 @@ impl Target for IndexedFrame {
     }
     fn rgba(px: u8, palette: &Palette) -> [u8; 4] {
         palette.rgba(px)
+    }
+    /// Through a table of the 256 colours as RGBA8, built once per picture: one load a pixel
+    /// instead of three bytes put together.
+    fn write_rgba8(&self, palette: &Palette, out: &mut Vec<u8>) {
+        let table: [[u8; 4]; 256] = std::array::from_fn(|i| palette.rgba(i as u8));
+        write_rgba8(self.pixels(), out, |i| table[i as usize]);
     }
     fn as_indexed(&self) -> Option<&IndexedFrame> {
         Some(self)

@@ -99,17 +99,16 @@ impl ShownCutscene {
         std::mem::take(&mut self.samples)
     }
 
-    /// The tick shown, drawn, as RGBA8 through the tick's palette.
+    /// The tick shown, drawn, as RGBA8 through the tick's palette into `out` (kept between ticks).
     pub fn draw(&mut self, out: &mut Vec<u8>) -> (usize, usize) {
         use modex::Target;
         let tick = self.transport.tick();
-        let (rgba, size) = self.played.with_dependent_mut(|_, playback| {
+        self.played.with_dependent_mut(|_, playback| {
             let palette = playback.palette_at(tick);
             let frame = playback.frame_at(tick);
-            (frame.to_rgba8(&palette), frame.size())
-        });
-        *out = rgba;
-        size
+            frame.write_rgba8(&palette, out);
+            frame.size()
+        })
     }
 }
 

@@ -12,7 +12,7 @@ use modex_voxel::VoxelPixel;
 use crate::colouring::Colouring;
 use crate::error::ShowError;
 use crate::files::Dropped;
-use crate::shown::into_rgba;
+use crate::shown::{into_rgba, Canvas};
 use crate::view::View;
 
 self_cell::self_cell!(
@@ -190,10 +190,15 @@ impl ShownLevel {
         camera
     }
 
-    /// Draw `view` as RGBA8 into `out`, as `modex render LEVEL.wmb` draws it: from the walker's
+    /// Draw `view` as RGBA8 into `out` through `canvas`, as `modex render LEVEL.wmb` draws it: from the walker's
     /// eye when it stands somewhere (`--camera`), else `view`'s yaw and pitch (`zoom` 1 is its
     /// camera; the wheel moves the eye along its line of sight).
-    pub fn draw(&mut self, view: &View, out: &mut Vec<u8>) -> Result<(), ShowError> {
+    pub fn draw(
+        &mut self,
+        view: &View,
+        canvas: &mut Canvas,
+        out: &mut Vec<u8>,
+    ) -> Result<(), ShowError> {
         let format = self.colours_for(view.format);
         let (w, h) = view.size;
         let camera = match &self.walker {
@@ -202,8 +207,13 @@ impl ShownLevel {
             None => self.view_camera(view),
         };
         let scene = self.scene.borrow_dependent();
-        let mut shot = LevelShot { scene, camera };
-        into_rgba(format, (w, h), &self.palette, out, &mut shot)?;
+        let (target, depth) = canvas.fit(format, (w, h));
+        let mut shot = LevelShot {
+            scene,
+            camera,
+            depth,
+        };
+        into_rgba(target, &self.palette, out, &mut shot)?;
         Ok(())
     }
 }
@@ -212,6 +222,7 @@ impl ShownLevel {
 struct LevelShot<'a, 'l> {
     scene: &'a LevelScene<'l>,
     camera: Camera,
+    depth: &'a mut DepthBuffer,
 }
 
 impl Drawing for LevelShot<'_, '_> {
@@ -219,9 +230,7 @@ impl Drawing for LevelShot<'_, '_> {
     where
         T::Px: RasterPixel + VoxelPixel,
     {
-        let (w, h) = target.size();
-        let mut depth = DepthBuffer::new(w, h);
-        self.scene.draw(target, &mut depth, &self.camera)?;
+        self.scene.draw(target, self.depth, &self.camera)?;
         Ok(())
     }
 }

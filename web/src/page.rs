@@ -10,7 +10,7 @@ use crate::cutscene::ShownCutscene;
 use crate::error::ShowError;
 use crate::files::Dropped;
 use crate::level::ShownLevel;
-use crate::shown::{Action, ShownModel, ShownUnit};
+use crate::shown::{Action, Canvas, ShownModel, ShownUnit};
 use crate::view::View;
 
 /// The file shown.
@@ -34,6 +34,8 @@ pub struct Page {
     pub rgba: Vec<u8>,
     /// The last picture's size.
     pub rgba_size: (usize, usize),
+    /// The target and depth buffer the views are drawn in, kept between draws.
+    canvas: Canvas,
     /// What the page shows in `#info` for the file shown.
     pub info: String,
     /// The view drawn last (where a walk through a level begins).
@@ -145,12 +147,12 @@ impl Page {
 
     /// Draw `view` of the model, unit or level shown into [`Page::rgba`].
     pub fn draw(&mut self, view: &View) -> Result<(), ShowError> {
-        let out = &mut self.rgba;
+        let (out, canvas) = (&mut self.rgba, &mut self.canvas);
         // One thread: the web has no other (with_threads then runs the closure directly).
         let r = modex::with_threads(1, || match &mut self.shown {
-            Some(Shown::Model(m)) => m.draw(view, out),
-            Some(Shown::Unit(u)) => u.draw(view, out),
-            Some(Shown::Level(l)) => l.draw(view, out),
+            Some(Shown::Model(m)) => m.draw(view, canvas, out),
+            Some(Shown::Unit(u)) => u.draw(view, canvas, out),
+            Some(Shown::Level(l)) => l.draw(view, canvas, out),
             Some(Shown::Cutscene(_)) | None => Err(ShowError::NothingShown),
         });
         r.map_err(|e| ShowError::Threads(e.to_string()))??;

@@ -118,8 +118,14 @@ impl ShownModel {
         (modex_view::DEFAULT_YAW, pitch)
     }
 
-    /// Draw `view` as RGBA8 into `out`, as `modex render` draws it (`zoom` 1 is its camera).
-    pub fn draw(&mut self, view: &View, out: &mut Vec<u8>) -> Result<(), ShowError> {
+    /// Draw `view` as RGBA8 into `out` through `canvas`, as `modex render` draws it (`zoom` 1 is
+    /// its camera).
+    pub fn draw(
+        &mut self,
+        view: &View,
+        canvas: &mut Canvas,
+        out: &mut Vec<u8>,
+    ) -> Result<(), ShowError> {
         let format = self.colours_for(view.format);
         let frames = self.frames();
         if view.frame >= frames {
@@ -144,7 +150,9 @@ impl ShownModel {
         }
         view.pan_camera(&mut camera);
         model::light_for(&mut self.renderer, &camera, self.format);
+        let (target, depth) = canvas.fit(format, (w, h));
         let mut shot = ModelShot {
+            depth,
             renderer: &self.renderer,
             camera,
             models: self.parts.borrow_dependent(),
@@ -153,7 +161,7 @@ impl ShownModel {
                 ..Entity::default()
             },
         };
-        into_rgba(format, (w, h), &self.palette, out, &mut shot)?;
+        into_rgba(target, &self.palette, out, &mut shot)?;
         Ok(())
     }
 }
@@ -184,8 +192,13 @@ impl ShownUnit {
             .unwrap_or(1)
     }
 
-    /// Draw `view` as RGBA8 into `out`, as `modex render` draws it.
-    pub fn draw(&mut self, view: &View, out: &mut Vec<u8>) -> Result<(), ShowError> {
+    /// Draw `view` as RGBA8 into `out` through `canvas`, as `modex render` draws it.
+    pub fn draw(
+        &mut self,
+        view: &View,
+        canvas: &mut Canvas,
+        out: &mut Vec<u8>,
+    ) -> Result<(), ShowError> {
         if view.facing > 255 {
             return Err(ShowError::Facing(view.facing));
         }
@@ -205,14 +218,18 @@ impl ShownUnit {
             }
         }
         view.pan_camera(&mut camera);
+        // Voxel units are palettized: 8-bit unless another format is asked, as `modex render`.
+        let format = view.format.unwrap_or(TargetFormat::Indexed8);
+        let (target, depth) = canvas.fit(format, (w, h));
+        // The ray-marcher draws only the unit: the rest stays as a new target is (zero).
+        target.clear();
         let mut shot = UnitShot {
+            depth,
             scene: &scene,
             camera,
             vpl: &self.unit.vpl,
         };
-        // Voxel units are palettized: 8-bit unless another format is asked, as `modex render`.
-        let format = view.format.unwrap_or(TargetFormat::Indexed8);
-        into_rgba(format, (w, h), &self.unit.vpl.palette, out, &mut shot)?;
+        into_rgba(target, &self.unit.vpl.palette, out, &mut shot)?;
         Ok(())
     }
 }
@@ -249,6 +266,7 @@ pub fn actions<'n>(names: impl IntoIterator<Item = &'n str>) -> Vec<Action> {
 
 /// One picture of a model.
 struct ModelShot<'a> {
+    depth: &'a mut DepthBuffer,
     renderer: &'a Renderer,
     camera: Camera,
     models: &'a [PreparedModel<'a>],
@@ -260,16 +278,15 @@ impl Drawing for ModelShot<'_> {
     where
         T::Px: RasterPixel + VoxelPixel,
     {
-        let (w, h) = target.size();
-        let mut depth = DepthBuffer::new(w, h);
         let (r, c) = (self.renderer, &self.camera);
-        model::draw_picture(target, &mut depth, r, c, self.models, &self.entity, false)?;
+        model::draw_picture(target, self.depth, r, c, self.models, &self.entity, false)?;
         Ok(())
     }
 }
 
 /// One picture of a posed unit.
 struct UnitShot<'a> {
+    depth: &'a mut DepthBuffer,
     scene: &'a [Instance<'a>],
     camera: Camera,
     vpl: &'a Vpl,
@@ -280,25 +297,65 @@ impl Drawing for UnitShot<'_> {
     where
         T::Px: RasterPixel + VoxelPixel,
     {
+        // As `voxel::draw_shot` (`modex render`) draws it: through a cleared depth buffer (here
+        // the page's kept one) onto a cleared target (`ShownUnit::draw` clears it).
         let opts = RenderOptions::default();
-        voxel::draw_shot(target, self.scene, &self.camera, self.vpl, &opts)?;
+        self.depth.clear();
+        modex_voxel::draw(
+            self.scene,
+            &self.camera,
+            self.vpl,
+            &opts,
+            target,
+            self.depth,
+        )?;
         Ok(())
     }
 }
 
-/// Draw into a fresh `size` target of `format` (`modex_view::target`, the one format switch) and
-/// write its RGBA8 pixels (what `modex render` saves: palette colours for the 8-bit frame) into
-/// `out`.
+/// The render target and depth buffer of the page's draws, kept from one draw to the next while
+/// the format and size stay (a model turned or a level walked draws every animation frame: a
+/// fresh target and depth buffer each time were an eighth of a draw, docs/benchmarks.md "Web").
+pub struct Canvas {
+    target: AnyTarget,
+    depth: DepthBuffer,
+}
+
+impl Default for Canvas {
+    fn default() -> Canvas {
+        Canvas {
+            target: AnyTarget::new(TargetFormat::Argb8888, 0, 0),
+            depth: DepthBuffer::new(0, 0),
+        }
+    }
+}
+
+impl Canvas {
+    /// The target (`modex_view::target`, the one format switch) and depth buffer for a `size`
+    /// draw in `format`, holding what the last draw left: every drawing clears them first.
+    pub fn fit(
+        &mut self,
+        format: TargetFormat,
+        (w, h): (usize, usize),
+    ) -> (&mut AnyTarget, &mut DepthBuffer) {
+        self.target.fit(format, w, h);
+        if (self.depth.width(), self.depth.height()) != (w, h) {
+            self.depth = DepthBuffer::new(w, h);
+        }
+        (&mut self.target, &mut self.depth)
+    }
+}
+
+/// Draw `drawing` into `target` and write its RGBA8 pixels (what `modex render` saves: palette
+/// colours for the 8-bit frame) into `out`.
 pub fn into_rgba(
-    format: TargetFormat,
-    (w, h): (usize, usize),
+    target: &mut AnyTarget,
     palette: &Palette,
     out: &mut Vec<u8>,
     drawing: &mut impl Drawing,
 ) -> Result<(), ViewError> {
-    let mut target = AnyTarget::new(format, w, h);
     target.draw(drawing)?;
-    *out = target.to_rgba8(palette);
+    target.write_rgba8(palette, out);
     Ok(())
 }
 

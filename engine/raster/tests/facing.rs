@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use glam::{Vec2, Vec3};
-use modex::{Argb8888, Camera, DepthBuffer, Projection, Surface};
+use modex::{Argb8888, Camera, DepthBuffer, Projection, Surface, Target};
 use modex_mdl::hmp::HmpFile;
 use modex_mdl::mdl::MdlFile;
 use modex_mdl::mdl7::Mdl7File;
@@ -349,7 +349,13 @@ fn measure(parts: &[Model], frame: usize, view: View, dump: &str) -> Measure {
         // Both pictures, for looking at a view (the UV code as colours).
         for (img, kind) in [(&culled, "culled"), (&both, "unculled")] {
             let path = Path::new(&dir).join(format!("{dump}-{kind}.png"));
-            modex::pngio::save_rgba(&path, SIZE.0, SIZE.1, &img.to_rgba8()).unwrap();
+            modex::pngio::save_rgba(
+                &path,
+                SIZE.0,
+                SIZE.1,
+                &img.to_rgba8(&modex::Palette::quake()),
+            )
+            .unwrap();
         }
     }
     let w = SIZE.0;

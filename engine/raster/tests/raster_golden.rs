@@ -109,7 +109,7 @@ fn check_surface<P: SurfacePixel + RasterPixel>(
     render(model, yaw, pitch, &mut s);
     let name = format!("{stem}_{}.png", P::NAME);
     golden
-        .check_rgba(&name, W, H, &s.to_rgba8(), TRUE_COLOUR)
+        .check_rgba(&name, W, H, &s.to_rgba8(&Palette::quake()), TRUE_COLOUR)
         .unwrap();
 }
 

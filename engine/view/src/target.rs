@@ -85,6 +85,21 @@ impl AnyTarget {
         }
     }
 
+    /// Make this a `width` x `height` target of `format`, allocating only when its format or size
+    /// changes, so a viewer can call this every frame. The pixels are what the last draw left
+    /// (zero when new): a drawing that does not cover every pixel clears first
+    /// ([`AnyTarget::clear`]).
+    pub fn fit(&mut self, format: TargetFormat, width: usize, height: usize) {
+        if self.format() != format || self.size() != (width, height) {
+            *self = AnyTarget::new(format, width, height);
+        }
+    }
+
+    /// Set every pixel to zero, as [`AnyTarget::new`] leaves them.
+    pub fn clear(&mut self) {
+        each_format!(self, t => Target::fill(t, Default::default()))
+    }
+
     /// Draw `drawing` into this target.
     pub fn draw(&mut self, drawing: &mut impl Drawing) -> Result<(), ViewError> {
         each_format!(self, t => drawing.draw(t))
@@ -93,6 +108,11 @@ impl AnyTarget {
     /// The pixels as RGBA8, 8-bit indices through `palette` (what [`AnyTarget::save_png`] writes).
     pub fn to_rgba8(&self, palette: &Palette) -> Vec<u8> {
         each_format!(self, t => Target::to_rgba8(t, palette))
+    }
+
+    /// [`AnyTarget::to_rgba8`] into `out` (resized to fit), which a viewer keeps between frames.
+    pub fn write_rgba8(&self, palette: &Palette, out: &mut Vec<u8>) {
+        each_format!(self, t => Target::write_rgba8(t, palette, out))
     }
 
     /// Save as a PNG: indexed for the 8-bit frame (its indices survive exactly), RGBA otherwise.
@@ -151,6 +171,27 @@ mod tests {
         // The 8-bit frame is saved indexed.
         pngio::decode_indexed(&std::fs::read(dir.join("8.png")).unwrap()).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_kept_target_is_cleared_and_refitted_like_a_new_one() {
+        let pal = Palette::quake();
+        let mut out = vec![7; 3];
+        for f in TargetFormat::ALL {
+            let mut t = AnyTarget::new(f, 4, 3);
+            t.draw(&mut Flat([255, 255, 255])).unwrap();
+            t.fit(f, 4, 3); // same format and size: the picture stays
+            t.write_rgba8(&pal, &mut out);
+            assert_eq!(out, t.to_rgba8(&pal), "{f}");
+            assert!(out.chunks(4).all(|p| p == [255, 255, 255, 255]), "{f}");
+            t.clear();
+            t.write_rgba8(&pal, &mut out);
+            assert_eq!(out, AnyTarget::new(f, 4, 3).to_rgba8(&pal), "{f}");
+            t.fit(f, 2, 5);
+            assert_eq!(t.size(), (2, 5));
+            t.write_rgba8(&pal, &mut out);
+            assert_eq!(out, AnyTarget::new(f, 2, 5).to_rgba8(&pal), "{f}");
+        }
     }
 
     #[test]

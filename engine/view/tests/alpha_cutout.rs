@@ -65,7 +65,11 @@ fn shot(format: TargetFormat, models: &[Model]) -> Shot {
         TargetFormat::Argb8888 => {
             let mut s = Surface::<Argb8888>::new(w, h);
             let covered = picture(&mut s, models);
-            let translucent_pixels = s.to_rgba8().chunks_exact(4).filter(|c| c[3] < 255).count();
+            let translucent_pixels = s
+                .to_rgba8(&Palette::quake())
+                .chunks_exact(4)
+                .filter(|c| c[3] < 255)
+                .count();
             Shot {
                 covered,
                 translucent_pixels,

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use modex::present::Present;
-use modex::Palette;
+use modex::{Palette, Target};
 use modex_demo::scene::draw::ViewControl;
 use modex_demo::scene::{Assets, DrawPath, FrameStats, SceneRenderer, World};
 
@@ -215,7 +215,7 @@ fn present_frame(
         DrawPath::Indexed => present.present_indexed(&scene.frame, palette)?,
         DrawPath::TrueColour => {
             let (w, h) = (scene.surface.width(), scene.surface.height());
-            present.present_rgba(w, h, &scene.surface.to_rgba8())?
+            present.present_rgba(w, h, &scene.surface.to_rgba8(palette))?
         }
     })
 }

@@ -197,7 +197,7 @@ fn save_screenshot(
 ) -> Result<()> {
     match path {
         DrawPath::Indexed => pngio::save_indexed(file, &scene.frame, palette)?,
-        DrawPath::TrueColour => pngio::save_rgba(file, WIDTH, HEIGHT, &scene.surface.to_rgba8())?,
+        DrawPath::TrueColour => pngio::save_target(file, &scene.surface, palette)?,
     }
     Ok(())
 }

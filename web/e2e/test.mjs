@@ -165,6 +165,8 @@ async function sameAsBinary(label, file, args) {
   const [yaw, pitch] = await shownAngles();
   check(yaw !== before[0] && pitch !== before[1], `drag: the shown angles change (${before} -> ${yaw},${pitch})`);
   const dragged = await sameAsBinary("drag", mdl, ["--size", "320x240", "--yaw", yaw, "--pitch", pitch]);
+  // The fragment follows the view within 200 ms (modex.js: FRAGMENT_MS).
+  await page.waitForFunction((y) => location.hash.includes(`yaw=${y}`), yaw, { timeout: 5000 }).catch(() => {});
   const hash = await page.evaluate(() => location.hash.slice(1));
   check(hash.includes(`yaw=${yaw}`) && hash.includes("file=minigun.MDL"), `drag: the fragment holds the view (#${hash})`);
   await page.click("#copy");

@@ -100,8 +100,10 @@ function show() {
   const [pw, ph] = [wasm.modex_pixels_size() >>> 16, wasm.modex_pixels_size() & 0xffff];
   if (canvas.width !== pw || canvas.height !== ph) { canvas.width = pw; canvas.height = ph; }
   placeCanvas();
+  // The module's picture as it lies in its memory, uncopied: putImageData copies it once (a copy
+  // here as well was a fifth of a walked level's frame at 1920x1080).
   const px = new Uint8ClampedArray(wasm.memory.buffer, wasm.modex_pixels(), pw * ph * 4);
-  ctx.putImageData(new ImageData(new Uint8ClampedArray(px), pw, ph), 0, 0);
+  ctx.putImageData(new ImageData(px, pw, ph), 0, 0);
 }
 function fail(msg) {
   $("error").textContent = msg; $("info").textContent = "";
@@ -171,7 +173,12 @@ function shownState() {
   writeFragment(cam);
 }
 
-// The fragment: the view shown now, with the parameters' keys.
+// The fragment: the view shown now, with the parameters' keys. Written at most once per
+// FRAGMENT_MS, the last view within FRAGMENT_MS after it is drawn: a walk or a drag draws every
+// animation frame, and a history update each time was a tenth of a walked level's frame (browsers
+// also throttle them).
+const FRAGMENT_MS = 200;
+let fragmentAt = -Infinity, fragmentLater = 0;
 function writeFragment(cam) {
   const f = new URLSearchParams();
   if (shown.name) f.set("file", shown.name);
@@ -187,7 +194,14 @@ function writeFragment(cam) {
   if (paletteName) f.set("palette", paletteName);
   if (fixed) f.set("size", `${fixed[0]}x${fixed[1]}`);
   const hash = `#${f.toString().replace(/%2C/g, ",")}`;
-  if (hash !== location.hash) history.replaceState(null, "", hash);
+  if (hash === location.hash) return;
+  const wait = fragmentAt + FRAGMENT_MS - performance.now();
+  if (wait <= 0) {
+    history.replaceState(null, "", hash);
+    fragmentAt = performance.now();
+  } else if (!fragmentLater) {
+    fragmentLater = setTimeout(() => { fragmentLater = 0; writeFragment(levelCamera()); }, wait);
+  }
 }
 
 // The `modex render` command line of the view shown.

@@ -3,7 +3,7 @@
 
 use std::io;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use modex::{FileSource, MemorySource};
 use modex_assets::{detect, Family, Format};
@@ -16,6 +16,10 @@ pub struct Dropped {
     names: Vec<String>,
     /// Shared with a cutscene shown ([`Dropped::shared`]), which needs files it owns.
     source: Arc<MemorySource>,
+    /// The install's scripts ([`Dropped::scripts`]), read the first time they are asked for
+    /// after a drop: reading them unpacks and parses every script of the archive, and the tree,
+    /// the list and the file shown each ask.
+    scripts: OnceLock<Result<Vec<ScriptEntry>, SceneError>>,
 }
 
 /// Something the page can show: a dropped file, or a script of a dropped install's archive.
@@ -44,6 +48,9 @@ impl Dropped {
             self.names.push(name.clone());
         }
         Arc::make_mut(&mut self.source).insert(&name, bytes);
+        if name.eq_ignore_ascii_case(SCRIPT_ARCHIVE) {
+            self.scripts = OnceLock::new();
+        }
     }
 
     /// The files, to find siblings, skins, palettes and archives in.
@@ -73,8 +80,10 @@ impl Dropped {
 
     /// The scripts of the dropped install's script archive (`ASCR000.LIB`) by number (none
     /// when none was dropped), or why the archive does not read.
-    pub fn scripts(&self) -> Result<Vec<ScriptEntry>, SceneError> {
-        self.archive().map_or(Ok(Vec::new()), |d| d.scripts())
+    pub fn scripts(&self) -> Result<&[ScriptEntry], &SceneError> {
+        self.scripts
+            .get_or_init(|| self.archive().map_or(Ok(Vec::new()), |d| d.scripts()))
+            .as_deref()
     }
 
     /// The text of script `number` of the dropped install's archive.
@@ -127,12 +136,12 @@ impl Dropped {
         out.extend(
             self.scripts()
                 .unwrap_or_default()
-                .into_iter()
+                .iter()
                 .filter(|s| s.commands > 0)
                 .map(|s| Showable {
                     name: script_name(s.number),
                     format: Format::Ascr,
-                    script: Some(s),
+                    script: Some(s.clone()),
                 })
                 .filter(|s| !taken.contains(&s.name.to_ascii_lowercase())),
         );
@@ -389,6 +398,12 @@ mod tests {
             .map(|e| (e.name, e.kind, e.shown, e.note))
             .collect();
         let commands = d.scripts().unwrap()[1].commands;
+        // Read once: every later ask gets the same list, until another archive is dropped.
+        assert!(std::ptr::eq(d.scripts().unwrap(), d.scripts().unwrap()));
+        let mut damaged = d.clone();
+        damaged.insert("ani/ascr000.lib", b"LIB".to_vec());
+        assert!(damaged.scripts().is_err());
+        assert!(d.scripts().is_ok());
         assert!(commands > 10, "{commands}");
         assert_eq!(
             tree,

@@ -1,7 +1,7 @@
 //! # modex — the engine core
 //!
 //! What every part of modex shares: the 8-bit mode-X framebuffer ([`IndexedFrame`]), palettes and
-//! fades ([`Palette`]), the true-colour pixel formats of the era ([`Rgb565`], [`Argb4444`],
+//! fades ([`Palette`]) with exact nearest-colour lookups ([`NearestColours`]), the true-colour pixel formats of the era ([`Rgb565`], [`Argb4444`],
 //! [`Argb8888`]) with typed [`Surface`]s, a shared [`DepthBuffer`], 22.10 fixed point ([`Fixed`]),
 //! the MDL normal table, the bounds-checked [`ByteReader`] and [`FormatError`] every loader uses,
 //! PNG in and out, the [`Present`] contract with the headless presenter, and the audio [`Mixer`].
@@ -34,6 +34,7 @@ pub mod fixed;
 pub mod float;
 pub mod frame;
 mod line;
+mod nearest;
 pub mod normals;
 pub mod palette;
 mod pixel;
@@ -57,6 +58,7 @@ pub use error::{ErrorKind, FormatError, FormatResult};
 pub use fixed::Fixed;
 pub use frame::IndexedFrame;
 pub use line::draw_line;
+pub use nearest::NearestColours;
 pub use palette::Palette;
 pub use pixel::{Argb4444, Argb8888, Pixel, Rgb565, Surface};
 pub use present::{HeadlessPresenter, Present, PresentError};

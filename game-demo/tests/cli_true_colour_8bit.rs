@@ -1,22 +1,24 @@
 //! 8-bit pictures of true-colour content keep its colours: on every shared level and true-colour
-//! model, `modex render --format 8` and `--format 8888` of the same file are compared over the
-//! pixels both cover (neither is the background), per channel in steps of 64 levels (4 of 255).
+//! model (every sample `modex render` draws in 8888 by default), `modex render --format 8` and
+//! `--format 8888` of the same file are compared over the pixels both cover (neither is the
+//! background), per channel in steps of 64 levels (4 of 255).
 //!
 //! Issue 40's target is a mean difference of at most 2 steps and no channel shifted on average by
-//! more than half a step. Measured (320x240, docs/benchmarks.md): every sample meets it but
-//! minigun.MDL (green +0.7, blue +0.6 steps: its dark metal leans cyan where lighting darkens it
-//! below the palette's darkest matching greys) and testlevel_doors (mean 2.3 steps over the 0.9 %
-//! of the picture its thin poles cover). This test holds every sample to the bounds reached,
-//! [`MEAN_STEPS`] and [`BIAS_STEPS`], so no change makes them worse; the issue stays open until
-//! the target's bounds hold.
+//! more than half a step. Measured (320x240, docs/benchmarks.md "8-bit colours"): every one of the
+//! 67 samples is within 1.2 steps on average, and all but five within half a step per channel:
+//! ackmen01 (red +1.2), zorroLotti (red +1.15), retroacknex's terrain.hmp (+0.75 in each: its
+//! skin files are not among the samples, so it is the renderer's flat grey, one shade off),
+//! tile-floor-turret (red +0.73) and mdl7-player (+0.62 in each). This test holds every sample to
+//! [`MEAN_STEPS`] and to the bias bound reached, [`BIAS_STEPS`], so no change makes them worse;
+//! the issue stays open until the half step holds.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Largest mean absolute difference allowed, steps of 64 (target: 2).
-const MEAN_STEPS: f64 = 2.5;
+/// Largest mean absolute difference allowed, steps of 64 (the target).
+const MEAN_STEPS: f64 = 2.0;
 /// Largest mean signed difference of any channel, steps of 64 (target: 0.5).
-const BIAS_STEPS: f64 = 0.9;
+const BIAS_STEPS: f64 = 1.25;
 
 fn render(file: &Path, out: &Path, format: &str) -> (usize, usize, Vec<u8>) {
     let status = Command::new(env!("CARGO_BIN_EXE_modex"))
@@ -55,30 +57,72 @@ fn compare(a: &[u8], b: &[u8]) -> (f64, [f64; 3], usize) {
     (abs / (3.0 * n_f), sum.map(|s| s / n_f), n)
 }
 
+/// Every model, terrain and level file below `dir`, each content once (the shared levels' models
+/// are also among the model samples).
+fn sample_files(dir: &Path, seen: &mut Vec<(String, u64)>, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            sample_files(&p, seen, out);
+            continue;
+        }
+        let ext = p
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        if !matches!(ext.as_deref(), Some("mdl" | "hmp" | "wmb")) {
+            continue;
+        }
+        let key = (
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .to_ascii_lowercase(),
+            p.metadata().unwrap().len(),
+        );
+        if !seen.contains(&key) {
+            seen.push(key);
+            out.push(p);
+        }
+    }
+}
+
+/// Whether `modex render` chooses 8888 for `file` by itself (true-colour content).
+fn is_true_colour(file: &Path, out: &Path) -> bool {
+    let run = Command::new(env!("CARGO_BIN_EXE_modex"))
+        .args(["render"])
+        .arg(file)
+        .args(["--size", "8x6", "-o"])
+        .arg(out)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&run.stderr).contains("drawn in 8888 (true-colour content)")
+}
+
 #[test]
 fn eight_bit_renders_of_true_colour_content_keep_its_colours() {
     let Some(wmb) = modex_testkit::samples_dir("wmb") else {
         return;
     };
     let mdl = modex_testkit::samples_dir("mdl").expect("mdl beside wmb");
-    let level = wmb.join("lottershock/Game/Level");
-    let files: Vec<PathBuf> = ["testlevel", "menue", "testlevel_doors", "bestiary"]
-        .iter()
-        .map(|l| level.join(format!("{l}.wmb")))
-        .chain(
-            [
-                "assimp/minigun.MDL",
-                "libgamestudio/mdl5-earth.mdl",
-                "lottershock/Assets/tree3.mdl",
-                "lottershock/Assets/tubes5.mdl",
-                "lottershock/Assets/lottifant.mdl",
-            ]
-            .iter()
-            .map(|m| mdl.join(m)),
-        )
-        .collect();
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("true_colour_8bit");
     std::fs::create_dir_all(&out).unwrap();
+    let (mut seen, mut all) = (Vec::new(), Vec::new());
+    sample_files(&wmb, &mut seen, &mut all);
+    sample_files(&mdl, &mut seen, &mut all);
+    let files: Vec<PathBuf> = all
+        .into_iter()
+        .filter(|f| is_true_colour(f, &out.join("probe.png")))
+        .collect();
+    // The four shared levels and the true-colour models among the samples.
+    assert!(
+        files.len() >= 60,
+        "only {} true-colour samples",
+        files.len()
+    );
     let mut failures = Vec::new();
     for f in &files {
         let name = f.file_name().unwrap().to_string_lossy().to_string();

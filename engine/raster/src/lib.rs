@@ -38,5 +38,5 @@ mod raster;
 
 pub use raster::{
     framing_camera, Cull, DepthMode, Entity, Light, PreparedModel, RasterPixel, Renderer,
-    SharedTextures, LIGHT_MAX, LIGHT_ONE,
+    SharedTextures, BLANK_RGB, LIGHT_MAX, LIGHT_ONE,
 };

@@ -23,6 +23,7 @@
 
 use modex::{Palette, TargetFormat};
 use modex_mdl::{Model, SkinPixels};
+use modex_raster::BLANK_RGB;
 
 /// Whether content was made for a palette or in true colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,16 +147,22 @@ pub fn choose<'a>(
 /// Most texels the quantizer learns from: more says nothing new about a level's colours and
 /// costs time (a large level's surface pages hold tens of millions).
 const MAX_SAMPLES: usize = 1 << 20;
-/// NeuQuant's sampling factor: 1 looks at every texel given, 30 at a thirtieth; 10 is the
-/// quality its authors recommend.
+/// NeuQuant's sampling factor for a full sample: 1 looks at every texel given, 30 at a
+/// thirtieth; 10 is the quality its authors recommend.
 const SAMPLE_FACTOR: i32 = 10;
 
 /// A palette for drawing `models` (their skins' RGBA texels, as decoded) in 8 bits: index 0
-/// black (transparent in the rasterizer), indices 1..=255 NeuQuant's colours of the texels. The
-/// darker shades lighting makes are taken in too: each texel is also learned at 5/8, 3/8 and 3/16
-/// of its brightness, the range a lit scene spans between full light and shadow, so shaded
-/// surfaces find near colours and keep their hue instead of drifting to the nearest grey.
-/// Transparent texels (alpha below 128) are left out. Without any texel, the Quake palette.
+/// black (transparent in the rasterizer), indices 1..=255 the colours of the texels as lighting
+/// shows them, from deep shadow to overbright ([`shade`]), so shaded surfaces find near colours
+/// and keep their hue instead of drifting to the nearest grey or a tinted neighbour:
+/// - a few colours (a material colour, flat parts) are kept exactly, each at as many
+///   brightnesses as the palette has room for ([`few_colours`]);
+/// - else NeuQuant's colours of the texels, each learned as it is and at [`STRATA`] brightnesses
+///   spread over the range.
+///
+/// Transparent texels (alpha below 128) are left out. Without any texel (skin files missing, DDS
+/// kinds not decoded), the palette of the grey the renderer draws such skins with
+/// ([`modex_raster::BLANK_RGB`]).
 pub fn content_palette<'a>(models: impl IntoIterator<Item = &'a Model>) -> Palette {
     let skins: Vec<&[u8]> = models
         .into_iter()
@@ -164,25 +171,38 @@ pub fn content_palette<'a>(models: impl IntoIterator<Item = &'a Model>) -> Palet
         .filter(|p| !p.is_empty())
         .collect();
     let texels: usize = skins.iter().map(|p| p.len() / 4).sum();
+    let blank = [BLANK_RGB[0], BLANK_RGB[1], BLANK_RGB[2], 255];
     if texels == 0 {
-        return Palette::quake();
+        return few_colours(std::iter::once(&blank[..])).unwrap_or_else(Palette::quake);
     }
     // Every `stride`-th texel, so the sample is bounded and spread over every skin.
-    let stride = texels.div_ceil(MAX_SAMPLES / SHADES.len()).max(1);
-    let mut sample = Vec::with_capacity(4 * MAX_SAMPLES);
-    for t in skins
-        .iter()
-        .flat_map(|p| p.chunks_exact(4))
-        .step_by(stride)
-        .filter(|t| t[3] >= 128)
-    {
-        for shade in SHADES {
-            sample.extend(t[..3].iter().map(|&c| ((c as u32 * shade) >> 8) as u8));
+    let stride = texels.div_ceil(MAX_SAMPLES / (STRATA + 1)).max(1);
+    let opaque = || {
+        skins
+            .iter()
+            .flat_map(|p| p.chunks_exact(4))
+            .step_by(stride)
+            .filter(|t| t[3] >= 128)
+    };
+    if let Some(palette) = few_colours(opaque()) {
+        return palette;
+    }
+    let mut sample = Vec::with_capacity(4 * MAX_SAMPLES.min(texels * (STRATA + 1)));
+    for (j, t) in opaque().enumerate() {
+        // The texel as it is: the 8-bit skin stores its nearest colour, and every shade of it
+        // is lit from that one, so an error there is carried into every light.
+        sample.extend_from_slice(&t[..3]);
+        sample.push(255);
+        // Then one brightness from each stratum, a different one for each texel, so the texels
+        // of one colour together cover the range without gaps.
+        for k in 0..STRATA {
+            let level = k * STRATA + (j * 5 + k * 3) % STRATA;
+            sample.extend(t[..3].iter().map(|&c| shaded(c, shade(level))));
             sample.push(255);
         }
     }
     if sample.is_empty() {
-        return Palette::quake();
+        return few_colours(std::iter::once(&blank[..])).unwrap_or_else(Palette::quake);
     }
     let quant = color_quant::NeuQuant::new(SAMPLE_FACTOR, 255, &sample);
     let mut colors = [[0u8; 3]; 256];
@@ -195,8 +215,62 @@ pub fn content_palette<'a>(models: impl IntoIterator<Item = &'a Model>) -> Palet
     Palette { colors }
 }
 
-/// The brightness each texel is learned at, out of 256.
-const SHADES: [u32; 4] = [256, 160, 96, 48];
+/// When `texels` hold few distinct colours (at most 255 / [`FEW_SHADES`]), a palette of exactly
+/// those colours, each at an even share of the 255 entries, at brightnesses spread over the
+/// range of [`shade`]; else `None`.
+fn few_colours<'a>(texels: impl Iterator<Item = &'a [u8]>) -> Option<Palette> {
+    let mut seen = std::collections::BTreeSet::new();
+    for t in texels {
+        seen.insert([t[0], t[1], t[2]]);
+        if seen.len() * FEW_SHADES > 255 {
+            return None;
+        }
+    }
+    if seen.is_empty() {
+        return None;
+    }
+    let per_colour = 255 / seen.len();
+    let mut colors = [[0u8; 3]; 256];
+    let mut next = 1;
+    for c in &seen {
+        for k in 0..per_colour {
+            let u = k as f32 / (per_colour - 1).max(1) as f32;
+            colors[next] = c.map(|v| shaded(v, shade_along(u)));
+            next += 1;
+        }
+    }
+    Some(Palette { colors })
+}
+
+/// Channel `c` at brightness `shade` out of 256, rounded, at most 255.
+fn shaded(c: u8, shade: u32) -> u8 {
+    ((c as u32 * shade + 128) >> 8).min(255) as u8
+}
+
+/// Brightnesses a texel is learned at, out of 256: [`LEVELS`] steps of equal ratio from 9/8
+/// (the overbright a sun adds to ambient) down to 1/8 (deep shadow), the range a lit scene
+/// spans. Learning each texel at a few fixed brightnesses (1, 5/8, 3/8, 3/16) left gaps
+/// between them: a lit gradient of one colour fell into bands, and where a shaded grey's nearest
+/// colour was a tinted one, keypad keys turned cyan and brown in 8 bits (docs/benchmarks.md
+/// "8-bit colours").
+fn shade(level: usize) -> u32 {
+    shade_along(level as f32 / (LEVELS - 1) as f32)
+}
+
+/// The brightness `u` of the way (0..=1) from the brightest shade to the darkest.
+fn shade_along(u: f32) -> u32 {
+    const BRIGHTEST: f32 = 288.0;
+    const DARKEST: f32 = 32.0;
+    (BRIGHTEST * (DARKEST / BRIGHTEST).powf(u)).round() as u32
+}
+
+/// Fewest brightnesses a colour of [`few_colours`] is kept at: steps of 7 % over the range
+/// (a keypad key's 31 colours at 8 brightnesses each fell into bands 37 % apart).
+const FEW_SHADES: usize = 32;
+/// Brightness levels of [`shade`].
+const LEVELS: usize = STRATA * STRATA;
+/// Brightnesses learned per texel, one from each of this many equal parts of the range.
+const STRATA: usize = 8;
 
 #[cfg(test)]
 mod tests {
@@ -234,44 +308,68 @@ mod tests {
         assert_eq!(Colours::TrueColour.describe(), "8888 (true-colour content)");
     }
 
+    /// The largest channel difference from `c` to the nearest of `pal`'s entries 1..=255.
+    fn near(pal: &Palette, c: [u8; 3]) -> i32 {
+        pal.colors[1..]
+            .iter()
+            .map(|p| {
+                (0..3)
+                    .map(|i| (p[i] as i32 - c[i] as i32).abs())
+                    .max()
+                    .unwrap()
+            })
+            .min()
+            .unwrap()
+    }
+
     #[test]
     fn the_content_palette_holds_the_content_colours_and_keeps_index_0_black() {
-        // Sand and sky: the Quake palette has neither; the built one has both within a few steps.
+        // Sand and sky, each in 2048 slightly different tones (more colours than a palette
+        // holds, so NeuQuant builds it): the Quake palette has neither; the built one has both,
+        // at every brightness they are learned at, within a few steps.
         let mut rgba = Vec::new();
         for i in 0..4096u32 {
-            let c = if i % 2 == 0 {
-                [222, 184, 135]
+            let (c, d) = if i % 2 == 0 {
+                ([222u8, 184, 135], i / 2 % 16)
             } else {
-                [90, 140, 220]
+                ([90, 140, 220], i / 2 % 16)
             };
-            rgba.extend(c);
+            rgba.extend(c.map(|v| v - d as u8 + (i / 32 % 8) as u8));
             rgba.push(255);
         }
         // A transparent texel does not count.
         rgba.extend([255, 0, 255, 0]);
-        let pal = content_palette([&model_with(SkinPixels::Argb8888(Vec::new().into()), rgba)]);
+        let model = model_with(SkinPixels::Argb8888(Vec::new().into()), rgba);
+        let pal = content_palette([&model]);
         assert_eq!(pal.colors[0], [0, 0, 0]);
-        let near = |c: [u8; 3]| {
-            pal.colors[1..]
-                .iter()
-                .map(|p| {
-                    (0..3)
-                        .map(|i| (p[i] as i32 - c[i] as i32).abs())
-                        .max()
-                        .unwrap()
-                })
-                .min()
-                .unwrap()
-        };
-        // Each colour at every brightness it is learned at (lit, half-lit, in shadow).
         for c in [[222u8, 184, 135], [90, 140, 220]] {
-            for shade in SHADES {
-                let shaded = c.map(|v| ((v as u32 * shade) >> 8) as u8);
-                assert!(near(shaded) <= 6, "{shaded:?}: {}", near(shaded));
+            // The middle of each stratum (its ends are learned from fewer texels).
+            for level in (STRATA / 2..LEVELS).step_by(STRATA) {
+                let shaded = c.map(|v| shaded(v, shade(level)));
+                assert!(
+                    near(&pal, shaded) <= 8,
+                    "{shaded:?}: {}",
+                    near(&pal, shaded)
+                );
             }
         }
-        assert!(near([255, 0, 255]) > 60);
+        assert!(near(&pal, [255, 0, 255]) > 60);
         assert!(!is_stock(&pal));
         assert!(is_stock(&Palette::quake()));
+    }
+
+    #[test]
+    fn few_colours_are_kept_exactly_even_from_one_texel() {
+        // A material-only skin: one texel of its diffuse colour. NeuQuant learning from eight
+        // texels left its starting grey ramp, and the magenta sphere was drawn grey in 8 bits.
+        let magenta = [230u8, 20, 240];
+        let model = model_with(SkinPixels::Rgba, vec![230, 20, 240, 255]);
+        let pal = content_palette([&model]);
+        assert_eq!(pal.colors[0], [0, 0, 0]);
+        // The colour itself and every brightness lighting makes of it, within one level.
+        for shade in 32..=288 {
+            let lit = magenta.map(|v| shaded(v, shade));
+            assert!(near(&pal, lit) <= 1, "{lit:?}: {}", near(&pal, lit));
+        }
     }
 }

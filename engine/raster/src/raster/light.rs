@@ -7,7 +7,9 @@
 //! palette. The true-colour paths multiply each channel instead.
 
 use glam::Vec3;
-use modex::Palette;
+use std::sync::OnceLock;
+
+use modex::{NearestColours, Palette};
 use modex_mdl::normals::{mdl_normals, MDL_NORMAL_COUNT};
 
 /// Fixed-point intensity meaning 1.0 (the skin colour unchanged).
@@ -90,37 +92,18 @@ pub fn normal_table_dots(towards_light: Vec3) -> [f32; MDL_NORMAL_COUNT] {
     dots
 }
 
-/// Nearest palette entry by squared RGB distance, searching indices `first..=255`.
-fn nearest(colors: &[[u8; 3]; 256], rgb: [i32; 3], first: usize) -> u8 {
-    let mut best = first;
-    let mut best_d = i32::MAX;
-    for (i, c) in colors.iter().enumerate().skip(first) {
-        let dr = c[0] as i32 - rgb[0];
-        let dg = c[1] as i32 - rgb[1];
-        let db = c[2] as i32 - rgb[2];
-        let d = dr * dr + dg * dg + db * db;
-        if d < best_d {
-            best_d = d;
-            best = i;
-            if d == 0 {
-                break;
-            }
-        }
-    }
-    best as u8
-}
-
 /// Palette-derived tables for the 8-bit target: the shade table (colormap) and the RGB → index
-/// lookup that maps true-colour skins into the palette. Build once per palette (tens of
-/// milliseconds), then share between draws and threads.
+/// lookup that maps true-colour skins into the palette. Build once per palette (a few
+/// milliseconds; the lookup on first use), then share between draws and threads.
 #[derive(Debug, Clone)]
 pub struct ShadeTable {
     palette: Palette,
     /// `SHADE_LEVELS` rows of 256 indices.
     colormap: Vec<u8>,
-    /// 15-bit RGB (5 bits each, red high) → nearest index among 1..=255. Index 0 is left out so a
-    /// true-colour texel can never turn into the overlay key by accident.
-    rgb15: Vec<u8>,
+    /// RGB → nearest index among 1..=255, exact, built on first use (only 8-bit pictures of
+    /// true-colour skins ask). Index 0 is left out so a true-colour texel can never turn into the
+    /// overlay key by accident.
+    rgb: OnceLock<NearestColours>,
 }
 
 impl ShadeTable {
@@ -142,25 +125,16 @@ impl ShadeTable {
                     let middle = if level == 0 { 0 } else { 2 * level + 1 };
                     let rgb = colors[c].map(|v| {
                         ((v as usize * middle + SHADE_IDENTITY) / (2 * SHADE_IDENTITY)).min(255)
-                            as i32
+                            as u8
                     });
-                    nearest(colors, rgb, 0)
+                    palette.nearest(rgb)
                 };
             }
-        }
-        let mut rgb15 = vec![0u8; 1 << 15];
-        for (key, out) in rgb15.iter_mut().enumerate() {
-            // Each key stands for the 8 values `8v..8v+7` of each channel: its colour is their
-            // middle. (Spreading `v` over 0..=255 instead put it near the bottom for dark
-            // colours, and a level's greys came out 3 of 255 too dark on average.)
-            let expand = |v: usize| ((v << 3) | 4) as i32;
-            let rgb = [expand(key >> 10), expand((key >> 5) & 31), expand(key & 31)];
-            *out = nearest(colors, rgb, 1);
         }
         ShadeTable {
             palette: palette.clone(),
             colormap,
-            rgb15,
+            rgb: OnceLock::new(),
         }
     }
 
@@ -179,12 +153,13 @@ impl ShadeTable {
         self.colormap[level_of(light) * 256 + index as usize]
     }
 
-    /// The palette index (1..=255) nearest to an RGB colour, through the prebuilt 15-bit lookup.
+    /// The palette index (1..=255) nearest to an RGB colour, exactly (as
+    /// [`Palette::nearest_in`]`(rgb, 1..=255)`).
     #[inline]
     pub fn index_of(&self, rgb: [u8; 3]) -> u8 {
-        let key =
-            ((rgb[0] as usize >> 3) << 10) | ((rgb[1] as usize >> 3) << 5) | (rgb[2] as usize >> 3);
-        self.rgb15[key]
+        self.rgb
+            .get_or_init(|| NearestColours::new(&self.palette, 1..=255))
+            .nearest(rgb)
     }
 }
 
@@ -220,6 +195,15 @@ mod tests {
             t.palette().colors[t.index_of([255, 255, 255]) as usize],
             [255, 255, 255]
         );
+        // Exact for dark 565 colours, which sit at the bottom of their 8x8x8 cells.
+        for v in 0..32u8 {
+            let c = [
+                (v << 3) | (v >> 2),
+                (v << 3) | (v >> 2),
+                ((v / 2) << 3) | (v >> 3),
+            ];
+            assert_eq!(t.index_of(c), t.palette().nearest_in(c, 1..=255), "{c:?}");
+        }
     }
 
     #[test]

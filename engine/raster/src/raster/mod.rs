@@ -34,3 +34,4 @@ pub use pixel::RasterPixel;
 pub use setup::Cull;
 pub use shared::SharedTextures;
 pub use span::DepthMode;
+pub use texture::BLANK_RGB;

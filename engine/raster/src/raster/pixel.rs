@@ -137,9 +137,8 @@ trait Texel: Copy + PartialEq + Default + Sync + 'static {
 }
 
 impl Texel for u8 {
-    /// One 8-bit form serves both modes: index 0 is the key, and a drawn key is black.
-    fn level<'t>(tex: &'t Texture, _keyed: bool, level: usize, shades: &ShadeTable) -> &'t [u8] {
-        tex.indexed_level(level, shades)
+    fn level<'t>(tex: &'t Texture, keyed: bool, level: usize, shades: &ShadeTable) -> &'t [u8] {
+        tex.indexed_level(level, keyed, shades)
     }
 }
 

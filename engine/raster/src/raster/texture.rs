@@ -1,8 +1,11 @@
 //! Skins prepared for drawing: the texels each target reads, built once per model and palette.
 //!
 //! - For the 8-bit target, palette indices: 8-bit skins as stored; true-colour skins mapped to the
-//!   palette through the [`ShadeTable`]'s prebuilt 15-bit lookup (never to index 0, which stays the
-//!   overlay key; a raw all-zero texel maps to 0).
+//!   nearest palette colour through the [`ShadeTable`]'s exact lookup (never to index 0, which
+//!   stays the overlay key; a raw all-zero texel maps to 0 in the keyed form). Like the RGBA, once
+//!   as is and once keyed: the mip levels of the two differ where a skin has keys (the plain form
+//!   averages a black key texel in, as the 8888 target's plain RGBA does; the keyed form leaves it
+//!   out), so each mode reads the form its true-colour twin reads and 8-bit and 8888 agree.
 //! - For true-colour targets, packed RGBA (`r | g << 8 | b << 16 | a << 24`), once as is and once with
 //!   the overlay key (index 0, or a raw value of 0 for 16/24/32-bit skins, as the manual says for
 //!   16-bit ones) turned into the value 0, which no opaque texel can have.
@@ -94,8 +97,11 @@ pub struct Texture {
     stored: Option<Arc<[u8]>>,
     /// The keyed form of every level, built on first use.
     keyed: OnceLock<Vec<Keyed>>,
-    /// The 8-bit form of every level (palette indices, 0 at keys), built on first use.
+    /// The keyed 8-bit form of every level (palette indices, 0 at keys), built on first use.
     indexed: OnceLock<Vec<Vec<u8>>>,
+    /// The plain 8-bit form of every level (each texel its plain colour's index), built on first
+    /// use; skins without keys read the keyed form, which is then the same.
+    indexed_plain: OnceLock<Vec<Vec<u8>>>,
 }
 
 /// At most this many levels (a 65535-texel side, the largest [`Texture::from_skin`] takes, needs 17).
@@ -192,6 +198,7 @@ impl Texture {
             stored,
             keyed: OnceLock::new(),
             indexed: OnceLock::new(),
+            indexed_plain: OnceLock::new(),
         })
     }
 
@@ -206,10 +213,18 @@ impl Texture {
         &self.keyed_forms()[level].overlay
     }
 
-    /// Level `level`'s palette indices through `shades` (the 8-bit target; 0 at keys); built on
-    /// the first call, so `shades` must be the table the texture was prepared with.
-    pub fn indexed_level(&self, level: usize, shades: &ShadeTable) -> &[u8] {
-        &self.indexed.get_or_init(|| self.build_indexed(shades))[level]
+    /// Level `level`'s palette indices through `shades` (the 8-bit target), `keyed` (0 at keys:
+    /// overlay mode and alpha-tested skins, as [`Texture::overlay_level`]) or plain (as
+    /// [`Texture::rgba_level`]); built on the first call, so `shades` must be the table the
+    /// texture was prepared with.
+    pub fn indexed_level(&self, level: usize, keyed: bool, shades: &ShadeTable) -> &[u8] {
+        if keyed || self.keys.iter().all(|&w| w == 0) {
+            &self.indexed.get_or_init(|| self.build_indexed(shades))[level]
+        } else {
+            &self
+                .indexed_plain
+                .get_or_init(|| self.build_indexed_plain(shades))[level]
+        }
     }
 
     /// The keyed form of every level: level 0's from the skin's keys, each further level's keys by
@@ -238,8 +253,28 @@ impl Texture {
         })
     }
 
-    /// The 8-bit form of every level: an 8-bit skin's level 0 as stored; every other texel the
-    /// palette colour nearest its keyed colour (never index 0), 0 at keys.
+    /// The plain 8-bit form of every level: an 8-bit skin's level 0 as stored; every other texel
+    /// the palette colour nearest its plain colour (never index 0).
+    fn build_indexed_plain(&self, shades: &ShadeTable) -> Vec<Vec<u8>> {
+        self.levels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| match (&self.stored, i) {
+                (Some(stored), 0) => stored.to_vec(),
+                _ => l
+                    .rgba
+                    .iter()
+                    .map(|&c| {
+                        let [r, g, b, _] = c.to_le_bytes();
+                        shades.index_of([r, g, b])
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// The keyed 8-bit form of every level: an 8-bit skin's level 0 as stored; every other texel
+    /// the palette colour nearest its keyed colour (never index 0), 0 at keys.
     fn build_indexed(&self, shades: &ShadeTable) -> Vec<Vec<u8>> {
         self.keyed_forms()
             .iter()
@@ -282,9 +317,11 @@ impl Texture {
             }],
             cutout: false,
             keys: vec![0],
-            stored: Some([shades.index_of(BLANK_RGB)].into()),
+            // The full search: one colour does not pay for building the lookup.
+            stored: Some([shades.palette().nearest_in(BLANK_RGB, 1..=255)].into()),
             keyed: OnceLock::new(),
             indexed: OnceLock::new(),
+            indexed_plain: OnceLock::new(),
         }
     }
 
@@ -438,7 +475,7 @@ mod tests {
         assert_eq!(sizes, [(12, 5), (6, 2), (3, 1), (1, 1)]);
         for (i, l) in t.levels.iter().enumerate() {
             let n = (l.width * l.height) as usize;
-            let (indexed, overlay) = (t.indexed_level(i, &shades), t.overlay_level(i));
+            let (indexed, overlay) = (t.indexed_level(i, true, &shades), t.overlay_level(i));
             assert_eq!((indexed.len(), l.rgba.len(), overlay.len()), (n, n, n));
         }
         // Level 1 texel (1, 0) is the mean of texels (2..4, 0..2) of level 0: red 8, 12, 56, 60.
@@ -454,13 +491,19 @@ mod tests {
         let wt = [255, 255, 255, 255];
         let px = [k, k, wt, k, k, wt, wt, wt];
         let t = Texture::from_skin(&skin(4, 2, px.concat()), &shades).unwrap();
-        let (overlay, indexed) = (t.overlay_level(1), t.indexed_level(1, &shades));
+        let (overlay, indexed) = (t.overlay_level(1), t.indexed_level(1, true, &shades));
         assert_eq!(overlay[0], 0, "three of four keys: key");
         assert_eq!(indexed[0], 0);
         assert_eq!(overlay[1], pack(wt), "one key of four: mean of the others");
         assert_ne!(indexed[1], 0);
         // The normal form averages every texel, keys too.
         assert_eq!(t.rgba_level(1)[0].to_le_bytes(), [64, 64, 64, 255]);
+        // And so does the plain 8-bit form, so 8-bit shows what 8888 shows: the grey, where the
+        // keyed form (overlay mode) shows the key.
+        let plain = t.indexed_level(1, false, &shades);
+        assert_eq!(plain[0], shades.index_of([64, 64, 64]));
+        assert_eq!(plain[1], shades.index_of([191, 191, 191]));
+        assert_eq!(t.rgba_level(1)[1].to_le_bytes(), [191, 191, 191, 255]);
     }
 
     fn argb8888(w: usize, h: usize, px: &[[u8; 4]]) -> Skin {
@@ -492,7 +535,7 @@ mod tests {
         let t = Texture::from_skin(&argb8888(4, 2, &px), &shades).unwrap();
         assert!(t.cutout);
         assert!(t.keyed(false) && t.keyed(true));
-        let (overlay, indexed) = (t.overlay_level(0), t.indexed_level(0, &shades));
+        let (overlay, indexed) = (t.overlay_level(0), t.indexed_level(0, true, &shades));
         for (i, p) in px.iter().enumerate() {
             let cut = p[3] < ALPHA_REF;
             assert_eq!(overlay[i] == 0, cut, "texel {i}: keyed form");
@@ -505,7 +548,7 @@ mod tests {
         }
         // Level 1: the left block has three cut texels of four (cut), the right none; its mean
         // is of the keyed form, so opaque too (alpha 200 drawn as 255).
-        let (overlay, indexed) = (t.overlay_level(1), t.indexed_level(1, &shades));
+        let (overlay, indexed) = (t.overlay_level(1), t.indexed_level(1, true, &shades));
         assert_eq!((overlay[0], indexed[0]), (0, 0));
         assert_eq!(overlay[1].to_le_bytes()[3], 255);
         assert_ne!(indexed[1], 0);
@@ -529,7 +572,7 @@ mod tests {
         );
         t.overlay_level(0);
         assert!(t.keyed.get().is_some() && t.indexed.get().is_none());
-        t.indexed_level(0, &shades);
+        t.indexed_level(0, true, &shades);
         assert!(t.indexed.get().is_some());
     }
 

@@ -1,0 +1,179 @@
+//! Exact nearest-colour lookups into a palette, fast enough to map every texel of a level.
+//!
+//! Putting true-colour content into 8 bits asks "which palette entry is nearest to this colour"
+//! for every texel. Searching all 256 entries per texel is too slow for a level's tens of millions
+//! of texels, and the usual shortcut, a 32x32x32 cube answering for the middle of each 8x8x8 cell,
+//! is not exact: it answers for `8v + 4` whatever the colour in the cell, and 565 skins store their
+//! dark colours at the bottom of their cells (`8v + v / 4`), so a dark 565 skin came out 1.4 steps
+//! of 64 too green and too blue in 8 bits (minigun.MDL, issue 40).
+//!
+//! [`NearestColours`] keeps, per 8x8x8 cell, only the entries that can be nearest to some colour
+//! in the cell (Heckbert's locally sorted search): entry `e` is kept unless its nearest possible
+//! distance to the cell exceeds the smallest farthest possible distance of any entry, since then
+//! that other entry is nearer to every colour of the cell. A lookup scans the few kept entries in
+//! index order, so it answers exactly as [`Palette::nearest_in`] does, ties included.
+
+use std::ops::RangeInclusive;
+
+use crate::Palette;
+
+/// Cells per channel (8 levels each).
+const CELLS: usize = 32;
+/// Levels per cell side.
+const CELL: i32 = 8;
+
+/// The nearest entry of a palette's range for any RGB colour, exact (as [`Palette::nearest_in`]),
+/// through per-cell candidate lists. Build once per palette (a few milliseconds), share freely.
+#[derive(Debug, Clone)]
+pub struct NearestColours {
+    colors: [[u8; 3]; 256],
+    /// For cell `k`, its candidates are `candidates[starts[k]..starts[k + 1]]`, in index order.
+    starts: Box<[u32]>,
+    candidates: Box<[u8]>,
+}
+
+impl NearestColours {
+    /// Lookups into `palette`, answering only with indices in `range` (for example `1..=255`
+    /// where index 0 is a transparency key).
+    pub fn new(palette: &Palette, range: RangeInclusive<u8>) -> NearestColours {
+        let entries: Vec<u8> = range.collect();
+        // Per channel, per cell coordinate, per entry: the squared nearest and farthest distance
+        // from the entry's channel value to the cell's levels. A cell's distances are then sums.
+        let mut near = vec![[[0u32; 256]; CELLS]; 3];
+        let mut far = vec![[[0u32; 256]; CELLS]; 3];
+        for c in 0..3 {
+            for v in 0..CELLS {
+                let (lo, hi) = (v as i32 * CELL, v as i32 * CELL + CELL - 1);
+                for &e in &entries {
+                    let x = palette.colors[e as usize][c] as i32;
+                    let n = if x < lo {
+                        lo - x
+                    } else if x > hi {
+                        x - hi
+                    } else {
+                        0
+                    };
+                    let f = (x - lo).abs().max((hi - x).abs());
+                    near[c][v][e as usize] = (n * n) as u32;
+                    far[c][v][e as usize] = (f * f) as u32;
+                }
+            }
+        }
+        let mut starts = Vec::with_capacity(CELLS * CELLS * CELLS + 1);
+        let mut candidates = Vec::new();
+        for cell in 0..CELLS * CELLS * CELLS {
+            let (r, g, b) = (cell >> 10, (cell >> 5) & 31, cell & 31);
+            let reach = entries
+                .iter()
+                .map(|&e| {
+                    let e = e as usize;
+                    far[0][r][e] + far[1][g][e] + far[2][b][e]
+                })
+                .min()
+                .unwrap_or(0);
+            starts.push(candidates.len() as u32);
+            candidates.extend(entries.iter().copied().filter(|&e| {
+                let e = e as usize;
+                near[0][r][e] + near[1][g][e] + near[2][b][e] <= reach
+            }));
+        }
+        starts.push(candidates.len() as u32);
+        NearestColours {
+            colors: palette.colors,
+            starts: starts.into(),
+            candidates: candidates.into(),
+        }
+    }
+
+    /// The index nearest to `rgb` (squared Euclidean distance, the lowest index on ties).
+    #[inline]
+    pub fn nearest(&self, rgb: [u8; 3]) -> u8 {
+        let cell =
+            (rgb[0] as usize >> 3) << 10 | (rgb[1] as usize >> 3) << 5 | rgb[2] as usize >> 3;
+        let list = &self.candidates[self.starts[cell] as usize..self.starts[cell + 1] as usize];
+        let mut best = list.first().copied().unwrap_or(0);
+        let mut best_d = u32::MAX;
+        for &i in list {
+            let c = self.colors[i as usize];
+            let d: u32 = (0..3)
+                .map(|k| (c[k] as i32 - rgb[k] as i32).pow(2) as u32)
+                .sum();
+            if d < best_d {
+                best_d = d;
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// Candidates kept per cell on average (what a lookup scans).
+    pub fn mean_candidates(&self) -> f64 {
+        self.candidates.len() as f64 / (self.starts.len() - 1) as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn scrambled() -> Palette {
+        let mut rng = crate::Rng::new(7);
+        let mut colors = [[0u8; 3]; 256];
+        for c in colors.iter_mut() {
+            *c = [
+                rng.next_u32() as u8,
+                rng.next_u32() as u8,
+                rng.next_u32() as u8,
+            ];
+        }
+        // Repeats make ties: the lowest index must win them, as in `Palette::nearest_in`.
+        colors[200] = colors[17];
+        Palette { colors }
+    }
+
+    #[test]
+    fn every_colour_of_a_stride_answers_as_the_full_search() {
+        for (palette, range) in [
+            (Palette::quake(), 0..=255u8),
+            (Palette::quake(), 1..=255),
+            (scrambled(), 1..=255),
+            (Palette::grey_ramp(), 10..=20),
+        ] {
+            let index = NearestColours::new(&palette, range.clone());
+            for r in (0..=255u8).step_by(5) {
+                for g in (0..=255u8).step_by(3) {
+                    for b in (0..=255u8).step_by(7) {
+                        let rgb = [r, g, b];
+                        assert_eq!(
+                            index.nearest(rgb),
+                            palette.nearest_in(rgb, range.clone()),
+                            "{rgb:?}"
+                        );
+                    }
+                }
+            }
+            assert!(
+                index.mean_candidates() < 16.0,
+                "{}",
+                index.mean_candidates()
+            );
+        }
+    }
+
+    proptest! {
+        // Each case builds a whole index: a few cases cover the property.
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn any_colour_answers_as_the_full_search(r: u8, g: u8, b: u8, seed: u64) {
+            let mut rng = crate::Rng::new(seed);
+            let mut colors = [[0u8; 3]; 256];
+            for c in colors.iter_mut() {
+                *c = [rng.next_u32() as u8 & 0xf0, rng.next_u32() as u8, rng.next_u32() as u8 | 3];
+            }
+            let palette = Palette { colors };
+            let index = NearestColours::new(&palette, 1..=255);
+            prop_assert_eq!(index.nearest([r, g, b]), palette.nearest_in([r, g, b], 1..=255));
+        }
+    }
+}

@@ -153,11 +153,11 @@ const SAMPLE_FACTOR: i32 = 10;
 
 /// A palette for drawing `models` (their skins' RGBA texels, as decoded) in 8 bits: index 0
 /// black (transparent in the rasterizer), indices 1..=255 the colours of the texels as lighting
-/// shows them, from deep shadow to overbright ([`shade`]), so shaded surfaces find near colours
+/// shows them, from deep shadow to overbright (`shade`), so shaded surfaces find near colours
 /// and keep their hue instead of drifting to the nearest grey or a tinted neighbour:
 /// - a few colours (a material colour, flat parts) are kept exactly, each at as many
-///   brightnesses as the palette has room for ([`few_colours`]);
-/// - else NeuQuant's colours of the texels, each learned as it is and at [`STRATA`] brightnesses
+///   brightnesses as the palette has room for (`few_colours`);
+/// - else NeuQuant's colours of the texels, each learned as it is and at `STRATA` brightnesses
 ///   spread over the range.
 ///
 /// Transparent texels (alpha below 128) are left out. Without any texel (skin files missing, DDS

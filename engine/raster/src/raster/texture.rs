@@ -256,39 +256,36 @@ impl Texture {
     /// The plain 8-bit form of every level: an 8-bit skin's level 0 as stored; every other texel
     /// the palette colour nearest its plain colour (never index 0).
     fn build_indexed_plain(&self, shades: &ShadeTable) -> Vec<Vec<u8>> {
-        let mut memo = Remembered::new(shades);
-        self.levels
-            .iter()
-            .enumerate()
-            .map(|(i, l)| match (&self.stored, i) {
-                (Some(stored), 0) => stored.to_vec(),
-                _ => l
-                    .rgba
-                    .iter()
-                    .map(|&c| {
-                        let [r, g, b, _] = c.to_le_bytes();
-                        memo.index_of([r, g, b])
-                    })
-                    .collect(),
-            })
-            .collect()
+        self.map_to_palette(shades, self.levels.iter().map(|l| (&l.rgba[..], None)))
     }
 
     /// The keyed 8-bit form of every level: an 8-bit skin's level 0 as stored; every other texel
     /// the palette colour nearest its keyed colour (never index 0), 0 at keys.
     fn build_indexed(&self, shades: &ShadeTable) -> Vec<Vec<u8>> {
+        let keyed = self.keyed_forms();
+        self.map_to_palette(
+            shades,
+            keyed.iter().map(|k| (&k.overlay[..], Some(&k.keys[..]))),
+        )
+    }
+
+    /// Each level's texels (and, for a keyed form, its keys) as palette indices: level 0 of an
+    /// 8-bit skin as stored, every other texel its nearest colour's index, 0 at keys.
+    fn map_to_palette<'l>(
+        &self,
+        shades: &ShadeTable,
+        levels: impl Iterator<Item = (&'l [u32], Option<&'l [bool]>)>,
+    ) -> Vec<Vec<u8>> {
         let mut memo = Remembered::new(shades);
-        self.keyed_forms()
-            .iter()
+        levels
             .enumerate()
-            .map(|(i, k)| match (&self.stored, i) {
+            .map(|(i, (texels, keys))| match (&self.stored, i) {
                 (Some(stored), 0) => stored.to_vec(),
-                _ => k
-                    .overlay
+                _ => texels
                     .iter()
-                    .zip(&k.keys)
-                    .map(|(&c, &key)| {
-                        if key {
+                    .enumerate()
+                    .map(|(t, &c)| {
+                        if keys.is_some_and(|k| k[t]) {
                             0
                         } else {
                             let [r, g, b, _] = c.to_le_bytes();

@@ -18,24 +18,29 @@ export async function open() {
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
       "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
-  const page = await browser.newPage();
-  page.on("console", (m) => console.log("  page:", m.text()));
+  // Another page of the same browser (the benchmark keeps one per build loaded).
+  const newPage = async () => {
+    const p = await browser.newPage();
+    p.on("console", (m) => console.log("  page:", m.text()));
+    return p;
+  };
+  const page = await newPage();
   for (let i = 0; i < 50; i++) { try { await fetch(`http://127.0.0.1:${port}/`); break; } catch { await new Promise((r) => setTimeout(r, 100)); } }
 
   // Open the page with `query` (and the fragment `hash`), drop `files` on its file input, wait
-  // for the first frame.
-  async function load(query, files, hash = "") {
+  // for the first frame. `page` unless another page `p` is given.
+  async function load(query, files, hash = "", p = page) {
     // A page of its own first: a new URL that differs from the last in its fragment alone
     // would not load the page again.
-    await page.goto("about:blank");
-    await page.goto(`http://127.0.0.1:${port}/index.html?${query}${hash ? `#${hash}` : ""}`);
-    await page.waitForFunction(() => document.body.dataset.state === "empty");
-    await page.setInputFiles("#files", files);
-    await page.waitForFunction(() => ["ready", "error"].includes(document.body.dataset.state), null, { timeout: 60000 });
-    return page.evaluate(() => document.body.dataset.state);
+    await p.goto("about:blank");
+    await p.goto(`http://127.0.0.1:${port}/index.html?${query}${hash ? `#${hash}` : ""}`);
+    await p.waitForFunction(() => document.body.dataset.state === "empty");
+    await p.setInputFiles("#files", files);
+    await p.waitForFunction(() => ["ready", "error"].includes(document.body.dataset.state), null, { timeout: 60000 });
+    return p.evaluate(() => document.body.dataset.state);
   }
   const close = async () => { await browser.close(); server.kill(); };
-  return { page, load, close, port };
+  return { page, newPage, load, close, port };
 }
 
 // A Blue Byte LIB archive of `entries` ([name, Buffer] pairs, in file order): the index's offset,

@@ -3,8 +3,10 @@
 //! same files and view, so both sides are measured in one run.
 //!
 //! `cargo run --release -p modex-web --example frame_time -- WxH YAW PITCH FORMAT FACING BATCHES FILE...`
-//! prints `NATIVE open_ms=<ms> frame_ms=<ms> batches=<n>` for the first showable file: `frame_ms` is
-//! the median over BATCHES batches of one batch's mean draw time.
+//! prints `NATIVE open_ms=<ms> frame_ms=<ms> min_ms=<ms> batches=<n> means=<ms>,<ms>,...` for the
+//! first showable file: `frame_ms` is the median over BATCHES batches of one batch's mean draw
+//! time, `min_ms` the lowest, `means` every batch's mean in the order drawn (the benchmark pools
+//! them with the page's, docs/benchmarks.md "Web").
 
 use std::time::Instant;
 
@@ -41,7 +43,7 @@ fn main() {
     // One pool of one thread for every draw, as `modex render --threads 1` has for its one draw
     // (Page::draw's own `with_threads(1)` then runs on it). Batches of BATCH draws, timed whole,
     // as the page times them (its clock is coarse); the median batch's mean is printed.
-    let mut means: Vec<f64> = modex::with_threads(1, || {
+    let means: Vec<f64> = modex::with_threads(1, || {
         (0..draws.max(1))
             .map(|_| {
                 let t = Instant::now();
@@ -53,10 +55,14 @@ fn main() {
             .collect()
     })
     .expect("a pool of one thread");
-    means.sort_by(f64::total_cmp);
+    let mut sorted = means.clone();
+    sorted.sort_by(f64::total_cmp);
+    let listed: Vec<String> = means.iter().map(|m| format!("{m:.4}")).collect();
     println!(
-        "NATIVE open_ms={open_ms:.3} frame_ms={:.3} batches={}",
-        means[means.len() / 2],
-        means.len()
+        "NATIVE open_ms={open_ms:.3} frame_ms={:.3} min_ms={:.3} batches={} means={}",
+        sorted[sorted.len() / 2],
+        sorted[0],
+        sorted.len(),
+        listed.join(",")
     );
 }

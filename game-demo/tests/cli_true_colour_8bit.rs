@@ -5,18 +5,17 @@
 //!
 //! Issue 40's target is a mean difference of at most 2 steps and no channel shifted on average by
 //! more than half a step. Measured (320x240, docs/benchmarks.md "8-bit colours"): every one of the
-//! 68 samples is within 1.2 steps on average, and all but two within half a step per channel:
-//! ackmen01 (red +1.20) and zorroLotti (red +1.15). This test holds every sample to
-//! [`MEAN_STEPS`] and to the bias bound reached, [`BIAS_STEPS`], so no change makes them worse;
-//! the issue stays open until the half step holds for all.
+//! 68 samples is within 0.85 steps on average and within half a step per channel (the worst,
+//! mdl3-crystal, green +0.47), since the palette also learns the texels as the surfaces show them
+//! (ackmen01 was red +1.20 and zorroLotti +1.15 before).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Largest mean absolute difference allowed, steps of 64 (the target).
 const MEAN_STEPS: f64 = 2.0;
-/// Largest mean signed difference of any channel, steps of 64 (target: 0.5).
-const BIAS_STEPS: f64 = 1.25;
+/// Largest mean signed difference of any channel, steps of 64 (the target).
+const BIAS_STEPS: f64 = 0.5;
 
 fn render(file: &Path, out: &Path, format: &str) -> (usize, usize, Vec<u8>) {
     let status = Command::new(env!("CARGO_BIN_EXE_modex"))

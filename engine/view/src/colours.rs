@@ -158,14 +158,16 @@ const SAMPLE_FACTOR: i32 = 10;
 /// - a few colours (a material colour, flat parts) are kept exactly, each at as many
 ///   brightnesses as the palette has room for (`few_colours`);
 /// - else NeuQuant's colours of the texels, each learned as it is and at `STRATA` brightnesses
-///   spread over the range.
+///   spread over the range: half of them every n-th texel of every skin, half the texels as the
+///   surfaces show them, each by the area it covers (`shown_texels`).
 ///
 /// Transparent texels (alpha below 128) are left out. Without any texel (skin files missing, DDS
 /// kinds not decoded), the palette of the grey the renderer draws such skins with
 /// ([`modex_raster::BLANK_RGB`]).
 pub fn content_palette<'a>(models: impl IntoIterator<Item = &'a Model>) -> Palette {
+    let models: Vec<&Model> = models.into_iter().collect();
     let skins: Vec<&[u8]> = models
-        .into_iter()
+        .iter()
         .flat_map(|m| &m.skins)
         .map(|s| s.rgba.as_bytes())
         .filter(|p| !p.is_empty())
@@ -175,19 +177,23 @@ pub fn content_palette<'a>(models: impl IntoIterator<Item = &'a Model>) -> Palet
     if texels == 0 {
         return few_colours(std::iter::once(&blank[..])).unwrap_or_else(Palette::quake);
     }
-    // Every `stride`-th texel, so the sample is bounded and spread over every skin.
-    let stride = texels.div_ceil(MAX_SAMPLES / (STRATA + 1)).max(1);
+    // Half the sample is every `stride`-th texel, so every skin's colours are learned, bounded;
+    // the other half is the texels as the surfaces show them (`shown_texels`).
+    let budget = MAX_SAMPLES / (STRATA + 1) / 2;
+    let stride = texels.div_ceil(budget).max(1);
+    let shown = shown_texels(&models, budget);
     let opaque = || {
         skins
             .iter()
             .flat_map(|p| p.chunks_exact(4))
             .step_by(stride)
+            .chain(shown.iter().map(|t| &t[..]))
             .filter(|t| t[3] >= 128)
     };
     if let Some(palette) = few_colours(opaque()) {
         return palette;
     }
-    let mut sample = Vec::with_capacity(4 * MAX_SAMPLES.min(texels * (STRATA + 1)));
+    let mut sample = Vec::with_capacity(4 * (STRATA + 1) * (texels.min(budget) + shown.len()));
     for (j, t) in opaque().enumerate() {
         // The texel as it is: the 8-bit skin stores its nearest colour, and every shade of it
         // is lit from that one, so an error there is carried into every light.
@@ -213,6 +219,83 @@ pub fn content_palette<'a>(models: impl IntoIterator<Item = &'a Model>) -> Palet
         *c = [rgb[0], rgb[1], rgb[2]];
     }
     Palette { colors }
+}
+
+/// About `count` texels of `models` as their surfaces show them: points spread evenly over the
+/// triangles of each model's first frame (so each texel counts by the surface it covers), each
+/// read from the skin the model is drawn with by default (skin 0) at that point's UV, nearest
+/// texel, wrapped as the rasterizer wraps.
+///
+/// Why: texels counted once each in the skin say nothing of how much of the picture they fill. A
+/// racing driver's blue suit is a small corner of a skin that is mostly his face, and a sword
+/// whose skin file is missing is one grey texel (its stand-in colour) covering a whole part: with
+/// only the skin's texels learned, the palette held 8 blues for a model that is mostly blue, the
+/// grey none, and both were drawn over a step too red in 8 bits (ackmen01, zorroLotti).
+fn shown_texels(models: &[&Model], count: usize) -> Vec<[u8; 4]> {
+    let area = |m: &Model, t: &modex_mdl::Triangle| -> f32 {
+        let Some(f) = m.frames.first() else {
+            return 0.0;
+        };
+        let p = t.vertices.map(|v| f.positions.get(v as usize).copied());
+        match p {
+            [Some(a), Some(b), Some(c)] => 0.5 * (b - a).cross(c - a).length(),
+            _ => 0.0,
+        }
+    };
+    let drawn = |m: &&&Model| m.skins.first().is_some_and(|s| !s.rgba.is_empty());
+    let total: f64 = models
+        .iter()
+        .filter(drawn)
+        .flat_map(|m| m.triangles.iter().map(|t| area(m, t) as f64))
+        .filter(|a| a.is_finite())
+        .sum();
+    if total.is_nan() || total <= 0.0 || count == 0 {
+        return Vec::new();
+    }
+    let step = total / count as f64;
+    let mut out = Vec::with_capacity(count + 1);
+    // Area carried from triangle to triangle, so triangles smaller than a step still get their
+    // share; the points inside a triangle follow the R2 sequence (Roberts 2018), even and
+    // without a random source, so the palette is the same on every run.
+    let mut carried = 0.0f64;
+    let mut n = 0u64;
+    for m in models.iter().filter(drawn) {
+        let skin = &m.skins[0];
+        let rgba = skin.rgba.as_bytes();
+        let (w, h) = (skin.width.max(1), skin.height.max(1));
+        if rgba.len() < w * h * 4 {
+            continue;
+        }
+        for t in &m.triangles {
+            let a = area(m, t) as f64;
+            if !a.is_finite() {
+                continue;
+            }
+            carried += a;
+            let uv = t.uvs.map(|i| m.uvs.get(i as usize).copied());
+            let [Some(uv0), Some(uv1), Some(uv2)] = uv else {
+                carried = carried.min(step);
+                continue;
+            };
+            while carried >= step && out.len() <= count {
+                carried -= step;
+                n += 1;
+                let (mut r, mut s) = (
+                    (0.5 + n as f64 * 0.754_877_666_246_692_7).fract() as f32,
+                    (0.5 + n as f64 * 0.569_840_290_998_053_3).fract() as f32,
+                );
+                if r + s > 1.0 {
+                    (r, s) = (1.0 - r, 1.0 - s);
+                }
+                let p = uv0 + (uv1 - uv0) * r + (uv2 - uv0) * s;
+                let x = ((p.x * w as f32).floor() as i64).rem_euclid(w as i64) as usize;
+                let y = ((p.y * h as f32).floor() as i64).rem_euclid(h as i64) as usize;
+                let i = 4 * (y * w + x);
+                out.push([rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]]);
+            }
+        }
+    }
+    out
 }
 
 /// When `texels` hold few distinct colours (at most 255 / [`FEW_SHADES`]), a palette of exactly
@@ -356,6 +439,58 @@ mod tests {
         assert!(near(&pal, [255, 0, 255]) > 60);
         assert!(!is_stock(&pal));
         assert!(is_stock(&Palette::quake()));
+    }
+
+    #[test]
+    fn shown_texels_count_each_texel_by_the_surface_it_covers() {
+        // A two-texel skin, blue and red; a triangle three times the area of the other shows
+        // only blue, the small one only red: the sample is three blue to one red, whatever the
+        // texel counts in the skin say.
+        use glam::{Vec2, Vec3};
+        use modex_mdl::{Frame, Triangle};
+        let mut model = model_with(SkinPixels::Rgba, vec![0, 0, 255, 255, 255, 0, 0, 255]);
+        model.skins[0].width = 2;
+        let positions = vec![
+            Vec3::ZERO,
+            Vec3::new(3.0, 0.0, 0.0),
+            Vec3::new(0.0, 2.0, 0.0),
+            Vec3::new(10.0, 0.0, 0.0),
+            Vec3::new(11.0, 0.0, 0.0),
+            Vec3::new(10.0, 2.0, 0.0),
+        ];
+        let (bbox_min, bbox_max) = Frame::compute_bbox(&positions);
+        model.frames = vec![Frame {
+            name: String::new(),
+            normals: vec![Vec3::Z; positions.len()],
+            positions,
+            normal_indices: None,
+            bbox_min,
+            bbox_max,
+        }];
+        model.uvs = vec![
+            Vec2::new(0.1, 0.2),
+            Vec2::new(0.4, 0.2),
+            Vec2::new(0.1, 0.8),
+            Vec2::new(0.6, 0.2),
+            Vec2::new(0.9, 0.2),
+            Vec2::new(0.6, 0.8),
+        ];
+        model.triangles = vec![
+            Triangle {
+                vertices: [0, 1, 2],
+                uvs: [0, 1, 2],
+            },
+            Triangle {
+                vertices: [3, 4, 5],
+                uvs: [3, 4, 5],
+            },
+        ];
+        let shown = shown_texels(&[&model], 400);
+        let blue = shown.iter().filter(|t| **t == [0, 0, 255, 255]).count();
+        let red = shown.iter().filter(|t| **t == [255, 0, 0, 255]).count();
+        assert_eq!(blue + red, shown.len());
+        assert!((299..=301).contains(&blue), "{blue} blue, {red} red");
+        assert!((99..=101).contains(&red), "{blue} blue, {red} red");
     }
 
     #[test]

@@ -5,12 +5,13 @@
 //! so, as the 8-bit engines of the 1990s did, it mixes through a lookup table: entry
 //! `src * 256 + dst` is the palette index nearest to `alpha * src + (1 - alpha) * dst`. A table
 //! costs 64 KiB, so opacities are quantised to [`Opacity::STEPS`] steps (12.5 % each), and a
-//! [`BlendTables`] builds each step's table the first time it is drawn. Nearest colours come from a
-//! 32 x 32 x 32 inverse colour cube built once per palette, so a table takes 65 536 cube lookups
-//! rather than 65 536 palette searches. Integer maths throughout: every machine gets the same bytes.
+//! [`BlendTables`] builds each step's table the first time it is drawn. Nearest colours are exact,
+//! through [`NearestColours`] (built once per palette), so a table takes 65 536 lookups of a few
+//! candidates each rather than 65 536 searches of 256 entries. Integer maths throughout: every machine gets the same bytes.
 
 use std::sync::OnceLock;
 
+use crate::nearest::NearestColours;
 use crate::palette::Palette;
 use crate::pixel::Pixel;
 
@@ -88,26 +89,6 @@ fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
     (0..3).map(|c| u32::from(a[c].abs_diff(b[c])).pow(2)).sum()
 }
 
-/// For each colour of a 32-level-per-channel RGB cube, the nearest palette index.
-struct InverseCube(Box<[u8]>);
-
-impl InverseCube {
-    fn new(palette: &Palette) -> InverseCube {
-        let mut cube = vec![0u8; 32 * 32 * 32].into_boxed_slice();
-        for (i, slot) in cube.iter_mut().enumerate() {
-            let level = |c: usize| ((c << 3) | (c >> 2)) as u8;
-            let rgb = [level(i >> 10), level((i >> 5) & 31), level(i & 31)];
-            *slot = palette.nearest(rgb);
-        }
-        InverseCube(cube)
-    }
-
-    fn nearest(&self, [r, g, b]: [u8; 3]) -> u8 {
-        let i = (usize::from(r >> 3) << 10) | (usize::from(g >> 3) << 5) | usize::from(b >> 3);
-        self.0[i]
-    }
-}
-
 /// One opacity's 8-bit mixing table.
 pub struct BlendTable(Box<[u8]>);
 
@@ -123,7 +104,7 @@ impl BlendTable {
 /// thread: [`OnceLock`]).
 pub struct BlendTables {
     palette: Palette,
-    cube: OnceLock<InverseCube>,
+    nearest: OnceLock<NearestColours>,
     tables: [OnceLock<BlendTable>; Opacity::STEPS as usize],
 }
 
@@ -132,7 +113,7 @@ impl BlendTables {
     pub fn new(palette: &Palette) -> BlendTables {
         BlendTables {
             palette: palette.clone(),
-            cube: OnceLock::new(),
+            nearest: OnceLock::new(),
             tables: Default::default(),
         }
     }
@@ -149,15 +130,19 @@ impl BlendTables {
         }
         let slot = &self.tables[usize::from(opacity.step())];
         Some(slot.get_or_init(|| {
-            let cube = self.cube.get_or_init(|| InverseCube::new(&self.palette));
+            let nearest = self
+                .nearest
+                .get_or_init(|| NearestColours::new(&self.palette, 0..=255));
             let w = opacity.weight256();
             let mut t = vec![0u8; 256 * 256].into_boxed_slice();
             for (i, slot) in t.iter_mut().enumerate() {
                 let (s, d) = ((i >> 8) as u8, (i & 255) as u8);
                 let mixed = mix_rgb(self.palette.colors[i >> 8], self.palette.colors[i & 255], w);
-                // The cube is 5 bits per channel; the two inputs themselves are exact candidates
-                // (so a colour mixed with itself stays itself).
-                *slot = [cube.nearest(mixed), s, d]
+                // The nearest entry, exactly; on a tie the inputs themselves come first, so a
+                // colour mixed with itself stays its own index even where the palette holds it
+                // twice. (A 5-bit cube answering for the middle of each cell mapped dark mixes
+                // up to a step off: the 8-bit texel mapping's error, issue 40.)
+                *slot = [s, d, nearest.nearest(mixed)]
                     .into_iter()
                     .min_by_key(|&c| distance(self.palette.colors[usize::from(c)], mixed))
                     .unwrap_or(s);
@@ -219,6 +204,27 @@ mod tests {
         }
         // Mixing a colour with itself keeps it (within the cube's 3-bit steps).
         assert_eq!(grey(half.mix(77, 77)).abs_diff(grey(77)), 0);
+    }
+
+    #[test]
+    fn every_mix_is_a_nearest_entry_and_a_colour_mixed_with_itself_stays_itself() {
+        let palette = Palette::quake();
+        let tables = BlendTables::new(&palette);
+        let table = tables.table(Opacity::from_percent(37.5)).unwrap();
+        let w = Opacity::from_percent(37.5).weight256();
+        for i in (0..256 * 256).step_by(7) {
+            let (s, d) = ((i >> 8) as u8, (i & 255) as u8);
+            let mixed = mix_rgb(palette.colors[i >> 8], palette.colors[i & 255], w);
+            let got = distance(palette.colors[usize::from(table.mix(s, d))], mixed);
+            let best = (0..=255u8)
+                .map(|c| distance(palette.colors[usize::from(c)], mixed))
+                .min()
+                .unwrap();
+            assert_eq!(got, best, "src {s} dst {dst}", dst = d);
+        }
+        for c in 0..=255u8 {
+            assert_eq!(table.mix(c, c), c);
+        }
     }
 
     #[test]

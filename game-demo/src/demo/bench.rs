@@ -129,12 +129,14 @@ pub fn run(assets: &Assets, args: &DemoArgs, new_world: impl Fn(usize) -> World)
             }
             if units == LOD_ERROR_UNITS && scene.lod != Lod::Off {
                 let e = super::lod_error::measure(&scene, &start_world)?;
+                // Pixel counts per frame (the measurement sums several frames).
                 log::info!(
-                    "LODERROR at {width}x{height}: exact {} px, lod {} px, {} px covered by one only, colour over {} px",
-                    e.exact_pixels,
-                    e.lod_pixels,
-                    e.differ_pixels,
-                    e.both_pixels
+                    "LODERROR at {width}x{height}, mean of {} frames: exact {} px, lod {} px, {} px covered by one only, colour over {} px",
+                    e.frames,
+                    e.per_frame(e.exact_pixels),
+                    e.per_frame(e.lod_pixels),
+                    e.per_frame(e.differ_pixels),
+                    e.per_frame(e.both_pixels)
                 );
                 println!("{}", e.line());
             }

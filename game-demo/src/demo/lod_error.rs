@@ -30,6 +30,8 @@ pub struct LodError {
     pub both_pixels: u64,
     /// Sum over the pixels both cover of the mean channel difference, in 8-bit levels.
     pub colour_levels: f64,
+    /// Frames compared: the pixel counts above are sums over them.
+    pub frames: u64,
 }
 
 impl LodError {
@@ -39,7 +41,10 @@ impl LodError {
         lod: &(IndexedFrame, DepthBuffer),
         palette: &Palette,
     ) -> LodError {
-        let mut e = LodError::default();
+        let mut e = LodError {
+            frames: 1,
+            ..LodError::default()
+        };
         let pixels = exact.0.pixels().iter().zip(lod.0.pixels());
         let depths = exact.1.values().iter().zip(lod.1.values());
         for ((&pa, &pb), (&da, &db)) in pixels.zip(depths) {
@@ -64,6 +69,12 @@ impl LodError {
         self.differ_pixels += o.differ_pixels;
         self.both_pixels += o.both_pixels;
         self.colour_levels += o.colour_levels;
+        self.frames += o.frames;
+    }
+
+    /// A pixel count of these frames as a mean per frame.
+    pub fn per_frame(&self, pixels: u64) -> u64 {
+        (pixels as f64 / self.frames.max(1) as f64).round() as u64
     }
 
     /// Covered pixels with levels of detail against the exact picture, in percent (signed).
@@ -136,5 +147,11 @@ mod tests {
         assert!((e.coverage_percent() + 25.0).abs() < 1e-9);
         assert!((e.colour_steps() - 126.0 / DAC_STEP).abs() < 1e-9);
         assert_eq!(e.line(), "LODERROR coverage=-25.00 colour=31.13");
+        // Two frames' counts add up, and per frame they are the one frame's again.
+        let mut two = e;
+        two.add(&e);
+        assert_eq!((two.frames, two.exact_pixels), (2, 8));
+        assert_eq!(two.per_frame(two.exact_pixels), 4);
+        assert_eq!(two.line(), e.line());
     }
 }

@@ -158,7 +158,7 @@ fn march_bands_sharing<P: Shade>(
 /// units crowd the rows around the horizon: of two equal bands the upper one took 58 % of the
 /// units' CPU time (44.4 against 32.0 ms a frame, per-thread CPU clocks in a copy), and the
 /// other thread waited for it at the end of every frame. The estimate puts the halfway row
-/// within a few rows of the measured one (row 445 against about 440 of 1080), while more bands
+/// within a few rows of the measured one (row 512 against about 510 of 1080), while more bands
 /// of equal height cost a walk of their limbs each and still end unevenly
 /// (docs/benchmarks.md, "Issue 43": "How the two threads share the frame").
 fn work_band_starts(jobs: &[Job<'_>], height: usize, bands: usize) -> Vec<usize> {

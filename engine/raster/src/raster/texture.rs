@@ -100,7 +100,7 @@ pub struct Texture {
     /// The keyed 8-bit form of every level (palette indices, 0 at keys), built on first use.
     indexed: OnceLock<Vec<Vec<u8>>>,
     /// The plain 8-bit form of every level (each texel its plain colour's index), built on first
-    /// use; skins without keys read the keyed form, which is then the same.
+    /// use. Skins without keys read it for the keyed form too, which would be the same.
     indexed_plain: OnceLock<Vec<Vec<u8>>>,
 }
 
@@ -210,7 +210,18 @@ impl Texture {
     /// Level `level`'s packed RGBA with its keys set to 0 (true-colour targets, overlay mode and
     /// alpha-tested skins); the keyed forms are built on the first call.
     pub fn overlay_level(&self, level: usize) -> &[u32] {
+        if self.keyless() {
+            // Nothing to key: the keyed form would be a copy of the plain one.
+            return self.rgba_level(level);
+        }
         &self.keyed_forms()[level].overlay
+    }
+
+    /// No texel is a key (neither the overlay key nor cut by the alpha test): the keyed forms
+    /// equal the plain ones, texel for texel (every texel is opaque, so none is the all-zero
+    /// word the keyed form reserves), and are not built.
+    fn keyless(&self) -> bool {
+        self.keys.iter().all(|&w| w == 0)
     }
 
     /// Level `level`'s palette indices through `shades` (the 8-bit target), `keyed` (0 at keys:
@@ -218,7 +229,7 @@ impl Texture {
     /// [`Texture::rgba_level`]); built on the first call, so `shades` must be the table the
     /// texture was prepared with.
     pub fn indexed_level(&self, level: usize, keyed: bool, shades: &ShadeTable) -> &[u8] {
-        if keyed || self.keys.iter().all(|&w| w == 0) {
+        if keyed && !self.keyless() {
             &self.indexed.get_or_init(|| self.build_indexed(shades))[level]
         } else {
             &self

@@ -15,8 +15,11 @@ mkdir -p web/dist
 cp "$target/wasm32-unknown-unknown/release/modex_web.wasm" web/dist/modex.wasm
 # The SIMD build (`+simd128`: the span kernels of engine/raster's dispatch.rs), which the page runs
 # where the browser has WebAssembly SIMD (web/page/loader.js). Its own target folder: other code
-# generation flags would otherwise rebuild the scalar build's crates each time.
-CARGO_TARGET_DIR="$target/wasm-simd" RUSTFLAGS="-C target-feature=+simd128" \
+# generation flags would otherwise rebuild the scalar build's crates each time. LLVM's SLP
+# vectoriser is off: it packed the voxel splat's scalar maths into v128 registers only to read the
+# lanes back one by one, which made the SIMD build draw voxels slower than the scalar one
+# (docs/benchmarks.md "Web"); the loop vectoriser and the hand-written kernels stay.
+CARGO_TARGET_DIR="$target/wasm-simd" RUSTFLAGS="-C target-feature=+simd128 -C llvm-args=-vectorize-slp=false" \
   cargo build --release --locked -p modex-web --target wasm32-unknown-unknown \
   --config 'profile.release.debug=false' --config 'profile.release.strip=true'
 cp "$target/wasm-simd/wasm32-unknown-unknown/release/modex_web.wasm" web/dist/modex-simd.wasm

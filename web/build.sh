@@ -8,8 +8,13 @@ cd "$(dirname "$0")/.."
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
+# Other people's crates (decoders, serde_json, encoding_rs's tables) are built for size: the
+# page downloads them; the draws run in modex's own crates, in glam's inlined maths and libm's
+# few calls, which keep opt-level 3.
+SIZE="--config profile.release.package.\"*\".opt-level=\"s\" --config profile.release.package.glam.opt-level=3 --config profile.release.package.libm.opt-level=3"
+# shellcheck disable=SC2086 # $SIZE is several arguments
 cargo build --release --locked -p modex-web --target wasm32-unknown-unknown \
-  --config 'profile.release.debug=false' --config 'profile.release.strip=true'
+  --config 'profile.release.debug=false' --config 'profile.release.strip=true' $SIZE
 target="${CARGO_TARGET_DIR:-target}"
 mkdir -p web/dist
 cp "$target/wasm32-unknown-unknown/release/modex_web.wasm" web/dist/modex.wasm
@@ -21,7 +26,7 @@ cp "$target/wasm32-unknown-unknown/release/modex_web.wasm" web/dist/modex.wasm
 # (docs/benchmarks.md "Web"); the loop vectoriser and the hand-written kernels stay.
 CARGO_TARGET_DIR="$target/wasm-simd" RUSTFLAGS="-C target-feature=+simd128 -C llvm-args=-vectorize-slp=false" \
   cargo build --release --locked -p modex-web --target wasm32-unknown-unknown \
-  --config 'profile.release.debug=false' --config 'profile.release.strip=true'
+  --config 'profile.release.debug=false' --config 'profile.release.strip=true' $SIZE
 cp "$target/wasm-simd/wasm32-unknown-unknown/release/modex_web.wasm" web/dist/modex-simd.wasm
 cp web/page/index.html web/page/modex.js web/page/modex.css web/page/loader.js web/dist/
 for w in modex modex-simd; do

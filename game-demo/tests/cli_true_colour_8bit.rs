@@ -57,16 +57,7 @@ fn compare(a: &[u8], b: &[u8]) -> (f64, [f64; 3], usize) {
 /// Every model, terrain and level file below `dir`, each content once (the shared levels' models
 /// are also among the model samples).
 fn sample_files(dir: &Path, seen: &mut Vec<(String, u64)>, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            sample_files(&p, seen, out);
-            continue;
-        }
+    for p in modex_testkit::files_below(dir) {
         let ext = p
             .extension()
             .map(|e| e.to_string_lossy().to_ascii_lowercase());

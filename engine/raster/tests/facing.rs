@@ -25,7 +25,7 @@
 //! threshold.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use glam::{Vec2, Vec3};
 use modex::{Argb8888, Camera, DepthBuffer, Projection, Surface, Target};
@@ -113,22 +113,6 @@ fn turned_round(m: &Model) -> Model {
         t.uvs.swap(1, 2);
     }
     m
-}
-
-/// Every file below `dir`, recursively, in name order.
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            files(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
 }
 
 /// The coded skin: texel (x, y) is (x, y, part).
@@ -440,7 +424,7 @@ fn every_real_model_is_seen_from_outside() {
     let mut paths = Vec::new();
     for sub in ["mdl", "wmb"] {
         if root.join(sub).is_dir() {
-            files(&root.join(sub), &mut paths);
+            paths.extend(modex_testkit::files_below(&root.join(sub)));
         }
     }
     let mut failures = Vec::new();

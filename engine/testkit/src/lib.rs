@@ -29,4 +29,4 @@ pub mod stories;
 
 pub use golden::{Golden, Tolerance};
 pub use modex::Rng;
-pub use samples::samples_dir;
+pub use samples::{files_below, samples_dir};

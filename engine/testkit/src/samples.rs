@@ -6,7 +6,7 @@
 //! skipped. In CI (`CI` set) a missing folder is a failure, because CI always has it and a silent
 //! skip would hide a broken test.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The sample folder `sub` (e.g. `"mdl"`), or `None` (after printing a notice) when the samples are
 /// not on this machine. Panics when the variable `CI` is set and the folder is missing.
@@ -35,4 +35,28 @@ pub fn samples_dir(sub: &str) -> Option<PathBuf> {
         dir.display()
     );
     None
+}
+
+/// Every file below `dir`, in every subfolder, in path order (folder by folder, names sorted): the
+/// one walk the sample-reading tests share, each filtering what it reads.
+pub fn files_below(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        let entries =
+            std::fs::read_dir(&d).unwrap_or_else(|e| panic!("cannot list {}: {e}", d.display()));
+        for e in entries {
+            let p = e
+                .unwrap_or_else(|e| panic!("cannot list {}: {e}", d.display()))
+                .path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    // Paths compare part by part, so this is the order of a sorted depth-first walk.
+    out.sort();
+    out
 }

@@ -6,20 +6,7 @@ use modex_assets::Format;
 
 /// Every file under `dir`, sorted.
 pub fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                todo.push(p);
-            } else {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+    modex_testkit::files_below(dir)
 }
 
 /// What a file of the project's data or the samples must be detected as, by its extension; `None`

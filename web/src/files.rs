@@ -349,6 +349,11 @@ impl modex_view::level::EntityFiles for Dropped {
         let found = self.name_of(name)?;
         Some((found.to_lowercase(), self.bytes(found)?))
     }
+
+    fn key_beside(&self, name: &str, _model: &str) -> Option<String> {
+        // The key alone: the bytes are copied out of the dropped file only when decoded.
+        self.name_of(name).map(str::to_lowercase)
+    }
 }
 
 /// The archive of an install's scene scripts (in `ANI`).

@@ -27,19 +27,25 @@ pub(super) struct Images {
 impl Images {
     /// The image the skin name `name` of the model `model` names, as
     /// [`modex_mdl::mdl7::Mdl7File::resolve_skin_images`] wants it: `None` when it is not found.
-    /// Two threads asking for one file at once decode it once (the second waits).
+    /// The file is read only while it is not decoded yet ([`EntityFiles::key_beside`] finds it
+    /// without reading). Two threads asking for one file at once decode it once (the second
+    /// waits).
     pub(super) fn load(
         &self,
         files: &dyn EntityFiles,
         name: &str,
         model: &str,
     ) -> Option<Result<Image, String>> {
-        let (key, bytes) = files.read_beside(name, model)?;
+        let key = files.key_beside(name, model)?;
         let slot = {
             // A poisoned lock means a decoding thread panicked; the map itself is still whole.
             let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
             slots.entry(key).or_default().clone()
         };
+        if let Some(done) = slot.get() {
+            return Some(done.clone());
+        }
+        let (_, bytes) = files.read_beside(name, model)?;
         Some(
             slot.get_or_init(|| Image::decode(name, &bytes).map_err(|e| e.to_string()))
                 .clone(),
@@ -78,5 +84,42 @@ mod tests {
             .unwrap_err();
         assert!(e.contains("broken.tga"), "{e}");
         assert!(images.load(&files, "none.tga", "a.mdl").is_none());
+    }
+
+    /// Files counting their reads.
+    struct Counted(MemoryFiles, std::sync::atomic::AtomicUsize);
+
+    impl EntityFiles for Counted {
+        fn find(&self, name: &str) -> Option<String> {
+            self.0.find(name)
+        }
+        fn root(&self) -> String {
+            self.0.root()
+        }
+        fn read(&self, name: &str) -> std::io::Result<Option<(String, Vec<u8>)>> {
+            self.0.read(name)
+        }
+        fn read_beside(&self, name: &str, model: &str) -> Option<(String, Vec<u8>)> {
+            self.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.0.read_beside(name, model)
+        }
+        fn key_beside(&self, name: &str, model: &str) -> Option<String> {
+            self.0.key_beside(name, model)
+        }
+    }
+
+    /// A file named by many models is read once, when it is first decoded.
+    #[test]
+    fn a_file_named_by_many_models_is_read_once() {
+        let files = Counted(
+            MemoryFiles::new([("wall.tga", tga(4, 2))]),
+            Default::default(),
+        );
+        let images = Images::default();
+        for model in ["a.mdl", "b.mdl", "c.mdl"] {
+            assert!(images.load(&files, "WALL.tga", model).unwrap().is_ok());
+        }
+        assert!(images.load(&files, "none.tga", "a.mdl").is_none());
+        assert_eq!(files.1.load(std::sync::atomic::Ordering::Relaxed), 1);
     }
 }

@@ -55,6 +55,13 @@ pub trait EntityFiles: Sync {
     /// found (as [`EntityFiles::read`]'s: models naming one texture file get one key, so it is
     /// decoded once for the level) and its bytes.
     fn read_beside(&self, name: &str, model: &str) -> Option<(String, Vec<u8>)>;
+    /// The key [`EntityFiles::read_beside`] gives for the same arguments, without reading the
+    /// file: the level's image cache asks for the key first and reads only files it has not
+    /// decoded yet (one texture file is named by up to 22 models of a level). The default reads
+    /// the file; sources that can locate a file without reading it override this.
+    fn key_beside(&self, name: &str, model: &str) -> Option<String> {
+        self.read_beside(name, model).map(|(key, _)| key)
+    }
 }
 
 /// Entity files held in memory by name, found in any case: for a level put together in memory
@@ -85,6 +92,9 @@ impl EntityFiles for MemoryFiles {
     }
     fn read_beside(&self, name: &str, _model: &str) -> Option<(String, Vec<u8>)> {
         self.get(name).map(|(n, b)| (n.to_lowercase(), b.clone()))
+    }
+    fn key_beside(&self, name: &str, _model: &str) -> Option<String> {
+        self.get(name).map(|(n, _)| n.to_lowercase())
     }
 }
 

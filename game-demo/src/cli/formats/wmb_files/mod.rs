@@ -245,11 +245,22 @@ impl modex_view::level::EntityFiles for GameFiles {
     }
 
     fn read_beside(&self, name: &str, model: &str) -> Option<(String, Vec<u8>)> {
-        let path = self
-            .lookup(name)
-            .or_else(|| self.folders.file(Path::new(model).parent()?, name))?;
+        let path = self.beside(name, model)?;
         let bytes = std::fs::read(&path).ok()?;
         Some((path.display().to_string(), bytes))
+    }
+
+    fn key_beside(&self, name: &str, model: &str) -> Option<String> {
+        self.beside(name, model).map(|p| p.display().to_string())
+    }
+}
+
+impl GameFiles {
+    /// Where a skin `name` of the model at `model` is: found as entity files are, else in the
+    /// model's folder.
+    fn beside(&self, name: &str, model: &str) -> Option<PathBuf> {
+        self.lookup(name)
+            .or_else(|| self.folders.file(Path::new(model).parent()?, name))
     }
 }
 

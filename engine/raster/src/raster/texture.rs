@@ -93,6 +93,11 @@ pub struct Texture {
     /// Level 0's keys, one bit per texel (bit `i % 64` of word `i / 64`), from which the keyed
     /// forms are built: a bit, not a byte, as it is kept for the texture's life.
     keys: Vec<u64>,
+    /// No texel is a key (neither the overlay key nor cut by the alpha test): the keyed forms
+    /// would equal the plain ones, texel for texel (every texel is opaque, so none is the
+    /// all-zero word the keyed form reserves), and are not built. Kept, not recomputed from
+    /// [`Texture::keys`]: every fill asks, once per mip level.
+    keyless: bool,
     /// An 8-bit skin's indices as stored (the skin's own, shared): its level 0 in the 8-bit form.
     stored: Option<Arc<[u8]>>,
     /// The keyed form of every level, built on first use.
@@ -194,6 +199,7 @@ impl Texture {
             height,
             levels,
             cutout,
+            keyless: !keys.contains(&true),
             keys: pack_bits(&keys),
             stored,
             keyed: OnceLock::new(),
@@ -210,18 +216,11 @@ impl Texture {
     /// Level `level`'s packed RGBA with its keys set to 0 (true-colour targets, overlay mode and
     /// alpha-tested skins); the keyed forms are built on the first call.
     pub fn overlay_level(&self, level: usize) -> &[u32] {
-        if self.keyless() {
+        if self.keyless {
             // Nothing to key: the keyed form would be a copy of the plain one.
             return self.rgba_level(level);
         }
         &self.keyed_forms()[level].overlay
-    }
-
-    /// No texel is a key (neither the overlay key nor cut by the alpha test): the keyed forms
-    /// equal the plain ones, texel for texel (every texel is opaque, so none is the all-zero
-    /// word the keyed form reserves), and are not built.
-    fn keyless(&self) -> bool {
-        self.keys.iter().all(|&w| w == 0)
     }
 
     /// Level `level`'s palette indices through `shades` (the 8-bit target), `keyed` (0 at keys:
@@ -229,7 +228,7 @@ impl Texture {
     /// [`Texture::rgba_level`]); built on the first call, so `shades` must be the table the
     /// texture was prepared with.
     pub fn indexed_level(&self, level: usize, keyed: bool, shades: &ShadeTable) -> &[u8] {
-        if keyed && !self.keyless() {
+        if keyed && !self.keyless {
             &self.indexed.get_or_init(|| self.build_indexed(shades))[level]
         } else {
             &self
@@ -327,6 +326,7 @@ impl Texture {
             }],
             cutout: false,
             keys: vec![0],
+            keyless: true,
             // The full search: one colour does not pay for building the lookup.
             stored: Some([shades.palette().nearest_in(BLANK_RGB, 1..=255)].into()),
             keyed: OnceLock::new(),

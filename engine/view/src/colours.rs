@@ -232,22 +232,26 @@ pub fn content_palette<'a>(models: impl IntoIterator<Item = &'a Model>) -> Palet
 /// only the skin's texels learned, the palette held 8 blues for a model that is mostly blue, the
 /// grey none, and both were drawn over a step too red in 8 bits (ackmen01, zorroLotti).
 fn shown_texels(models: &[&Model], count: usize) -> Vec<[u8; 4]> {
-    let area = |m: &Model, t: &modex_mdl::Triangle| -> f32 {
-        let Some(f) = m.frames.first() else {
-            return 0.0;
-        };
-        let p = t.vertices.map(|v| f.positions.get(v as usize).copied());
-        match p {
-            [Some(a), Some(b), Some(c)] => 0.5 * (b - a).cross(c - a).length(),
-            _ => 0.0,
-        }
+    // The skin a model is drawn with, when its texels are all there: (texels, width, height).
+    fn skin_of(m: &Model) -> Option<(&[u8], usize, usize)> {
+        let s = m.skins.first()?;
+        let rgba = s.rgba.as_bytes();
+        (s.width > 0 && s.height > 0 && rgba.len() >= s.width * s.height * 4)
+            .then_some((rgba, s.width, s.height))
+    }
+    // A triangle's area in the first frame and its UVs, when both can be read: the one rule for
+    // the total and for the walk, so the two agree.
+    let shown = |m: &Model, t: &modex_mdl::Triangle| {
+        let f = m.frames.first()?;
+        let [a, b, c] = t.vertices.map(|v| f.positions.get(v as usize).copied());
+        let area = 0.5 * f64::from((b? - a?).cross(c? - a?).length());
+        let [u0, u1, u2] = t.uvs.map(|i| m.uvs.get(i as usize).copied());
+        area.is_finite().then_some((area, [u0?, u1?, u2?]))
     };
-    let drawn = |m: &&&Model| m.skins.first().is_some_and(|s| !s.rgba.is_empty());
-    let total: f64 = models
-        .iter()
-        .filter(drawn)
-        .flat_map(|m| m.triangles.iter().map(|t| area(m, t) as f64))
-        .filter(|a| a.is_finite())
+    let drawn = || models.iter().filter(|m| skin_of(m).is_some());
+    let total: f64 = drawn()
+        .flat_map(|m| m.triangles.iter().filter_map(|t| shown(m, t)))
+        .map(|(area, _)| area)
         .sum();
     if total.is_nan() || total <= 0.0 || count == 0 {
         return Vec::new();
@@ -259,24 +263,12 @@ fn shown_texels(models: &[&Model], count: usize) -> Vec<[u8; 4]> {
     // without a random source, so the palette is the same on every run.
     let mut carried = 0.0f64;
     let mut n = 0u64;
-    for m in models.iter().filter(drawn) {
-        let skin = &m.skins[0];
-        let rgba = skin.rgba.as_bytes();
-        let (w, h) = (skin.width.max(1), skin.height.max(1));
-        if rgba.len() < w * h * 4 {
+    for m in drawn() {
+        let Some((rgba, w, h)) = skin_of(m) else {
             continue;
-        }
-        for t in &m.triangles {
-            let a = area(m, t) as f64;
-            if !a.is_finite() {
-                continue;
-            }
-            carried += a;
-            let uv = t.uvs.map(|i| m.uvs.get(i as usize).copied());
-            let [Some(uv0), Some(uv1), Some(uv2)] = uv else {
-                carried = carried.min(step);
-                continue;
-            };
+        };
+        for (area, [uv0, uv1, uv2]) in m.triangles.iter().filter_map(|t| shown(m, t)) {
+            carried += area;
             while carried >= step && out.len() <= count {
                 carried -= step;
                 n += 1;

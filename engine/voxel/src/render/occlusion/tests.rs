@@ -244,3 +244,44 @@ fn a_voxel_is_hidden_by_the_pixels_of_its_box_where_its_tiles_cannot_tell() {
     // The band's right edge: the box is clipped, what is left is covered.
     assert!(t.hides_voxel(&depth, (31.9, 20.0), 2.0, 1.5));
 }
+
+#[test]
+fn a_limb_refreshes_only_the_tiles_its_outline_reaches_and_its_voxels_stay_exact() {
+    use super::super::footprint::Footprint;
+    use super::Seen;
+    // 64 x 64 band, every pixel at depth 1 but one far pixel in each corner tile.
+    let w = 64usize;
+    let mut depth = vec![1.0f32; w * w];
+    for (x, y) in [(1, 1), (62, 1), (1, 62), (62, 62)] {
+        depth[y * w + x] = 9.0;
+    }
+    let mut t = TileDepth::for_band(w, 0, w, true).unwrap();
+    // A diamond over the whole band: corners (32, 0), (63, 32), (32, 63), (0, 32).
+    let diamond = [
+        [0.0, 32.0, 32.0, 0.0],
+        [0.0, 32.0, 32.0, 63.0],
+        [32.0, 0.0, 63.0, 32.0],
+        [32.0, 63.0, 63.0, 32.0],
+    ];
+    let footprint = Footprint {
+        rect: [0, 0, w, w],
+        edges: Some(std::array::from_fn(|i| diamond[i % 4])),
+        nearest: 5.0,
+    };
+    // The outline's tiles are all nearer than 5; its rectangle's corner tiles are not, and are
+    // not its business.
+    assert_eq!(t.hides_footprint(&footprint, &depth), Seen::Hidden);
+    let tile = |tx: usize, ty: usize| ty * t.across + tx;
+    assert!(
+        !t.stale[tile(3, 3)] && t.max[tile(3, 3)] == 1.0,
+        "centre refreshed"
+    );
+    for (tx, ty) in [(0, 0), (7, 0), (0, 7), (7, 7)] {
+        assert!(t.stale[tile(tx, ty)], "corner tile {tx},{ty} left stale");
+    }
+    // A voxel in a corner tile answers from its pixels, exactly: covered where they are, seen
+    // where the far pixel is.
+    assert!(t.hides_voxel(&depth, (5.5, 5.5), 1.5, 1.5));
+    assert!(!t.hides_voxel(&depth, (2.5, 2.5), 1.5, 1.5));
+    assert!(t.hides_voxel(&depth, (2.5, 2.5), 1.5, 9.5));
+}

@@ -22,7 +22,7 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use glam::{Mat4, Vec2, Vec3, Vec4};
 use modex::{Argb8888, Camera, DepthBuffer, IndexedFrame, Rgb565, Surface};
-use modex_raster::{PreparedModel, Renderer, LIGHT_ONE};
+use modex_raster::{Material, PreparedModel, Renderer, LIGHT_ONE};
 
 use modex_bench::scenes::raster::{frame, renderer, Scene};
 
@@ -190,7 +190,8 @@ fn soup(scene: &Scene, r: &Renderer, cam: &Camera) -> Soup {
                 Some(idx) => Vec3::from(modex_mdl::normals::mdl_normal(idx[vi] as usize)),
                 None => f.normals[vi],
             };
-            let light = r.light.intensity(n.dot(to_sun), 0.0, 50.0) / LIGHT_ONE as f32;
+            let light =
+                r.light.intensity(n.dot(to_sun), 0.0, 50.0, Material::PLAIN) / LIGHT_ONE as f32;
             corners.push(Corner {
                 pos: f.positions[vi],
                 u: uv.x,

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 
 use glam::{Mat4, Vec3};
 use modex::Camera;
-use modex_raster::{PreparedModel, Renderer, LIGHT_ONE};
+use modex_raster::{Material, PreparedModel, Renderer, LIGHT_ONE};
 use serde::{Deserialize, Serialize};
 
 use crate::case::Format;
@@ -107,7 +107,9 @@ impl GlMesh {
                     };
                     // modex multiplies the texel by light / LIGHT_ONE (up to ~2); GL's colour
                     // stops at 1, so it gets half and the texture stage doubles the product.
-                    let l = (r.light.intensity(n.dot(to_sun), 0.0, 50.0) / LIGHT_ONE as f32 * 0.5)
+                    let l = (r.light.intensity(n.dot(to_sun), 0.0, 50.0, Material::PLAIN)
+                        / LIGHT_ONE as f32
+                        * 0.5)
                         .clamp(0.0, 1.0);
                     let p = f.positions[vi];
                     vertices.push([p.x, p.y, p.z, uv.x, uv.y, l, l, l, 1.0]);

@@ -37,6 +37,6 @@
 mod raster;
 
 pub use raster::{
-    framing_camera, Cull, DepthMode, Entity, Light, PreparedModel, RasterPixel, Renderer,
+    framing_camera, Cull, DepthMode, Entity, Light, Material, PreparedModel, RasterPixel, Renderer,
     SharedTextures, BLANK_RGB, LIGHT_MAX, LIGHT_ONE,
 };

@@ -19,7 +19,7 @@ use modex_mdl::Model;
 
 use super::bands::{with_bins, BandBins, ChunkBins, Triangles};
 use super::clip::{by_codes, clip_triangle, ClipPlanes, ClipVertex, Clipped};
-use super::light::{normal_table_dots, Light, ShadeTable};
+use super::light::{normal_table_dots, Light, Material, ShadeTable};
 use super::pixel::sealed::FillTextured;
 use super::pixel::{RasterPixel, TexturedFill};
 use super::setup::{Cull, Projected, TriSetup};
@@ -61,6 +61,9 @@ pub struct Entity {
     pub ambient: f32,
     /// Light reflectivity, 0..100 (A5 `albedo`).
     pub albedo: f32,
+    /// How the surface weighs ambient light and sun (A7 `material`'s ambient and diffuse);
+    /// [`Material::PLAIN`] by default.
+    pub material: Material,
     /// Overlay mode: index 0 of 8-bit skins and 0x0000 of 16-bit skins are not drawn.
     pub overlay: bool,
     /// Opacity (A5's `alpha` where the entity is `TRANSPARENT`): below opaque the entity is mixed
@@ -82,6 +85,7 @@ impl Default for Entity {
             skin: 0,
             ambient: 0.0,
             albedo: 50.0,
+            material: Material::PLAIN,
             overlay: false,
             alpha: Opacity::OPAQUE,
         }
@@ -305,7 +309,7 @@ impl Renderer {
         let to_sun = (entity.rotation().inverse() * self.light.towards_sun()).normalize_or(Vec3::Z);
         let dots = normal_table_dots(to_sun);
         let light = self.light;
-        let (amb, alb) = (entity.ambient, entity.albedo);
+        let (amb, alb, material) = (entity.ambient, entity.albedo, entity.material);
         let intensity = |f: &modex_mdl::Frame, i: usize| -> f32 {
             let d = match &f.normal_indices {
                 Some(idx) => idx
@@ -313,7 +317,7 @@ impl Renderer {
                     .map_or(0.0, |&k| dots[(k as usize).min(dots.len() - 1)]),
                 None => f.normals.get(i).map_or(0.0, |n| n.dot(to_sun)),
             };
-            light.intensity(d, amb, alb)
+            light.intensity(d, amb, alb, material)
         };
         let interpolate = t > 0.0 && i0 != i1 && f1.positions.len() == n;
         let shared = vertex_stage_projects(n, model.triangles.len());

@@ -46,6 +46,44 @@ impl Default for Light {
     }
 }
 
+/// How strongly a surface reflects the scene's light: factors on the ambient and on the sun
+/// term of [`Light::intensity`] (an A7 material's `ambient` and `diffuse`, already turned into
+/// light factors). [`Material::PLAIN`] leaves the light as the scene gives it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Material {
+    /// Factor on the ambient light (the scene's and the entity's own).
+    pub ambient: f32,
+    /// Factor on the sun.
+    pub diffuse: f32,
+}
+
+impl Material {
+    /// The light as the scene gives it: models outside a level, the demo, the viewers.
+    pub const PLAIN: Material = Material {
+        ambient: 1.0,
+        diffuse: 1.0,
+    };
+
+    /// A GameStudio material's `ambient` and `diffuse` (0..255) as light factors: `2 v / 255`.
+    /// The engine's fixed-function path modulates the texture by twice the lit vertex colour
+    /// (Direct3D's `MODULATE2X`, as its lightmaps are stored at half range), so a factor of 255
+    /// doubles the light and 128 leaves it as it is. Measured on Ackmania's own screenshots
+    /// (`docs/lighting.md`): its default-material track shows exactly `400/255` times the light
+    /// without a material.
+    pub const fn acknex(ambient: u8, diffuse: u8) -> Material {
+        Material {
+            ambient: 2.0 * ambient as f32 / 255.0,
+            diffuse: 2.0 * diffuse as f32 / 255.0,
+        }
+    }
+}
+
+impl Default for Material {
+    fn default() -> Self {
+        Material::PLAIN
+    }
+}
+
 impl Light {
     /// A sun over the camera's left shoulder (from above, left and behind the eye), so whatever the
     /// camera looks at is lit from the front with a visible shading gradient: the viewer's and the
@@ -66,13 +104,20 @@ impl Light {
     ///
     /// The A5 entity fields give the ranges but not the formula (the manual: `ambient` -100..+100,
     /// `albedo` 0..100 "light reflectivity"). We use
-    /// `ambient_scene + ambient_entity / 100 + diffuse * albedo / 100 * max(0, n . l)`, clamped to
-    /// 0..[`LIGHT_MAX`]: albedo scales only the sun, ambient adds uniformly, as the fields' names say.
+    /// `Ma (ambient_scene + ambient_entity / 100) + Md diffuse * albedo / 100 * max(0, n . l)`,
+    /// clamped to 0..[`LIGHT_MAX`]: albedo scales only the sun, ambient adds uniformly, as the
+    /// fields' names say, and the material's factors `Ma`, `Md` ([`Material`]) weigh the two as
+    /// Direct3D's fixed-function lighting weighs them by the material's ambient and diffuse.
     #[inline]
-    pub fn intensity(&self, n_dot_l: f32, entity_ambient: f32, entity_albedo: f32) -> f32 {
-        let lit = self.ambient
-            + entity_ambient / 100.0
-            + self.diffuse * (entity_albedo / 100.0) * n_dot_l.max(0.0);
+    pub fn intensity(
+        &self,
+        n_dot_l: f32,
+        entity_ambient: f32,
+        entity_albedo: f32,
+        material: Material,
+    ) -> f32 {
+        let lit = material.ambient * (self.ambient + entity_ambient / 100.0)
+            + material.diffuse * self.diffuse * (entity_albedo / 100.0) * n_dot_l.max(0.0);
         (lit * LIGHT_ONE as f32).clamp(0.0, LIGHT_MAX as f32)
     }
 
@@ -213,12 +258,34 @@ mod tests {
             ambient: 0.25,
             diffuse: 1.0,
         };
-        assert_eq!(l.intensity(1.0, 0.0, 100.0), 1.25 * 256.0);
-        assert_eq!(l.intensity(-1.0, 0.0, 100.0), 0.25 * 256.0);
-        assert_eq!(l.intensity(1.0, 0.0, 0.0), 0.25 * 256.0);
-        assert_eq!(l.intensity(0.0, -100.0, 50.0), 0.0);
-        assert_eq!(l.intensity(1.0, 100.0, 100.0), LIGHT_MAX as f32);
+        let plain = Material::PLAIN;
+        assert_eq!(l.intensity(1.0, 0.0, 100.0, plain), 1.25 * 256.0);
+        assert_eq!(l.intensity(-1.0, 0.0, 100.0, plain), 0.25 * 256.0);
+        assert_eq!(l.intensity(1.0, 0.0, 0.0, plain), 0.25 * 256.0);
+        assert_eq!(l.intensity(0.0, -100.0, 50.0, plain), 0.0);
+        assert_eq!(l.intensity(1.0, 100.0, 100.0, plain), LIGHT_MAX as f32);
+        // A material weighs ambient and sun apart: ambient x 2, sun x 0.5.
+        let m = Material {
+            ambient: 2.0,
+            diffuse: 0.5,
+        };
+        assert_eq!(l.intensity(1.0, 25.0, 100.0, m), (2.0 * 0.5 + 0.5) * 256.0);
+        assert_eq!(l.intensity(-1.0, 25.0, 100.0, m), 2.0 * 0.5 * 256.0);
         let dots = normal_table_dots(Vec3::Z);
         assert_eq!(dots[5], 1.0); // entry 5 is (0, 0, 1)
+    }
+
+    #[test]
+    fn acknex_materials_modulate_twice_the_light() {
+        // 128 of 255 leaves the light as it is (within a half step); 255 doubles it.
+        let half = Material::acknex(128, 128);
+        assert!((half.ambient - 1.0).abs() < 0.01 && (half.diffuse - 1.0).abs() < 0.01);
+        assert_eq!(
+            Material::acknex(255, 0),
+            Material {
+                ambient: 2.0,
+                diffuse: 0.0
+            }
+        );
     }
 }

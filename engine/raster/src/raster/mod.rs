@@ -29,7 +29,7 @@ mod span;
 mod texture;
 
 pub use entity::{framing_camera, Entity, PreparedModel, Renderer};
-pub use light::{Light, LIGHT_MAX, LIGHT_ONE};
+pub use light::{Light, Material, LIGHT_MAX, LIGHT_ONE};
 pub use pixel::RasterPixel;
 pub use setup::Cull;
 pub use shared::SharedTextures;

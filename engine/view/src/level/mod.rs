@@ -26,7 +26,10 @@ pub use camera::{
     above, above_from, direction, orbit, orbit_pitch, Start, Viewpoint, ABOVE, ABOVE_FILL, FOV_Y,
 };
 pub use placeable::sprite_quad;
-pub use scene::{info_colors, info_light, LevelScene, DEFAULT_AMBIENT, DEFAULT_SUN, SKY_COLOR};
+pub use scene::{
+    info_colors, info_light, LevelScene, DEFAULT_AMBIENT, DEFAULT_SUN, MTL_FLAT, MTL_MODEL,
+    SKY_COLOR,
+};
 pub use walk::{
     Collider, Mode, Motion, Walker, BODY_HEIGHT, BODY_RADIUS, EYE_ABOVE_FEET, GRAVITY,
     LOOK_PER_PIXEL, RUN_FACTOR, STEP_HEIGHT, TILT_RATE, TURN_RATE, WALK_SPEED,
@@ -440,6 +443,7 @@ impl Placed {
             scale: self.scale,
             ambient: self.ambient,
             albedo: self.albedo,
+            material: MTL_MODEL,
             ..modex_raster::Entity::default()
         }
     }

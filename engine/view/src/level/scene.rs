@@ -1,13 +1,14 @@
 //! A level drawn by the rasterizer. Block models carry texture × lightmap in their baked surfaces
 //! (`modex_mdl::wmb::surface`) and are drawn at light 1.0; flat surfaces and the entities' models
-//! are lit by the INFO object's sun and ambient colour; sprites are turned to face the camera.
+//! are lit by the INFO object's sun and ambient colour through GameStudio's predefined materials
+//! ([`MTL_MODEL`], [`MTL_FLAT`]); sprites are turned to face the camera.
 //! Entities whose bounding sphere lies outside the view are skipped before they are posed.
 
 use glam::Vec3;
 use modex::{trig, Camera, DepthBuffer, DrawStats, Palette, Projection, Target};
 use modex_mdl::wmb::object::color_rgb;
 use modex_mdl::wmb::surface::SurfaceKind;
-use modex_raster::{Entity, Light, PreparedModel, RasterPixel, Renderer, SharedTextures};
+use modex_raster::{Entity, Light, Material, PreparedModel, RasterPixel, Renderer, SharedTextures};
 use rayon::prelude::*;
 
 use super::camera::Viewpoint;
@@ -22,6 +23,15 @@ pub const DEFAULT_SUN: u8 = 128;
 /// GameStudio's `ambient_color` when the level's Map Properties leave it at zero: (64,64,64), "the
 /// basic environment lighting of an entity" (same manual page as [`DEFAULT_SUN`]).
 pub const DEFAULT_AMBIENT: u8 = 64;
+
+/// GameStudio's predefined `mtl_model` (ambient 200, diffuse 200; `mtl_terrain` has the same),
+/// the material of every placed model and terrain: the manual's *Predefined Materials* page gives
+/// the values, and Ackmania's screenshots show them applied through the engine's doubled texture
+/// modulation ([`Material::acknex`], `docs/lighting.md`). An entity that names a material of its
+/// own gets it from the game's scripts, which modex does not run: it keeps this one.
+pub const MTL_MODEL: Material = Material::acknex(200, 200);
+/// GameStudio's predefined `mtl_flat` (ambient 200, diffuse 150): blocks without a lightmap.
+pub const MTL_FLAT: Material = Material::acknex(200, 150);
 
 /// What the screen is cleared to where no level surface, sky surface or entity is drawn: GameStudio's
 /// `sky_color`, the colour the engine clears the view background to (the manual's `bg` page: "clear
@@ -154,12 +164,17 @@ impl<'l> LevelScene<'l> {
         let full = Entity {
             ambient: (1.0 - r.light.ambient) * 100.0,
             albedo: 0.0,
+            material: Material::PLAIN,
+            ..Entity::default()
+        };
+        let flat = Entity {
+            material: MTL_FLAT,
             ..Entity::default()
         };
         for (kind, m) in &self.blocks {
             let e = match kind {
                 SurfaceKind::Lightmapped | SurfaceKind::Sky => full,
-                SurfaceKind::Flat => Entity::default(),
+                SurfaceKind::Flat => flat,
             };
             stats += r.draw(target, depth, camera, m, &e)?;
         }
@@ -194,6 +209,7 @@ impl<'l> LevelScene<'l> {
                 e.roll = 0.0;
                 e.ambient = full.ambient;
                 e.albedo = 0.0;
+                e.material = Material::PLAIN;
                 e.overlay = false;
             }
             for m in &self.files[p.file] {

@@ -187,10 +187,18 @@ impl<'l> LevelScene<'l> {
         let mut culled = 0;
         for p in &self.level.placed {
             let f = &self.level.files[p.file];
-            // Cull by the bounding sphere in view space before posing.
+            // Cull by the bounding sphere in view space before posing. A mesh's box centre turns
+            // with the entity (rooms are modelled with their origin at a door, and placed turned);
+            // a sprite turns to the camera, so its sphere is taken round its origin.
             let scale = p.scale.abs().max_element();
-            let centre = p.origin + f.centre() * scale;
-            let radius = f.radius() * scale;
+            let (centre, radius) = if f.shape() == Shape::Sprite {
+                (p.origin, (f.radius() + f.centre().length()) * scale)
+            } else {
+                (
+                    p.entity().matrix().transform_point3(f.centre()),
+                    f.radius() * scale,
+                )
+            };
             let c = view.transform_point3(centre);
             let z = -c.z;
             let outside = z + radius < camera.near

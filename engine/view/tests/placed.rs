@@ -1,16 +1,19 @@
-//! Placed models lit as GameStudio's fixed-function engine lit them: the INFO sun and ambient
-//! through the default model material (`MTL_MODEL`: ambient and diffuse 200 of 255, applied with
-//! the engine's doubled texture modulation), checked against what Ackmania's own screenshots
-//! show (`docs/lighting.md`) and through a whole level draw.
+//! Placed models in a drawn level: lit as GameStudio's fixed-function engine lit them (the INFO
+//! sun and ambient through the default model material, `MTL_MODEL`: ambient and diffuse 200 of
+//! 255, applied with the engine's doubled texture modulation), checked against what Ackmania's
+//! own screenshots show (`docs/lighting.md`); and kept by the view culling wherever their model's
+//! box lies from their origin and however they are turned.
 
 use glam::Vec3;
-use modex::{Argb8888, DepthBuffer, Palette, Surface};
+use modex::{Argb8888, DepthBuffer, Palette, Surface, Target};
 use modex_mdl::mdl_encode::{FrameSpec, MdlSpec, SkinData, SkinSpec};
 use modex_mdl::wmb::encode::encode;
 use modex_mdl::wmb::object::Info;
 use modex_mdl::wmb::{Entity, EntityKind, Object, WmbFile};
 use modex_raster::LIGHT_ONE;
-use modex_view::level::{info_light, Level, LevelScene, MemoryFiles, Start, Viewpoint, MTL_MODEL};
+use modex_view::level::{
+    info_light, Level, LevelScene, MemoryFiles, Start, Viewpoint, MTL_MODEL, SKY_COLOR,
+};
 
 /// Ackmania's INFO (all four tracks): sun #939393 from azimuth 0, elevation 60; ambient #303030.
 fn ackmania_info() -> Object {
@@ -29,12 +32,13 @@ fn ackmania_info() -> Object {
     })
 }
 
-/// An old-style entity (no albedo field: GameStudio's 50) placing `file` at the origin.
-fn placed(file: &str) -> Object {
+/// An old-style entity (no albedo field: GameStudio's 50) placing `file` at the origin, turned
+/// by `pan` degrees.
+fn placed(file: &str, pan: f32) -> Object {
     Object::Entity(Entity {
         kind: EntityKind::Old,
         origin: Vec3::ZERO,
-        angle: Vec3::ZERO,
+        angle: Vec3::new(pan, 0.0, 0.0),
         scale: Vec3::ONE,
         name: "floor_mdl_000".into(),
         file: file.into(),
@@ -67,8 +71,8 @@ fn level(objects: Vec<Object>, files: &MemoryFiles) -> Level {
     Level::load("lit.wmb", &encode(&file), files, &Palette::quake()).unwrap()
 }
 
-/// A 200-unit horizontal square facing up, painted with palette entry `index`.
-fn floor_mdl(index: u8) -> Vec<u8> {
+/// A 200-unit horizontal square facing up round `(x, 0, 0)`, painted with palette entry `index`.
+fn floor_mdl(index: u8, x: f32) -> Vec<u8> {
     let s = 100.0;
     MdlSpec {
         skins: vec![SkinSpec {
@@ -81,10 +85,10 @@ fn floor_mdl(index: u8) -> Vec<u8> {
         frames: vec![FrameSpec {
             name: "floor".into(),
             positions: vec![
-                Vec3::new(-s, -s, 0.0),
-                Vec3::new(s, -s, 0.0),
-                Vec3::new(s, s, 0.0),
-                Vec3::new(-s, s, 0.0),
+                Vec3::new(x - s, -s, 0.0),
+                Vec3::new(x + s, -s, 0.0),
+                Vec3::new(x + s, s, 0.0),
+                Vec3::new(x - s, s, 0.0),
             ],
             normals: vec![Vec3::Z; 4],
         }],
@@ -115,19 +119,13 @@ fn the_default_model_material_gives_what_ackmanias_screenshots_show() {
     }
 }
 
-#[test]
-fn a_placed_model_is_drawn_with_the_default_material() {
-    // Palette entry 10 of Quake's palette: a grey.
-    let palette = Palette::quake();
-    let index = 10u8;
-    let files = MemoryFiles::new([("floor.mdl", floor_mdl(index))]);
-    let level = level(vec![ackmania_info(), placed("floor.mdl")], &files);
-    assert_eq!(level.placed.len(), 1);
-    let scene = LevelScene::new(&level, &palette);
+/// `level` drawn in 8888 from 80 units above `(x, 0, 0)`, looking down.
+fn draw_from_above(level: &Level, palette: &Palette, x: f32) -> (Surface<Argb8888>, usize) {
+    let scene = LevelScene::new(level, palette);
     let (w, h) = (32, 24);
     let camera = scene.camera(
         Viewpoint::At(Start {
-            eye: Vec3::new(0.0, 0.0, 300.0),
+            eye: Vec3::new(x, 0.0, 80.0),
             pan: 0.0,
             tilt: -90.0,
         }),
@@ -136,7 +134,20 @@ fn a_placed_model_is_drawn_with_the_default_material() {
     );
     let mut target: Surface<Argb8888> = Surface::new(w, h);
     let mut depth = DepthBuffer::new(w, h);
-    scene.draw(&mut target, &mut depth, &camera).unwrap();
+    let (_, culled) = scene.draw(&mut target, &mut depth, &camera).unwrap();
+    (target, culled)
+}
+
+#[test]
+fn a_placed_model_is_drawn_with_the_default_material() {
+    // Palette entry 10 of Quake's palette: a grey.
+    let palette = Palette::quake();
+    let index = 10u8;
+    let files = MemoryFiles::new([("floor.mdl", floor_mdl(index, 0.0))]);
+    let level = level(vec![ackmania_info(), placed("floor.mdl", 0.0)], &files);
+    assert_eq!(level.placed.len(), 1);
+    let (target, _) = draw_from_above(&level, &palette, 0.0);
+    let (w, h) = (target.width(), target.height());
     let centre = target.pixels()[h / 2 * w + w / 2].0;
     let painted = palette.colors[index as usize];
     let lit = upward_light(&level);
@@ -151,11 +162,31 @@ fn a_placed_model_is_drawn_with_the_default_material() {
         );
     }
     // Brighter than the light without a material: the factor is 400/255.
-    let plain = info_light(&level).intensity(
-        info_light(&level).towards_sun().dot(Vec3::Z),
+    let light = info_light(&level);
+    let plain = light.intensity(
+        light.towards_sun().dot(Vec3::Z),
         0.0,
         50.0,
         modex_raster::Material::PLAIN,
     ) / LIGHT_ONE as f32;
     assert!((lit / plain - 400.0 / 255.0).abs() < 1e-4);
+}
+
+#[test]
+fn a_turned_model_whose_box_lies_off_its_origin_is_not_culled() {
+    // LotterShock's rooms: the model's box lies 600 units along +X of its origin, and the entity
+    // is turned by 180 degrees, so the room stands along -X. Seen from above its middle, it fills
+    // the view; a culling sphere left unturned lies behind the camera's back and drops it.
+    let palette = Palette::quake();
+    let files = MemoryFiles::new([("room.mdl", floor_mdl(10, 600.0))]);
+    let level = level(vec![ackmania_info(), placed("room.mdl", 180.0)], &files);
+    let (target, culled) = draw_from_above(&level, &palette, -600.0);
+    assert_eq!(culled, 0);
+    let sky = <Surface<Argb8888> as Target>::flat(SKY_COLOR, &palette);
+    let drawn = target.pixels().iter().filter(|&&p| p != sky).count();
+    assert_eq!(drawn, target.pixels().len(), "{drawn} pixels drawn");
+    // And seen from above its origin's other side, where it is not, nothing is drawn.
+    let (target, culled) = draw_from_above(&level, &palette, 600.0);
+    assert_eq!(culled, 1);
+    assert!(target.pixels().iter().all(|&p| p == sky));
 }

@@ -116,20 +116,15 @@ impl LimbShade {
             // A short last chunk repeats its last index in the spare lanes (same result, written
             // to the same entry).
             let at = |k: usize| chunk[k.min(chunk.len() - 1)];
-            let lit = lanes.light(std::array::from_fn(|k| table.get(at(k))));
+            let lit = lanes.light(std::array::from_fn(|k| table.get(at(k))), top);
             for (k, &i) in chunk.iter().enumerate() {
-                let (i, d, nh, q) = (i as usize, lit.d[k], lit.nh[k], lit.spec[k]);
-                let d = d.max(0.0);
-                let free = 0.6 + 0.4 * nh.max(0.0);
+                let i = i as usize;
                 page[i] = match opts.shading {
-                    Shading::Game => {
-                        let spec = q.max(0.0);
-                        ((d + spec) * 16.0).clamp(0.0, top) as u8
-                    }
-                    Shading::Free => page_for_brightness(free, page_count),
+                    Shading::Game => lit.page[k] as u8,
+                    Shading::Free => page_for_brightness(lit.free[k], page_count),
                     Shading::Unlit => 8,
                 };
-                gain[i] = round_half_away(free * 256.0) as u16;
+                gain[i] = lit.gain[k] as u16;
             }
         }
         for i in real..256 {
@@ -159,12 +154,32 @@ struct Lanes {
     h: [Vec4; 3],
 }
 
-/// What [`Lanes::light`] gives per lane: `n.L`, `n.H` and `n.H / (3 - 3 n.H + n.H)` of the
-/// turned, normalised normal, before their clamps.
+/// What [`Lanes::light`] gives per lane, each before its cast: the game shading's page
+/// (`clamp((max(n.L, 0) + max(n.H / (3 - 3 n.H + n.H), 0)) * 16, 0, top)`), the ambient and
+/// diffuse brightness `free = 0.6 + 0.4 max(n.H, 0)` and its gain `round(free * 256)`.
 struct Lit {
-    d: [f32; 4],
-    nh: [f32; 4],
-    spec: [f32; 4],
+    page: [f32; 4],
+    free: [f32; 4],
+    gain: [f32; 4],
+}
+
+/// `f32::max(v, 0.0)` per lane, up to the sign of a zero (which no entry's cast can see): NaN
+/// gives 0.
+#[inline]
+fn max_zero(v: Vec4) -> Vec4 {
+    Vec4::select(v.cmpgt(Vec4::ZERO), v, Vec4::ZERO)
+}
+
+/// [`round_half_away`] per lane: the same truncation (glam's `trunc` keeps NaN, infinities and
+/// values of 2^23 and above as they are, as the scalar early return does), the same exact
+/// fraction, the same comparisons.
+#[inline]
+fn round_half_away4(v: Vec4) -> Vec4 {
+    let t = v.trunc();
+    let f = v - t;
+    let up = Vec4::select(f.cmpge(Vec4::splat(0.5)), t + Vec4::ONE, t);
+    let r = Vec4::select(f.cmple(Vec4::splat(-0.5)), t - Vec4::ONE, up);
+    r.copysign(v)
 }
 
 impl Lanes {
@@ -178,7 +193,7 @@ impl Lanes {
     }
 
     #[inline]
-    fn light(&self, normals: [[f32; 3]; 4]) -> Lit {
+    fn light(&self, normals: [[f32; 3]; 4], top: f32) -> Lit {
         let t: [Vec4; 3] = std::array::from_fn(|c| Vec4::from_array(normals.map(|n| n[c])));
         let [c0, c1, c2] = &self.m;
         // glam's `Mat3 * Vec3`: x_axis * v.x, plus y_axis * v.y, plus z_axis * v.z.
@@ -191,11 +206,17 @@ impl Lanes {
         let n = n.map(|c| Vec4::select(ok, c * rcp, Vec4::ZERO));
         let nh = dot(&n, &self.h);
         let three = Vec4::splat(3.0);
-        let spec = nh / (three - three * nh + nh);
+        let spec = max_zero(nh / (three - three * nh + nh));
+        let d = max_zero(dot(&n, &self.l));
+        // `f32::clamp(0, top)`: below 0 is 0, above `top` is `top`, NaN stays (and casts to 0).
+        let page = (d + spec) * Vec4::splat(16.0);
+        let page = Vec4::select(page.cmplt(Vec4::ZERO), Vec4::ZERO, page);
+        let page = Vec4::select(page.cmpgt(Vec4::splat(top)), Vec4::splat(top), page);
+        let free = Vec4::splat(0.6) + Vec4::splat(0.4) * max_zero(nh);
         Lit {
-            d: dot(&n, &self.l).to_array(),
-            nh: nh.to_array(),
-            spec: spec.to_array(),
+            page: page.to_array(),
+            free: free.to_array(),
+            gain: round_half_away4(free * Vec4::splat(256.0)).to_array(),
         }
     }
 }
@@ -246,7 +267,15 @@ mod tests {
         let random = (0..100_000).map(|_| rng.range(-300.0, 300.0));
         for v in edges.into_iter().chain(random) {
             assert_eq!(round_half_away(v).to_bits(), v.round().to_bits(), "{v}");
+            // The four-lane form, in every lane.
+            let four = round_half_away4(Vec4::new(v, -v, v * 0.5, v + 1e7)).to_array();
+            let one = [v, -v, v * 0.5, v + 1e7].map(round_half_away);
+            assert_eq!(four.map(f32::to_bits), one.map(f32::to_bits), "{v}");
         }
+        let odd = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -8_388_609.5];
+        let four = round_half_away4(Vec4::from_array(odd)).to_array();
+        assert!(four[0].is_nan());
+        assert_eq!(four[1..], odd.map(round_half_away)[1..]);
         for v in [f32::INFINITY, f32::NEG_INFINITY, 8_388_609.0, -8_388_609.0] {
             assert_eq!(round_half_away(v), v.round());
         }

@@ -535,16 +535,6 @@ mod tests {
     }
 
     fn level() -> modex_mdl::wmb::WmbFile {
-        modex_mdl::wmb::WmbFile {
-            textures: Vec::new(),
-            materials: Vec::new(),
-            blocks: Vec::new(),
-            objects: Vec::new(),
-            lightmap_dim: 256,
-            lightmaps: Vec::new(),
-            terrain_lightmaps: Vec::new(),
-            other_lists: Vec::new(),
-            warnings: Vec::new(),
-        }
+        modex_mdl::wmb::WmbFile::default()
     }
 }

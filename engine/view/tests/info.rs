@@ -132,18 +132,11 @@ fn entity(file: &str) -> modex_mdl::wmb::Object {
 #[test]
 fn a_level_says_where_each_entity_file_is_and_lists_the_missing_once() {
     let level = modex_mdl::wmb::WmbFile {
-        textures: Vec::new(),
-        materials: Vec::new(),
-        blocks: Vec::new(),
         objects: ["Rüstung.mdl", "a.mdl", "models\\b.tga", "A.MDL", "c.mdl"]
             .into_iter()
             .map(entity)
             .collect(),
-        lightmap_dim: 256,
-        lightmaps: Vec::new(),
-        terrain_lightmaps: Vec::new(),
-        other_lists: Vec::new(),
-        warnings: Vec::new(),
+        ..Default::default()
     };
     // The writer stores the names as Windows-1252, as GameStudio did.
     let bytes = modex_mdl::wmb::encode::encode(&level);

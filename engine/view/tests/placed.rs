@@ -58,15 +58,8 @@ fn placed(file: &str, pan: f32) -> Object {
 /// A level of no blocks holding `objects`, written and read back as a frontend reads it.
 fn level(objects: Vec<Object>, files: &MemoryFiles) -> Level {
     let file = WmbFile {
-        textures: Vec::new(),
-        materials: Vec::new(),
-        blocks: Vec::new(),
         objects,
-        lightmap_dim: 256,
-        lightmaps: Vec::new(),
-        terrain_lightmaps: Vec::new(),
-        other_lists: Vec::new(),
-        warnings: Vec::new(),
+        ..Default::default()
     };
     Level::load("lit.wmb", &encode(&file), files, &Palette::quake()).unwrap()
 }

@@ -84,15 +84,9 @@ fn level(triangles: &[Tri], objects: Vec<Object>, files: &MemoryFiles) -> Level 
         }],
     };
     let file = WmbFile {
-        textures: Vec::new(),
-        materials: Vec::new(),
         blocks: vec![block],
         objects,
-        lightmap_dim: 256,
-        lightmaps: Vec::new(),
-        terrain_lightmaps: Vec::new(),
-        other_lists: Vec::new(),
-        warnings: Vec::new(),
+        ..Default::default()
     };
     Level::load("walk.wmb", &encode(&file), files, &Palette::quake()).unwrap()
 }

@@ -129,6 +129,24 @@ pub struct WmbFile {
     pub warnings: Vec<ListWarning>,
 }
 
+impl Default for WmbFile {
+    /// A level with nothing in it and lightmap pages of the size a level without an INFO
+    /// object has ([`DEFAULT_LIGHTMAP_DIM`]): a start for levels built in code.
+    fn default() -> Self {
+        WmbFile {
+            textures: Vec::new(),
+            materials: Vec::new(),
+            blocks: Vec::new(),
+            objects: Vec::new(),
+            lightmap_dim: DEFAULT_LIGHTMAP_DIM,
+            lightmaps: Vec::new(),
+            terrain_lightmaps: Vec::new(),
+            other_lists: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+}
+
 /// An optional list that could not be what the header says, decoded as absent.
 ///
 /// Real levels carry such lists: four levels of one published game declare a 4-byte

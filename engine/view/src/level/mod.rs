@@ -456,15 +456,8 @@ mod tests {
 
     fn empty_level(objects: Vec<Object>) -> WmbFile {
         WmbFile {
-            textures: Vec::new(),
-            materials: Vec::new(),
-            blocks: Vec::new(),
             objects,
-            lightmap_dim: 256,
-            lightmaps: Vec::new(),
-            terrain_lightmaps: Vec::new(),
-            other_lists: Vec::new(),
-            warnings: Vec::new(),
+            ..Default::default()
         }
     }
 

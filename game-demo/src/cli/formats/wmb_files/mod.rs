@@ -308,15 +308,8 @@ mod tests {
             })
         };
         modex_mdl::wmb::encode::encode(&WmbFile {
-            textures: Vec::new(),
-            materials: Vec::new(),
-            blocks: Vec::new(),
             objects: files.iter().map(entity).collect(),
-            lightmap_dim: 256,
-            lightmaps: Vec::new(),
-            terrain_lightmaps: Vec::new(),
-            other_lists: Vec::new(),
-            warnings: Vec::new(),
+            ..Default::default()
         })
     }
 

@@ -12,7 +12,7 @@
 use std::sync::OnceLock;
 
 use crate::nearest::NearestColours;
-use crate::palette::Palette;
+use crate::palette::{rgb_distance_sq, Palette};
 use crate::pixel::Pixel;
 
 /// An entity's opacity, quantised to the steps the 8-bit tables use (0 = invisible,
@@ -84,11 +84,6 @@ pub fn mix_pixel<P: Pixel>(src: P, dst: P, w: u32) -> P {
     P::from_rgba([0, 1, 2, 3].map(|c| mix_channel(u32::from(s[c]), u32::from(d[c]), w) as u8))
 }
 
-/// Squared RGB distance.
-fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
-    (0..3).map(|c| u32::from(a[c].abs_diff(b[c])).pow(2)).sum()
-}
-
 /// One opacity's 8-bit mixing table.
 pub struct BlendTable(Box<[u8]>);
 
@@ -144,7 +139,7 @@ impl BlendTables {
                 // up to a step off: the 8-bit texel mapping's error, issue 40.)
                 *slot = [s, d, nearest.nearest(mixed)]
                     .into_iter()
-                    .min_by_key(|&c| distance(self.palette.colors[usize::from(c)], mixed))
+                    .min_by_key(|&c| rgb_distance_sq(self.palette.colors[usize::from(c)], mixed))
                     .unwrap_or(s);
             }
             BlendTable(t)
@@ -215,9 +210,9 @@ mod tests {
         for i in (0..256 * 256).step_by(7) {
             let (s, d) = ((i >> 8) as u8, (i & 255) as u8);
             let mixed = mix_rgb(palette.colors[i >> 8], palette.colors[i & 255], w);
-            let got = distance(palette.colors[usize::from(table.mix(s, d))], mixed);
+            let got = rgb_distance_sq(palette.colors[usize::from(table.mix(s, d))], mixed);
             let best = (0..=255u8)
-                .map(|c| distance(palette.colors[usize::from(c)], mixed))
+                .map(|c| rgb_distance_sq(palette.colors[usize::from(c)], mixed))
                 .min()
                 .unwrap();
             assert_eq!(got, best, "src {s} dst {dst}", dst = d);

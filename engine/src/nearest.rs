@@ -15,6 +15,7 @@
 
 use std::ops::RangeInclusive;
 
+use crate::palette::rgb_distance_sq;
 use crate::Palette;
 
 /// Cells per channel (8 levels each).
@@ -94,10 +95,7 @@ impl NearestColours {
         let mut best = list.first().copied().unwrap_or(0);
         let mut best_d = u32::MAX;
         for &i in list {
-            let c = self.colors[i as usize];
-            let d: u32 = (0..3)
-                .map(|k| (c[k] as i32 - rgb[k] as i32).pow(2) as u32)
-                .sum();
+            let d = rgb_distance_sq(self.colors[i as usize], rgb);
             if d < best_d {
                 best_d = d;
                 best = i;

@@ -163,13 +163,7 @@ impl Palette {
         let mut best = *range.start();
         let mut best_d = u32::MAX;
         for i in range {
-            let c = self.colors[i as usize];
-            let d: u32 = (0..3)
-                .map(|k| {
-                    let e = c[k] as i32 - rgb[k] as i32;
-                    (e * e) as u32
-                })
-                .sum();
+            let d = rgb_distance_sq(self.colors[i as usize], rgb);
             if d < best_d {
                 best_d = d;
                 best = i;
@@ -231,6 +225,14 @@ impl Palette {
             }
         }
     }
+}
+
+/// Squared Euclidean distance between two RGB colours: what "nearest colour" means everywhere in
+/// modex (palette lookups, blend tables, the exact nearest-colour search), in one place so they
+/// can never disagree on a tie.
+#[inline]
+pub(crate) fn rgb_distance_sq(a: [u8; 3], b: [u8; 3]) -> u32 {
+    (0..3).map(|c| u32::from(a[c].abs_diff(b[c])).pow(2)).sum()
 }
 
 #[cfg(test)]

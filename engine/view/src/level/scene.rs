@@ -187,18 +187,12 @@ impl<'l> LevelScene<'l> {
         let mut culled = 0;
         for p in &self.level.placed {
             let f = &self.level.files[p.file];
-            // Cull by the bounding sphere in view space before posing. A mesh's box centre turns
-            // with the entity (rooms are modelled with their origin at a door, and placed turned);
-            // a sprite turns to the camera, so its sphere is taken round its origin.
-            let scale = p.scale.abs().max_element();
-            let (centre, radius) = if f.shape() == Shape::Sprite {
-                (p.origin, (f.radius() + f.centre().length()) * scale)
-            } else {
-                (
-                    p.entity().matrix().transform_point3(f.centre()),
-                    f.radius() * scale,
-                )
-            };
+            let mut e = p.entity();
+            // Cull by the bounding sphere in view space before posing. The box centre turns with
+            // the entity (rooms are modelled with their origin at a door, and placed turned); a
+            // sprite's quad is centred on its origin, so turning it to the camera moves nothing.
+            let centre = e.matrix().transform_point3(f.centre());
+            let radius = f.radius() * p.scale.abs().max_element();
             let c = view.transform_point3(centre);
             let z = -c.z;
             let outside = z + radius < camera.near
@@ -209,15 +203,15 @@ impl<'l> LevelScene<'l> {
                 culled += 1;
                 continue;
             }
-            let mut e = p.entity();
             if f.shape() == Shape::Sprite {
                 let d = camera.eye - p.origin;
                 e.pan = trig::atan2(d.y, d.x).to_degrees();
                 e.tilt = trig::atan2(d.z, d.truncate().length()).to_degrees();
                 e.roll = 0.0;
+                // Sprites at full light, as the baked surfaces.
                 e.ambient = full.ambient;
-                e.albedo = 0.0;
-                e.material = Material::PLAIN;
+                e.albedo = full.albedo;
+                e.material = full.material;
                 e.overlay = false;
             }
             for m in &self.files[p.file] {

@@ -82,7 +82,7 @@ impl FaceFill for Scalar {
 }
 
 #[inline(always)]
-fn scalar_face<P: Copy>(
+fn scalar_face<P: Shade>(
     face: &FaceRaster,
     at: Scanned,
     lit: P,
@@ -122,18 +122,76 @@ struct Span {
     gx: f32,
 }
 
-/// A row one pixel at a time (a row not wholly in the band's slices is left out).
+/// A row one pixel at a time (a row not wholly in the band's slices is left out). The
+/// WebAssembly SIMD build fills its whole quads first ([`simd128::quads`]).
 #[inline(always)]
-fn scalar_row<P: Copy>(span: Span, lit: P, depth: &mut [f32], pixels: &mut [P]) {
+fn scalar_row<P: Shade>(span: Span, lit: P, depth: &mut [f32], pixels: &mut [P]) {
     let Span { at, x, len, z0, gx } = span;
     let (Some(d), Some(out)) = (depth.get_mut(at..at + len), pixels.get_mut(at..at + len)) else {
         return;
+    };
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    let (d, out, x) = {
+        let done = simd128::quads(d, out, x, z0, gx, lit);
+        (&mut d[done..], &mut out[done..], x + done)
     };
     for (k, (d, out)) in d.iter_mut().zip(out).enumerate() {
         let z = z0 + gx * (x + k) as u32 as f32;
         let front = z < *d;
         *d = if front { z } else { *d };
         *out = if front { lit } else { *out };
+    }
+}
+
+/// The WebAssembly SIMD build's row fill (the page, `web/`).
+///
+/// Why: left to itself, LLVM vectorised [`scalar_row`]'s loop for `+simd128` with each lane's
+/// store behind a branch on a lane taken out of the compare (WebAssembly has no masked store),
+/// which made the SIMD build draw voxels slower than the scalar build (docs/benchmarks.md
+/// "Web"). Here a quad's four depths are one compare and one select, and the pixels four
+/// selects, with no branch per pixel.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128 {
+    use core::arch::wasm32::*;
+
+    use super::Shade;
+
+    /// Depth-test and draw the leading whole quads of a row (`d` and `out` its depths and
+    /// pixels, `x` its first pixel's column): each pixel's depth is the scalar loop's `z0 + gx *
+    /// px` (`px` converted from the same u32, the product, then the sum), tested `z < buffer`
+    /// (false for NaN) and kept as `pmin(buffer, z)`, which is that select. Returns how many
+    /// pixels were done.
+    #[inline(always)]
+    pub(super) fn quads<P: Shade>(
+        d: &mut [f32],
+        out: &mut [P],
+        x: usize,
+        z0: f32,
+        gx: f32,
+        lit: P,
+    ) -> usize {
+        let n = d.len().min(out.len()) / 4 * 4;
+        let (z0, gx, lane) = (f32x4_splat(z0), f32x4_splat(gx), u32x4(0, 1, 2, 3));
+        let quads = d[..n].chunks_exact_mut(4).zip(out[..n].chunks_exact_mut(4));
+        for (q, (d4, out4)) in quads.enumerate() {
+            let px = u32x4_add(u32x4_splat((x + 4 * q) as u32), lane);
+            let z = f32x4_add(z0, f32x4_mul(gx, f32x4_convert_u32x4(px)));
+            let old = f32x4(d4[0], d4[1], d4[2], d4[3]);
+            let front = i32x4_bitmask(f32x4_lt(z, old));
+            if front == 0 {
+                continue;
+            }
+            // pmin(a, b) is `b < a ? b : a`: the nearer depth where `z` won.
+            let kept = f32x4_pmin(old, z);
+            d4[0] = f32x4_extract_lane::<0>(kept);
+            d4[1] = f32x4_extract_lane::<1>(kept);
+            d4[2] = f32x4_extract_lane::<2>(kept);
+            d4[3] = f32x4_extract_lane::<3>(kept);
+            for (i, out) in out4.iter_mut().enumerate() {
+                *out = if (front >> i) & 1 != 0 { lit } else { *out };
+            }
+        }
+        n
     }
 }
 

@@ -261,42 +261,43 @@ impl<'d> Recorder<'d> {
         }
         let (px, dp) = (&mut scratch.pixels[..n], &mut scratch.depth[..n]);
         let rays = march::march_band(screen, &jobs, vpl, tables, y0, px, dp);
+        // Each row's covered pixels, as runs of one limb: the uncovered pixels between runs are
+        // skipped by a plain search for the next finite depth, and a run is taken whole, so the
+        // per-pixel work is only the copy (a limb's rectangle is mostly uncovered; the old loop
+        // asked every pixel whether a run was open: 30 M instructions a steady 1080p frame).
         for y in y0..y1 {
             let row = (y - y0) * width;
-            let mut open: Option<usize> = None;
-            for x in x0..=x1 {
-                let i = row + x;
-                let covered = x < x1 && dp[i].is_finite();
-                let limb = if covered { px[i].limb() } else { u32::MAX };
-                if let Some(k) = open {
-                    if sprite.spans[k].limb != limb {
-                        open = None;
+            let cols = row + x0..row + x1.max(x0);
+            let (row_p, row_d) = (&px[cols.clone()], &mut dp[cols]);
+            let mut x = 0;
+            while let Some(skip) = row_d[x..].iter().position(|d| d.is_finite()) {
+                let first = x + skip;
+                let limb = row_p[first].limb();
+                let len = row_d[first..]
+                    .iter()
+                    .zip(&row_p[first..])
+                    .position(|(d, f)| !d.is_finite() || f.limb() != limb)
+                    .unwrap_or(row_d.len() - first);
+                x = first + len;
+                sprite.spans.push(Span {
+                    row: (y - y0) as u32,
+                    x: first as u32,
+                    len: len as u32,
+                    limb,
+                    start: sprite.colour.len() as u32,
+                });
+                let used = limbs.get_mut(limb as usize).map(|l| &mut l.used);
+                let run = &row_p[first..x];
+                sprite.colour.extend(run.iter().map(|f| f.colour()));
+                sprite.normal.extend(run.iter().map(|f| f.normal()));
+                if let Some(used) = used {
+                    for f in run {
+                        used[f.normal() as usize] = true;
                     }
                 }
-                if !covered {
-                    continue;
-                }
-                let f = px[i];
-                if open.is_none() {
-                    sprite.spans.push(Span {
-                        row: (y - y0) as u32,
-                        x: (x - x0) as u32,
-                        len: 0,
-                        limb,
-                        start: sprite.colour.len() as u32,
-                    });
-                    open = Some(sprite.spans.len() - 1);
-                }
-                if let Some(k) = open {
-                    sprite.spans[k].len += 1;
-                }
-                sprite.colour.push(f.colour());
-                sprite.normal.push(f.normal());
-                if let Some(l) = limbs.get_mut(limb as usize) {
-                    l.used[f.normal() as usize] = true;
-                }
-                sprite.depth.push(dp[i] - origin_depth);
-                dp[i] = f32::INFINITY;
+                let depths = &mut row_d[first..x];
+                sprite.depth.extend(depths.iter().map(|d| d - origin_depth));
+                depths.fill(f32::INFINITY);
             }
         }
         Ok(Some(Recording {

@@ -148,25 +148,37 @@ fn blit<P: Shade>(
                 &s.depth[src],
             );
             let (dst_p, dst_d) = (&mut pixels[at..at + n], &mut depth[at..at + n]);
-            // Groups of four behind what is drawn are skipped before shading: in a crowd drawn
-            // nearest first most sprite pixels are (5.2 M tested for 2 M shown at 1080p), and
-            // such runs are long, so the one branch per group is predictable where the
-            // per-pixel test is not. Skipping changes nothing: behind keeps the old pixel and
-            // depth (`z.min(d)` is `d`).
+            // Groups of four with no pixel in front of what is drawn are skipped before
+            // shading: in a crowd drawn nearest first most sprite pixels are behind (5.2 M
+            // tested for 2 M shown at 1080p), and such runs are long, so the one branch per
+            // group is predictable where the per-pixel test is not. Skipping changes nothing:
+            // a pixel not in front (`z >= d`, or `z` NaN) keeps its colour and depth.
             //
             // The four depth tests are one vector compare (glam's SSE2 `Vec4` on x86-64): the
-            // same IEEE sums `b.depth + offset[j]` and ordered `>=` (false on NaN) as the
-            // scalar test, without its four bounds checks and branches. At 1080p the scalar
-            // group test was about half of the banded pass (docs/benchmarks.md, issue 43,
-            // lever 10).
+            // same IEEE sums `b.depth + offset[j]` and the same `z < d` as [`put`]; the depths
+            // are written as one select of the four (`z` where in front, else the old depth,
+            // which is what `z.min(d)` keeps: depths are never NaN), the pixels as a select per
+            // lane after shading all four (branch-free, as `put`). At 1080p the scalar group
+            // test was about half of the banded pass (docs/benchmarks.md, issue 43, levers 10
+            // and 12).
             let origin = Vec4::splat(b.depth);
             let mut k = 0;
             while k + GROUP <= n {
                 let z = origin + Vec4::from_slice(&offset[k..k + GROUP]);
-                let behind = z.cmpge(Vec4::from_slice(&dst_d[k..k + GROUP])).all();
-                if !behind {
-                    for j in k..k + GROUP {
-                        put(j, b.depth, offset, colour, normal, shade, vpl, dst_p, dst_d);
+                let d = Vec4::from_slice(&dst_d[k..k + GROUP]);
+                let front = z.cmplt(d);
+                if front.any() {
+                    Vec4::select(front, z, d).write_to_slice(&mut dst_d[k..k + GROUP]);
+                    let front = front.bitmask();
+                    let at = k..k + GROUP;
+                    let (c, nm, p): (&[u8; GROUP], &[u8; GROUP], &mut [P; GROUP]) = (
+                        colour[at.clone()].try_into().expect("a group"),
+                        normal[at.clone()].try_into().expect("a group"),
+                        (&mut dst_p[at]).try_into().expect("a group"),
+                    );
+                    for j in 0..GROUP {
+                        let lit = P::shade(vpl, shade, c[j], nm[j]);
+                        p[j] = [p[j], lit][(front >> j) as usize & 1];
                     }
                 }
                 k += GROUP;

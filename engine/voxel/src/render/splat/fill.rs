@@ -397,9 +397,55 @@ mod avx2 {
     }
 
     /// The vector fill of `span` (the module docs say why it equals the scalar one).
+    ///
+    /// The row's passes are checked once against the band's slices, lanes past its end
+    /// included, and then read and written through pointers: a scanned row is about two pixels
+    /// (one pass), and slicing each pass's eight depths and pixels apart cost about a fifth of
+    /// the scanned faces' instructions (docs/benchmarks.md, issue 43, lever 13).
     #[target_feature(enable = "avx2")]
     #[inline]
     fn row<P: Shade>(span: Span, lit: P, depth: &mut [f32], pixels: &mut [P]) {
+        let Span { at, x, len, z0, gx } = span;
+        let reach = at + len.next_multiple_of(8);
+        // Pixel numbers as floats are exact below 2^24, where `x + lane` equals the scalar
+        // loop's conversion of `x + k`.
+        if reach > depth.len() || reach > pixels.len() || x + len > 1 << 24 {
+            row_near_end(span, lit, depth, pixels);
+            return;
+        }
+        let lanes = _mm256_setr_ps(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
+        let (z0v, gxv) = (_mm256_set1_ps(z0), _mm256_set1_ps(gx));
+        let far = _mm256_set1_ps(f32::INFINITY);
+        let (dp, pp) = (depth.as_mut_ptr(), pixels.as_mut_ptr());
+        let mut k = 0;
+        while k < len {
+            let a = at + k;
+            let live = _mm256_set1_ps((len - k).min(8) as f32);
+            let px = _mm256_add_ps(_mm256_set1_ps((x + k) as f32), lanes);
+            let z = _mm256_add_ps(z0v, _mm256_mul_ps(gxv, px));
+            // Lanes past the row's end: +inf, which is never less than the buffer.
+            let z = _mm256_blendv_ps(far, z, _mm256_cmp_ps::<_CMP_LT_OQ>(lanes, live));
+            // SAFETY: `a + 8 <= reach <= depth.len()` (k < len, both multiples of eight apart
+            // from `at`): eight floats of `depth`; unaligned load.
+            let old = unsafe { _mm256_loadu_ps(dp.add(a)) };
+            let front = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(z, old)) as u8;
+            if front != 0 {
+                // SAFETY: as the load; unaligned store.
+                unsafe { _mm256_storeu_ps(dp.add(a), _mm256_min_ps(z, old)) };
+                // SAFETY: `a + 8 <= reach <= pixels.len()`, and no other reference to these
+                // pixels lives while this one does.
+                let p8 = unsafe { &mut *pp.add(a).cast::<[P; 8]>() };
+                P::put_lanes(p8, front, lit);
+            }
+            k += 8;
+        }
+    }
+
+    /// [`row`] where the row's last eight-lane pass would reach past the band's slices: each
+    /// pass sliced and checked, the band's last pixels one at a time.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn row_near_end<P: Shade>(span: Span, lit: P, depth: &mut [f32], pixels: &mut [P]) {
         let Span { at, x, len, z0, gx } = span;
         let end = at + len;
         // Pixel numbers as floats are exact below 2^24, where `x + lane` equals the scalar

@@ -151,6 +151,20 @@ fn facing_of(d: Vec3) -> f32 {
     (d.x.atan2(d.y) / TAU * 256.0).rem_euclid(256.0)
 }
 
+/// The position of `others` nearest `me`, the first of equally near ones (`Iterator::min_by` by
+/// `f32::total_cmp` of the squared distances, NaN included), each distance computed once.
+fn nearest(others: &[Vec3], me: Vec3) -> Option<Vec3> {
+    let mut best: Option<(f32, Vec3)> = None;
+    for &p in others {
+        let d = p.distance_squared(me);
+        match best {
+            Some((b, _)) if d.total_cmp(&b).is_ge() => {}
+            _ => best = Some((d, p)),
+        }
+    }
+    best.map(|(_, p)| p)
+}
+
 /// Signed shortest difference a - b in facing units, in -128..128.
 fn facing_delta(a: f32, b: f32) -> f32 {
     (a - b + 128.0).rem_euclid(256.0) - 128.0
@@ -263,6 +277,10 @@ impl World {
         }
         self.place_units();
         let t = self.time();
+        // For each team a tank is on, the positions of every unit of another team, in the
+        // units' order: each tank searches them all (with 1000 units a quarter of a million
+        // distances a step, serial in every bench frame; docs/benchmarks.md, issue 43, lever 14).
+        let mut others: Vec<Option<Vec<Vec3>>> = vec![None; 256];
         for i in 0..self.units.len() {
             // Tanks aim at the nearest unit of the other team and fire when on target.
             if self.units[i].kind != UnitKind::Tank {
@@ -270,16 +288,14 @@ impl World {
             }
             let me = self.units[i].position;
             let team = self.units[i].team;
-            let target = self
-                .units
-                .iter()
-                .filter(|u| u.team != team)
-                .min_by(|a, b| {
-                    a.position
-                        .distance_squared(me)
-                        .total_cmp(&b.position.distance_squared(me))
-                })
-                .map(|u| u.position);
+            let enemies = others[team as usize].get_or_insert_with(|| {
+                self.units
+                    .iter()
+                    .filter(|u| u.team != team)
+                    .map(|u| u.position)
+                    .collect()
+            });
+            let target = nearest(enemies, me);
             let u = &mut self.units[i];
             if let Some(target) = target {
                 let want = facing_delta(facing_of(target - me), u.facing);
@@ -312,6 +328,32 @@ impl World {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The tanks' target search picks what `min_by` picked: ties (equal distances, both
+    /// zeros), NaN and infinite positions included.
+    #[test]
+    fn nearest_is_the_first_nearest() {
+        let mut rng = Rng::new(43);
+        let mut f = || (rng.next_u64() % 7) as f32 - 3.0;
+        for case in 0..400 {
+            let mut others: Vec<Vec3> =
+                (0..(case % 13)).map(|_| Vec3::new(f(), f(), 0.0)).collect();
+            if case % 17 == 0 {
+                others.insert(others.len() / 2, Vec3::new(f32::NAN, 0.0, 0.0));
+                others.push(Vec3::new(f32::INFINITY, 0.0, 0.0));
+            }
+            let me = Vec3::new(f(), -0.0, 0.0);
+            let want = others
+                .iter()
+                .min_by(|a, b| a.distance_squared(me).total_cmp(&b.distance_squared(me)))
+                .copied();
+            assert_eq!(
+                want.map(|p| p.to_array().map(f32::to_bits)),
+                nearest(&others, me).map(|p| p.to_array().map(f32::to_bits)),
+                "case {case}"
+            );
+        }
+    }
 
     fn flat() -> Vec<Vec3> {
         (0..terrain::GRID * terrain::GRID)

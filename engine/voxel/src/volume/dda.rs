@@ -112,6 +112,10 @@ pub(crate) struct RayDir {
 }
 
 impl RayDir {
+    /// Inlined: it is made once per ray under a perspective view, where out of line it cost the
+    /// marcher 0.26 M instructions on the 13-unit 360x240 frame (docs/benchmarks.md, issue 43,
+    /// lever 13), and the compiler's own choice changed with unrelated code.
+    #[inline]
     pub(crate) fn new(dir: Vec3) -> RayDir {
         let d = dir.to_array();
         RayDir {

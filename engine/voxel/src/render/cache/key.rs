@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use glam::{Mat3, Vec2, Vec3};
+use glam::{Mat3, Mat4, Vec2, Vec3};
 use modex::{Camera, Projection};
 
 use super::super::{RenderOptions, Splatting};
@@ -106,11 +106,34 @@ pub(super) fn anchor(s: Vec2) -> Vec2 {
 
 /// Where `p` is on screen and its view depth.
 pub(super) fn project(camera: &Camera, p: Vec3) -> (Vec2, f32) {
-    let clip = camera.view_projection() * p.extend(1.0);
-    let ndc = clip.truncate() / clip.w;
-    let (w, h) = (camera.width as f32, camera.height as f32);
-    let s = Vec2::new((ndc.x + 1.0) * 0.5 * w, (1.0 - ndc.y) * 0.5 * h);
-    (s, -(camera.view().transform_point3(p).z))
+    Projector::of(camera).project(p)
+}
+
+/// A camera's matrices, built once for many [`project`]s (a draw projects every unit's origin:
+/// building them per unit was a fifth of sorting the draw's pieces).
+pub(super) struct Projector {
+    view_projection: Mat4,
+    view: Mat4,
+    size: Vec2,
+}
+
+impl Projector {
+    pub(super) fn of(camera: &Camera) -> Projector {
+        Projector {
+            view_projection: camera.view_projection(),
+            view: camera.view(),
+            size: Vec2::new(camera.width as f32, camera.height as f32),
+        }
+    }
+
+    /// [`project`] through these matrices: the same operations, so the same bits.
+    pub(super) fn project(&self, p: Vec3) -> (Vec2, f32) {
+        let clip = self.view_projection * p.extend(1.0);
+        let ndc = clip.truncate() / clip.w;
+        let (w, h) = (self.size.x, self.size.y);
+        let s = Vec2::new((ndc.x + 1.0) * 0.5 * w, (1.0 - ndc.y) * 0.5 * h);
+        (s, -(self.view.transform_point3(p).z))
+    }
 }
 
 /// The key's rules that need state: the facings per turn, and per (model address, limb) the

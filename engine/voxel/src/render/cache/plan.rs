@@ -10,7 +10,7 @@ use modex::Camera;
 
 use super::super::job::Job;
 use super::blit::{Blit, Item};
-use super::key::{on_pixel, only, project, Key};
+use super::key::{on_pixel, only, Key, Projector};
 use super::record::{Miss, Recorder};
 use super::store::{CacheStats, DrawCache};
 use crate::model::{NoFrames, VoxelModel};
@@ -71,13 +71,14 @@ impl<'m> Plan<'m> {
         camera: &Camera,
     ) -> Result<Plan<'m>, NoFrames> {
         let mut plan = Plan::default();
+        let projector = Projector::of(camera);
         for inst in instances {
             if !inst.pose.alpha.is_opaque() {
                 plan.translucent.push(*inst);
                 plan.stats.direct += inst.unit.pieces().count();
                 continue;
             }
-            let (at, depth) = project(camera, inst.pose.position);
+            let (at, depth) = projector.project(inst.pose.position);
             let origin = UnitOrigin { at, depth };
             for (role, model) in inst.unit.pieces() {
                 let piece = Instance {
@@ -115,11 +116,13 @@ impl<'m> Plan<'m> {
                 continue;
             };
             let (key, record) = cache.keys.key(model, role, limb, frame, &piece.pose);
-            let position = on_pixel(camera, record.position);
             if let Some(e) = cache.entries.get_mut(&key) {
                 e.last_used = tick;
                 self.stats.hits += 1;
             } else if self.pending.insert(key) {
+                // Only a recording needs its origin moved onto a pixel corner (a projection and,
+                // off the corner, an inverse matrix: kept off the hits, most of the limbs).
+                let position = on_pixel(camera, record.position);
                 self.misses.push(Miss {
                     key,
                     model,

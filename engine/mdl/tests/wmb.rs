@@ -367,22 +367,8 @@ fn counts_beyond_their_list_are_refused_before_allocating() {
 fn names_are_windows_1252_and_written_back_as_such() {
     let mut f = small_level();
     f.objects.push(Object::Entity(Entity {
-        kind: EntityKind::New,
-        origin: Vec3::ZERO,
-        angle: Vec3::ZERO,
-        scale: Vec3::ONE,
         name: "rüstung_1".into(),
-        file: String::new(),
-        action: String::new(),
-        skills: vec![0.0; 20],
-        flags: 0,
-        ambient: 0.0,
-        albedo: 50.0,
-        path: 0,
-        entity2: 0,
-        material: String::new(),
-        string1: String::new(),
-        string2: String::new(),
+        ..Entity::placing("")
     }));
     let Some(Object::Entity(e)) = f.objects.last_mut() else {
         unreachable!()

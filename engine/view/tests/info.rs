@@ -110,22 +110,9 @@ impl EntityFiles for Found {
 
 fn entity(file: &str) -> modex_mdl::wmb::Object {
     modex_mdl::wmb::Object::Entity(modex_mdl::wmb::Entity {
-        kind: modex_mdl::wmb::EntityKind::New,
-        origin: glam::Vec3::ZERO,
-        angle: glam::Vec3::ZERO,
-        scale: glam::Vec3::ONE,
         name: "wächter".into(),
-        file: file.into(),
         action: "act_rüstung".into(),
-        skills: vec![0.0; 20],
-        flags: 0,
-        ambient: 0.0,
-        albedo: 50.0,
-        path: 0,
-        entity2: 0,
-        material: String::new(),
-        string1: String::new(),
-        string2: String::new(),
+        ..modex_mdl::wmb::Entity::placing(file)
     })
 }
 

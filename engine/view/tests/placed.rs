@@ -37,21 +37,11 @@ fn ackmania_info() -> Object {
 fn placed(file: &str, pan: f32) -> Object {
     Object::Entity(Entity {
         kind: EntityKind::Old,
-        origin: Vec3::ZERO,
         angle: Vec3::new(pan, 0.0, 0.0),
-        scale: Vec3::ONE,
         name: "floor_mdl_000".into(),
-        file: file.into(),
-        action: String::new(),
         skills: vec![0.0; 8],
-        flags: 0,
-        ambient: 0.0,
         albedo: 0.0,
-        path: 0,
-        entity2: 0,
-        material: String::new(),
-        string1: String::new(),
-        string2: String::new(),
+        ..Entity::placing(file)
     })
 }
 

@@ -7,7 +7,7 @@ use glam::Vec3;
 use modex::Palette;
 use modex_mdl::mdl_encode::{FrameSpec, MdlSpec, SkinData, SkinSpec};
 use modex_mdl::wmb::encode::encode;
-use modex_mdl::wmb::{Block, BlockSkin, BlockTriangle, BlockVertex, Entity, EntityKind, Object};
+use modex_mdl::wmb::{Block, BlockSkin, BlockTriangle, BlockVertex, Entity, Object};
 use modex_mdl::wmb::{WmbFile, ENTITY_PASSABLE, ENTITY_POLYGON};
 use modex_view::level::{
     Collider, Level, MemoryFiles, Mode, Motion, Start, Walker, BODY_RADIUS, EYE_ABOVE_FEET,
@@ -298,22 +298,10 @@ fn box_model(lo: Vec3, hi: Vec3) -> Vec<u8> {
 
 fn entity(file: &str, origin: Vec3, action: &str, flags: u32) -> Object {
     Object::Entity(Entity {
-        kind: EntityKind::New,
         origin,
-        angle: Vec3::ZERO,
-        scale: Vec3::ONE,
-        name: String::new(),
-        file: file.into(),
         action: action.into(),
-        skills: vec![0.0; 20],
         flags,
-        ambient: 0.0,
-        albedo: 50.0,
-        path: 0,
-        entity2: 0,
-        material: String::new(),
-        string1: String::new(),
-        string2: String::new(),
+        ..Entity::placing(file)
     })
 }
 

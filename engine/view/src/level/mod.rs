@@ -463,22 +463,9 @@ mod tests {
 
     fn entity(file: &str, origin: Vec3, path: u32) -> Object {
         Object::Entity(Entity {
-            kind: EntityKind::New,
             origin,
-            angle: Vec3::ZERO,
-            scale: Vec3::ONE,
-            name: String::new(),
-            file: file.into(),
-            action: String::new(),
-            skills: vec![0.0; 20],
-            flags: 0,
-            ambient: 0.0,
-            albedo: 50.0,
             path,
-            entity2: 0,
-            material: String::new(),
-            string1: String::new(),
-            string2: String::new(),
+            ..Entity::placing(file)
         })
     }
 

@@ -286,29 +286,12 @@ mod tests {
 
     /// A level placing `files`, written by the WMB writer: the names stored as Windows-1252.
     fn level(files: &[&str]) -> Vec<u8> {
-        use modex_mdl::wmb::{Entity, EntityKind, Object, WmbFile};
-        let entity = |file: &&str| {
-            Object::Entity(Entity {
-                kind: EntityKind::New,
-                origin: glam::Vec3::ZERO,
-                angle: glam::Vec3::ZERO,
-                scale: glam::Vec3::ONE,
-                name: String::new(),
-                file: file.to_string(),
-                action: String::new(),
-                skills: vec![0.0; 20],
-                flags: 0,
-                ambient: 0.0,
-                albedo: 50.0,
-                path: 0,
-                entity2: 0,
-                material: String::new(),
-                string1: String::new(),
-                string2: String::new(),
-            })
-        };
+        use modex_mdl::wmb::{Entity, Object, WmbFile};
         modex_mdl::wmb::encode::encode(&WmbFile {
-            objects: files.iter().map(entity).collect(),
+            objects: files
+                .iter()
+                .map(|f| Object::Entity(Entity::placing(f)))
+                .collect(),
             ..Default::default()
         })
     }

@@ -151,18 +151,52 @@ fn facing_of(d: Vec3) -> f32 {
     (d.x.atan2(d.y) / TAU * 256.0).rem_euclid(256.0)
 }
 
-/// The position of `others` nearest `me`, the first of equally near ones (`Iterator::min_by` by
-/// `f32::total_cmp` of the squared distances, NaN included), each distance computed once.
-fn nearest(others: &[Vec3], me: Vec3) -> Option<Vec3> {
-    let mut best: Option<(f32, Vec3)> = None;
-    for &p in others {
-        let d = p.distance_squared(me);
-        match best {
-            Some((b, _)) if d.total_cmp(&b).is_ge() => {}
-            _ => best = Some((d, p)),
+/// Positions as columns, so a tank's search over them is straight-line arithmetic the compiler
+/// vectorises.
+#[derive(Debug, Clone, Default)]
+struct Positions {
+    x: Vec<f32>,
+    y: Vec<f32>,
+    z: Vec<f32>,
+}
+
+impl FromIterator<Vec3> for Positions {
+    fn from_iter<I: IntoIterator<Item = Vec3>>(iter: I) -> Positions {
+        let mut out = Positions::default();
+        for p in iter {
+            out.x.push(p.x);
+            out.y.push(p.y);
+            out.z.push(p.z);
         }
+        out
     }
-    best.map(|(_, p)| p)
+}
+
+/// The position of `others` nearest `me`, the first of equally near ones: what
+/// `Iterator::min_by` by `f32::total_cmp` of `p.distance_squared(me)` picks (the same sums in
+/// glam's order, compared by `total_cmp`'s own integer key, NaN included). `keys` is scratch.
+fn nearest(others: &Positions, me: Vec3, keys: &mut Vec<i32>) -> Option<Vec3> {
+    keys.clear();
+    keys.extend(
+        others
+            .x
+            .iter()
+            .zip(&others.y)
+            .zip(&others.z)
+            .map(|((&x, &y), &z)| {
+                let (dx, dy, dz) = (x - me.x, y - me.y, z - me.z);
+                total_order_key((dx * dx) + (dy * dy) + (dz * dz))
+            }),
+    );
+    let min = keys.iter().copied().min()?;
+    let i = keys.iter().position(|&k| k == min)?;
+    Some(Vec3::new(others.x[i], others.y[i], others.z[i]))
+}
+
+/// The integer whose order is `f32::total_cmp`'s (the key it compares).
+fn total_order_key(v: f32) -> i32 {
+    let k = v.to_bits() as i32;
+    k ^ (((k >> 31) as u32) >> 1) as i32
 }
 
 /// Signed shortest difference a - b in facing units, in -128..128.
@@ -280,7 +314,8 @@ impl World {
         // For each team a tank is on, the positions of every unit of another team, in the
         // units' order: each tank searches them all (with 1000 units a quarter of a million
         // distances a step, serial in every bench frame; docs/benchmarks.md, issue 43, lever 14).
-        let mut others: Vec<Option<Vec<Vec3>>> = vec![None; 256];
+        let mut others: Vec<Option<Positions>> = vec![None; 256];
+        let mut keys = Vec::new();
         for i in 0..self.units.len() {
             // Tanks aim at the nearest unit of the other team and fire when on target.
             if self.units[i].kind != UnitKind::Tank {
@@ -295,7 +330,7 @@ impl World {
                     .map(|u| u.position)
                     .collect()
             });
-            let target = nearest(enemies, me);
+            let target = nearest(enemies, me, &mut keys);
             let u = &mut self.units[i];
             if let Some(target) = target {
                 let want = facing_delta(facing_of(target - me), u.facing);
@@ -341,6 +376,7 @@ mod tests {
             if case % 17 == 0 {
                 others.insert(others.len() / 2, Vec3::new(f32::NAN, 0.0, 0.0));
                 others.push(Vec3::new(f32::INFINITY, 0.0, 0.0));
+                others.insert(others.len() / 3, Vec3::new(0.0, -f32::NAN, 0.0));
             }
             let me = Vec3::new(f(), -0.0, 0.0);
             let want = others
@@ -349,7 +385,8 @@ mod tests {
                 .copied();
             assert_eq!(
                 want.map(|p| p.to_array().map(f32::to_bits)),
-                nearest(&others, me).map(|p| p.to_array().map(f32::to_bits)),
+                nearest(&others.iter().copied().collect(), me, &mut Vec::new())
+                    .map(|p| p.to_array().map(f32::to_bits)),
                 "case {case}"
             );
         }

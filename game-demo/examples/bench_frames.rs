@@ -31,12 +31,8 @@ fn main() -> anyhow::Result<()> {
     let threads: usize = a[6].parse()?;
     std::fs::create_dir_all(&out)?;
     let assets = Assets::load(&assets::data_dir())?;
-    // The bench's world (`demo::WORLD_SEED`).
-    let mut world = World::with_units(
-        1994,
-        assets.terrain.model.frames[0].positions.clone(),
-        units,
-    );
+    // The bench's world.
+    let mut world = World::demo(&assets, units);
     let mut scene = SceneRenderer::new(&assets, w, h);
     scene.view.orthographic = ortho;
     scene.lod = Lod::Off;

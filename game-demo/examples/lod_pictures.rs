@@ -20,11 +20,7 @@ fn main() -> anyhow::Result<()> {
     let steps: usize = args.next().map_or(Ok(60), |s| s.parse())?;
     std::fs::create_dir_all(&out)?;
     let assets = Assets::load(&assets::data_dir())?;
-    let mut world = World::with_units(
-        1994,
-        assets.terrain.model.frames[0].positions.clone(),
-        units,
-    );
+    let mut world = World::demo(&assets, units);
     for _ in 0..steps {
         world.step();
     }

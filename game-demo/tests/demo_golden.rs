@@ -6,6 +6,7 @@
 //! committing them.
 
 use modex_demo::scene::assets::{generate, Assets};
+use modex_demo::scene::world::DEFAULT_UNITS;
 use modex_demo::scene::{DrawPath, SceneRenderer, World};
 use modex_testkit::Golden;
 
@@ -15,7 +16,7 @@ const STEPS: [u64; 3] = [0, 150, 420];
 #[test]
 fn demo_frames_match_golden_images() {
     let assets = Assets::from_files(&generate()).unwrap();
-    let mut world = World::new(1994, assets.terrain.model.frames[0].positions.clone());
+    let mut world = World::demo(&assets, DEFAULT_UNITS);
     let mut scene = SceneRenderer::new(&assets, 360, 240);
     let golden = Golden::new(
         concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden"),
@@ -38,7 +39,7 @@ fn demo_frames_match_golden_images() {
 #[test]
 fn both_paths_draw_units_over_terrain() {
     let assets = Assets::from_files(&generate()).unwrap();
-    let world = World::new(1994, assets.terrain.model.frames[0].positions.clone());
+    let world = World::demo(&assets, DEFAULT_UNITS);
     // Each path through its own (cold) voxel draw cache, so both record the same sprites.
     let s8 = SceneRenderer::new(&assets, 360, 240)
         .draw(&world, DrawPath::Indexed)

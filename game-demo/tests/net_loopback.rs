@@ -11,11 +11,9 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use modex_demo::scene::assets::{data_dir, Assets};
-use modex_demo::scene::world::STEP;
+use modex_demo::scene::world::{DEFAULT_UNITS, STEP};
 use modex_demo::scene::World;
 
-/// The binary's world seed (`src/demo/mod.rs`).
-const WORLD_SEED: u64 = 1994;
 /// Generous: the machine running the tests may be busy, and debug frames are slow.
 const DEADLINE: Duration = Duration::from_secs(150);
 
@@ -157,7 +155,7 @@ fn traffic(lines: &[String], verb: &str) -> (u64, u64, u64, u64) {
 /// The server's units at server time `t`: the simulation is deterministic from its seed.
 fn server_world_at(t: f64) -> World {
     let assets = Assets::load(&data_dir()).unwrap();
-    let mut w = World::new(WORLD_SEED, assets.terrain.model.frames[0].positions.clone());
+    let mut w = World::demo(&assets, DEFAULT_UNITS);
     let steps = (t / STEP as f64).round() as u64;
     for _ in 0..steps {
         w.step();

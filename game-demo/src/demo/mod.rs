@@ -20,27 +20,21 @@ mod window;
 
 use anyhow::Result;
 use modex_demo::scene::assets::{data_dir, Assets};
+use modex_demo::scene::world::DEFAULT_UNITS;
 use modex_demo::scene::World;
 
 use crate::cli::DemoArgs;
 use plugins::Plugins;
 
-/// Seed of the units' paths.
-const WORLD_SEED: u64 = 1994;
-
 fn new_world(assets: &Assets) -> World {
-    World::new(WORLD_SEED, assets.terrain.model.frames[0].positions.clone())
+    World::demo(assets, DEFAULT_UNITS)
 }
 
 pub fn run(args: &DemoArgs) -> Result<()> {
     let assets = Assets::load(&data_dir())?;
     if let Some(addr) = args.serve {
         let plugins = Plugins::from_args(args, &data_dir())?;
-        let world = World::with_units(
-            WORLD_SEED,
-            assets.terrain.model.frames[0].positions.clone(),
-            args.units,
-        );
+        let world = World::demo(&assets, args.units);
         return net::server::serve(addr, args, &assets, world, plugins);
     }
     if let Some(addr) = args.connect {
@@ -51,13 +45,7 @@ pub fn run(args: &DemoArgs) -> Result<()> {
         return soak::run(&assets, new_world(&assets), secs);
     }
     if args.bench {
-        return bench::run(&assets, args, |units| {
-            World::with_units(
-                WORLD_SEED,
-                assets.terrain.model.frames[0].positions.clone(),
-                units,
-            )
-        });
+        return bench::run(&assets, args, |units| World::demo(&assets, units));
     }
     let plugins = Plugins::from_args(args, &data_dir())?;
     if args.headless {

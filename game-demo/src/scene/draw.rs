@@ -491,8 +491,7 @@ mod tests {
     #[test]
     fn front_to_back_order_draws_the_same_frame() {
         let assets = Assets::from_files(&generate()).unwrap();
-        let mut world =
-            World::with_units(1994, assets.terrain.model.frames[0].positions.clone(), 300);
+        let mut world = World::demo(&assets, 300);
         for _ in 0..30 {
             world.step();
         }
@@ -536,7 +535,7 @@ mod tests {
     #[test]
     fn draws_at_wide_sizes() {
         let assets = Assets::from_files(&generate()).unwrap();
-        let world = World::with_units(1994, assets.terrain.model.frames[0].positions.clone(), 100);
+        let world = World::demo(&assets, 100);
         for (w, h) in [(1280, 720), (1920, 1080)] {
             let mut scene = SceneRenderer::new(&assets, w, h);
             let stats = scene.draw(&world, DrawPath::Indexed).unwrap();
@@ -566,8 +565,7 @@ mod tests {
     #[test]
     fn the_cache_serves_the_views_it_is_set_for() {
         let assets = Assets::from_files(&generate()).unwrap();
-        let mut world =
-            World::with_units(1994, assets.terrain.model.frames[0].positions.clone(), 40);
+        let mut world = World::demo(&assets, 40);
         let frames = |orthographic: bool, budget: usize, world: &mut World| {
             let mut scene = SceneRenderer::new(&assets, 360, 240);
             scene.view.orthographic = orthographic;

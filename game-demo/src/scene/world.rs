@@ -9,6 +9,7 @@ use std::f32::consts::TAU;
 
 use glam::Vec3;
 
+use super::assets::Assets;
 use super::terrain;
 use super::units::{HELI_FRAMES, TANK_TURRET_OFFSET};
 use modex::Rng;
@@ -18,6 +19,10 @@ pub const STEP: f32 = 1.0 / 60.0;
 
 /// Units in the default demo (and its golden frames).
 pub const DEFAULT_UNITS: usize = 13;
+
+/// The seed of the demo's world: the units' paths and the props that `modex demo`, its bench, its
+/// golden frames and the examples drawing the bench's frames all share.
+pub const DEMO_SEED: u64 = 1994;
 
 /// The default demo's units by kind, in draw order; larger worlds repeat this mix.
 const UNIT_MIX: [(UnitKind, usize); 3] =
@@ -209,6 +214,16 @@ impl World {
     /// terrain `heights`.
     pub fn new(seed: u64, heights: Vec<Vec3>) -> World {
         World::with_units(seed, heights, DEFAULT_UNITS)
+    }
+
+    /// The demo's world ([`DEMO_SEED`]) of `count` units over the demo terrain of `assets`: what
+    /// `modex demo` and its bench draw.
+    pub fn demo(assets: &Assets, count: usize) -> World {
+        World::with_units(
+            DEMO_SEED,
+            assets.terrain.model.frames[0].positions.clone(),
+            count,
+        )
     }
 
     /// A world of `count` units, as `modex demo --bench` scales it. The first [`DEFAULT_UNITS`]

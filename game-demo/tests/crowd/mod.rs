@@ -23,9 +23,6 @@ use modex_net::{
     decode_server, encode_client, ClientMessage, ClientState, DecodeOptions, NetString,
 };
 
-/// The binary's world seed (`src/demo/mod.rs`).
-pub const WORLD_SEED: u64 = 1994;
-
 /// A port nobody is using right now.
 pub fn free_port() -> u16 {
     UdpSocket::bind("127.0.0.1:0")
@@ -241,11 +238,7 @@ pub fn client(ip: IpAddr, server: SocketAddr, dpid: i32, deadline: Duration) -> 
 /// The server's units at server time `t`, `units` of them: the simulation is deterministic.
 pub fn world_at(units: usize, t: f64) -> World {
     let assets = Assets::load(&data_dir()).unwrap();
-    let mut w = World::with_units(
-        WORLD_SEED,
-        assets.terrain.model.frames[0].positions.clone(),
-        units,
-    );
+    let mut w = World::demo(&assets, units);
     for _ in 0..(t / STEP as f64).round() as u64 {
         w.step();
     }

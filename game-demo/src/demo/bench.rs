@@ -71,6 +71,7 @@ pub fn run(assets: &Assets, args: &DemoArgs, new_world: impl Fn(usize) -> World)
     );
     let budget = Duration::from_secs_f64(args.bench_seconds);
     let filter = CaseFilter::parse(&args.bench_case)?;
+    filter.ensure_some_case(&args.bench_units, &sizes)?;
     log::info!(
         "bench: {} s per case; load average {}",
         args.bench_seconds,
@@ -192,6 +193,29 @@ impl CaseFilter {
     fn any_with(&self, units: usize, sizes: &[(usize, usize)]) -> bool {
         sizes.iter().any(|&s| self.any_at(units, s))
     }
+
+    /// An error when no case of `units` x `sizes` x paths x threads passes: a script asking for
+    /// a case the bench does not run (a size missing from `--bench-sizes`, say) would otherwise
+    /// get no BENCH line and a zero exit.
+    fn ensure_some_case(&self, units: &[usize], sizes: &[(usize, usize)]) -> Result<()> {
+        if units.iter().any(|&u| self.any_with(u, sizes)) {
+            return Ok(());
+        }
+        let list = |v: Vec<String>| v.join(", ");
+        anyhow::bail!(
+            "--bench-case {} matches none of the bench's cases (units: {}; sizes: {}; paths: {}; \
+             threads: {}); --bench-units and --bench-sizes choose other unit counts and sizes",
+            self.0
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(","),
+            list(units.iter().map(|u| u.to_string()).collect()),
+            list(sizes.iter().map(|(w, h)| format!("{w}x{h}")).collect()),
+            list(PATHS.iter().map(|(_, p)| p.to_string()).collect()),
+            list(THREADS.iter().map(|t| t.to_string()).collect()),
+        )
+    }
 }
 
 /// Step and draw `world` until `budget` has passed (at least one timed frame), after one untimed
@@ -243,5 +267,21 @@ mod tests {
             .accepts(1, (1, 1), "8888", 1));
         assert!(CaseFilter::parse(&["fps=3".into()]).is_err());
         assert!(CaseFilter::parse(&["units".into()]).is_err());
+    }
+
+    #[test]
+    fn a_case_filter_matching_no_case_is_an_error_naming_the_cases() {
+        let f = CaseFilter::parse(&["units=100".into(), "size=640x480".into()]).unwrap();
+        let e = f
+            .ensure_some_case(&[13, 100], &[(360, 240), (1920, 1080)])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("units=100,size=640x480"), "{e}");
+        assert!(e.contains("sizes: 360x240, 1920x1080;"), "{e}");
+        f.ensure_some_case(&[100], &[(640, 480)]).unwrap();
+        CaseFilter::parse(&[])
+            .unwrap()
+            .ensure_some_case(&[13], &[(360, 240)])
+            .unwrap();
     }
 }

@@ -274,17 +274,8 @@ fn small_level() -> WmbFile {
             }],
         }],
         objects: vec![Object::Info(Info {
-            origin: Vec3::ZERO,
-            azimuth: 0.0,
-            elevation: 60.0,
             flags: 0x23,
-            version: 7.35,
-            gamma: 0,
-            lightmap_size: 0,
-            unused: [0; 2],
-            sun_color: 0x939393,
-            ambient_color: 0x303030,
-            fog_colors: [0; 4],
+            ..modex_testkit::level::info(0x939393, 0x303030)
         })],
         lightmap_dim: 256,
         lightmaps: vec![vec![7; 3 * 256 * 256]],
@@ -368,7 +359,7 @@ fn names_are_windows_1252_and_written_back_as_such() {
     let mut f = small_level();
     f.objects.push(Object::Entity(Entity {
         name: "rüstung_1".into(),
-        ..Entity::placing("")
+        ..modex_testkit::level::entity("")
     }));
     let Some(Object::Entity(e)) = f.objects.last_mut() else {
         unreachable!()

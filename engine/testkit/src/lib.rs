@@ -13,6 +13,7 @@
 //! - [`sample_scene`]: the project's own Battle Isle 2 scene, which `data/cutscene/` holds.
 //! - [`stories`]: GTA Stories sample models (a cube, a long band, two atomics, a skinned terrain).
 //! - [`mdl7`]: an MDL7 writer following the measured layout, and a two-bone test model.
+//! - [`level`]: WMB level objects (an entity, an INFO object) with the samples' values.
 //! - [`Rng`]: the engine's seeded generator, so random test and bench scenes are the same
 //!   everywhere.
 
@@ -21,6 +22,7 @@
 
 pub mod cplugin;
 pub mod golden;
+pub mod level;
 pub mod mdl7;
 pub mod models;
 pub mod sample_scene;

@@ -112,7 +112,7 @@ fn entity(file: &str) -> modex_mdl::wmb::Object {
     modex_mdl::wmb::Object::Entity(modex_mdl::wmb::Entity {
         name: "wächter".into(),
         action: "act_rüstung".into(),
-        ..modex_mdl::wmb::Entity::placing(file)
+        ..modex_testkit::level::entity(file)
     })
 }
 

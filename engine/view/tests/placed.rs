@@ -8,7 +8,6 @@ use glam::Vec3;
 use modex::{Argb8888, DepthBuffer, Palette, Surface, Target};
 use modex_mdl::mdl_encode::{FrameSpec, MdlSpec, SkinData, SkinSpec};
 use modex_mdl::wmb::encode::encode;
-use modex_mdl::wmb::object::Info;
 use modex_mdl::wmb::{Entity, EntityKind, Object, WmbFile};
 use modex_raster::LIGHT_ONE;
 use modex_view::level::{
@@ -17,19 +16,7 @@ use modex_view::level::{
 
 /// Ackmania's INFO (all four tracks): sun #939393 from azimuth 0, elevation 60; ambient #303030.
 fn ackmania_info() -> Object {
-    Object::Info(Info {
-        origin: Vec3::ZERO,
-        azimuth: 0.0,
-        elevation: 60.0,
-        flags: 0,
-        version: 7.35,
-        gamma: 0,
-        lightmap_size: 0,
-        unused: [0; 2],
-        sun_color: 0x0093_9393,
-        ambient_color: 0x0030_3030,
-        fog_colors: [0; 4],
-    })
+    Object::Info(modex_testkit::level::info(0x0093_9393, 0x0030_3030))
 }
 
 /// An old-style entity (no albedo field: GameStudio's 50) placing `file` at the origin, turned
@@ -41,7 +28,7 @@ fn placed(file: &str, pan: f32) -> Object {
         name: "floor_mdl_000".into(),
         skills: vec![0.0; 8],
         albedo: 0.0,
-        ..Entity::placing(file)
+        ..modex_testkit::level::entity(file)
     })
 }
 

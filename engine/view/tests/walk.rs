@@ -301,7 +301,7 @@ fn entity(file: &str, origin: Vec3, action: &str, flags: u32) -> Object {
         origin,
         action: action.into(),
         flags,
-        ..Entity::placing(file)
+        ..modex_testkit::level::entity(file)
     })
 }
 

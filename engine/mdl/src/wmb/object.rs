@@ -101,33 +101,6 @@ pub struct Entity {
     pub string2: String,
 }
 
-impl Entity {
-    /// A new-style entity (the A7 record, type 7) placing `file` at the origin,
-    /// unturned, at scale 1, with the rest as GameStudio leaves a fresh entity: 20 skills at 0,
-    /// albedo 50, no name, action, flags, ambient, path or material. What a tool that writes a
-    /// level starts each entity from (`modex`'s sample-level generator), and tests.
-    pub fn placing(file: &str) -> Entity {
-        Entity {
-            kind: EntityKind::New,
-            origin: Vec3::ZERO,
-            angle: Vec3::ZERO,
-            scale: Vec3::ONE,
-            name: String::new(),
-            file: file.into(),
-            action: String::new(),
-            skills: vec![0.0; 20],
-            flags: 0,
-            ambient: 0.0,
-            albedo: 50.0,
-            path: 0,
-            entity2: 0,
-            material: String::new(),
-            string1: String::new(),
-            string2: String::new(),
-        }
-    }
-}
-
 /// The level's INFO object.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Info {

@@ -465,7 +465,7 @@ mod tests {
         Object::Entity(Entity {
             origin,
             path,
-            ..Entity::placing(file)
+            ..modex_testkit::level::entity(file)
         })
     }
 
@@ -542,19 +542,7 @@ mod tests {
     }
 
     fn info(sun_color: u32, ambient_color: u32) -> Object {
-        Object::Info(modex_mdl::wmb::object::Info {
-            origin: Vec3::ZERO,
-            azimuth: 0.0,
-            elevation: 60.0,
-            flags: 0,
-            version: 7.35,
-            gamma: 0,
-            lightmap_size: 0,
-            unused: [0; 2],
-            sun_color,
-            ambient_color,
-            fog_colors: [0; 4],
-        })
+        Object::Info(modex_testkit::level::info(sun_color, ambient_color))
     }
 
     #[test]

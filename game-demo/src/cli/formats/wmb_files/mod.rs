@@ -286,11 +286,11 @@ mod tests {
 
     /// A level placing `files`, written by the WMB writer: the names stored as Windows-1252.
     fn level(files: &[&str]) -> Vec<u8> {
-        use modex_mdl::wmb::{Entity, Object, WmbFile};
+        use modex_mdl::wmb::{Object, WmbFile};
         modex_mdl::wmb::encode::encode(&WmbFile {
             objects: files
                 .iter()
-                .map(|f| Object::Entity(Entity::placing(f)))
+                .map(|f| Object::Entity(modex_testkit::level::entity(f)))
                 .collect(),
             ..Default::default()
         })

@@ -204,3 +204,64 @@ fn every_format_draws_natively_what_the_8888_frame_narrows_to() {
     }
     assert!(f.pixels().iter().filter(|&&p| p != 0).count() > 3000);
 }
+
+/// The game drew its voxels through the VPL's pages into a 16-bit screen, so under the game's
+/// shading the true-colour picture is the 8-bit one through the palette: for every sample unit
+/// (the eight VXL files with an HVA) at eight facings, each pixel a voxel covers (the depths of the two draws are the same) is in
+/// 8888 the palette colour of the 8-bit index. (It used to be the voxel's own colour times a
+/// brightness of its own, 8 % to 46 % darker on average than the game's pages.)
+#[test]
+fn true_colour_is_the_8bit_picture_through_the_palette() {
+    let Some(dir) = modex_testkit::samples_dir("vxl") else {
+        return;
+    };
+    let vpl = vpl::decode(&std::fs::read(dir.join("vengi/test.vpl")).unwrap()).unwrap();
+    let mut files: Vec<_> = ["vengi", "romanovs-vengeance"]
+        .iter()
+        .flat_map(|sub| std::fs::read_dir(dir.join(sub)).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("vxl")))
+        // A unit is a VXL with its HVA (simple.vxl has none: the loader says so).
+        .filter(|p| p.with_extension("hva").exists())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 8, "{files:?}");
+    let (w, h) = (160, 120);
+    for path in &files {
+        let set = VoxelSet::load_file(&OpenedFile::open(path).unwrap()).unwrap();
+        let mut covered = 0;
+        for facing in (0..8).map(|k| k as f32 * 32.0 + 5.0) {
+            let inst = [Instance {
+                unit: set.unit(),
+                pose: Pose {
+                    facing,
+                    ..Pose::default()
+                },
+            }];
+            let cam = frame_scene(&inst, &game_camera(Vec3::ZERO, 100.0, w, h)).unwrap();
+            let opts = RenderOptions::default();
+            let mut f = IndexedFrame::new(w, h);
+            let mut d8 = DepthBuffer::new(w, h);
+            draw(&inst, &cam, &vpl, &opts, &mut f, &mut d8).unwrap();
+            let mut s = Surface::<Argb8888>::new(w, h);
+            let mut d32 = DepthBuffer::new(w, h);
+            draw(&inst, &cam, &vpl, &opts, &mut s, &mut d32).unwrap();
+            assert!(
+                d8 == d32,
+                "{path:?} facing {facing}: the draws cover different pixels"
+            );
+            for ((&i, p), z) in f.pixels().iter().zip(s.pixels()).zip(d8.values()) {
+                if z.is_finite() {
+                    let [r, g, b] = vpl.palette.colors[i as usize];
+                    assert_eq!(
+                        p.to_rgba(),
+                        [r, g, b, 255],
+                        "{path:?} facing {facing}: index {i}"
+                    );
+                    covered += 1;
+                }
+            }
+        }
+        assert!(covered > 200, "{path:?}: {covered} pixels covered");
+    }
+}

@@ -2,7 +2,7 @@
 //! facing, turret and recoil, unlit layers, VPL pages.
 
 use glam::Vec3;
-use modex::{Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Projection, Surface};
+use modex::{Argb8888, Camera, DepthBuffer, IndexedFrame, Palette, Pixel, Projection, Surface};
 use modex_voxel::{
     draw, frame_scene, game_camera, world_bounds, DrawError, Instance, Pose, RenderOptions,
     Shading, Unit, VoxelModel,
@@ -258,18 +258,39 @@ fn unlit_layers_and_shading_modes() {
     )
     .unwrap();
     assert!(f.pixels().iter().all(|&p| p == 0 || p == 120));
-    // True colour: lit pixels are the palette colour scaled by ambient + diffuse (0.6..1.0).
-    let mut s = Surface::<Argb8888>::new(48, 48);
-    draw(
-        &inst(&lit),
-        &cam,
-        &Vpl::identity(&Palette::grey_ramp()),
-        &RenderOptions::default(),
-        &mut s,
-        &mut DepthBuffer::new(48, 48),
-    )
-    .unwrap();
-    for p in s.pixels().iter().filter(|p| p.0 != 0) {
+    // True colour, game shading: each lit pixel is the palette colour of the 8-bit pixel (the
+    // same page lookup), not the voxel's own colour.
+    let lit_frame = draw_frame(&inst(&lit), &cam, &vpl, &mut DepthBuffer::new(48, 48));
+    let true_colour = |shading| {
+        let mut s = Surface::<Argb8888>::new(48, 48);
+        let opts = RenderOptions {
+            shading,
+            ..RenderOptions::default()
+        };
+        draw(
+            &inst(&lit),
+            &cam,
+            &vpl,
+            &opts,
+            &mut s,
+            &mut DepthBuffer::new(48, 48),
+        )
+        .unwrap();
+        s
+    };
+    let game = true_colour(Shading::Game);
+    let mut paged = 0;
+    for (p, &i) in game.pixels().iter().zip(lit_frame.pixels()) {
+        if p.0 != 0 {
+            let [r, g, b] = vpl.palette.colors[i as usize];
+            assert_eq!(p.0, Argb8888::from_rgba([r, g, b, 255]).0, "index {i}");
+            paged += usize::from(i != 120);
+        }
+    }
+    assert!(paged > 0, "some pixels are off the identity page");
+    // Free shading: lit pixels are the palette colour scaled by ambient + diffuse (0.6..1.0).
+    let free = true_colour(Shading::Free);
+    for p in free.pixels().iter().filter(|p| p.0 != 0) {
         let r = (p.0 >> 16) & 0xff;
         assert!((72..=120).contains(&r), "{r}");
     }

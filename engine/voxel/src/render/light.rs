@@ -5,9 +5,11 @@
 //! `(-1, 0, 0)` rotated 45 degrees about Z for Tiberian Sun and 90 for Red Alert 2 in world space
 //! (the same light those renderers describe in the unit's own frame, "rotated by facing - 45
 //! degrees"); `H = normalize(L + Z)`, `page = clamp((max(n.L, 0) + spec(n.H)) * 16)` and the
-//! 8-bit pixel is `vpl[page][colour]`. The true-colour path is ambient + diffuse,
-//! `colour * (0.6 + 0.4 max(n.H, 0))` — lit from the half vector so roofs catch light, which the
-//! horizontal game light never does.
+//! pixel is `palette[vpl[page][colour]]` in every format (the 8-bit frame holds the index, the
+//! true-colour ones its colour, as the games' 16-bit screens did). [`Shading::Free`] is ambient +
+//! diffuse instead, `colour * (0.6 + 0.4 max(n.H, 0))` in true colour (lit from the half vector so
+//! roofs catch light, which the horizontal game light never does) and the page of that brightness
+//! in 8-bit.
 
 use glam::{Mat3, Vec3, Vec4};
 use modex_vxl::VxlNormalTable;
@@ -17,10 +19,13 @@ use super::RenderOptions;
 /// How voxels are shaded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Shading {
-    /// The game's VPL pages (8-bit) / ambient + diffuse (true colour).
+    /// The game's VPL pages in every format: a voxel is `palette[vpl[page][colour]]`, the page
+    /// chosen by its normal (`NOTES-vxl.md`). The games drew voxels this way into their 16-bit
+    /// screens, so the true-colour picture is the 8-bit one through the palette.
     #[default]
     Game,
-    /// Ambient + diffuse in both paths (the 8-bit path picks the VPL page of that brightness).
+    /// Ambient + diffuse: true colour multiplies the palette colour by the brightness, the
+    /// 8-bit path picks the VPL page of that brightness.
     Free,
     /// No lighting: colours as stored.
     Unlit,
@@ -57,10 +62,13 @@ impl LightSource {
 pub struct LimbShade {
     /// Whether the limb is lit at all (its layer's selector is not 0 and shading is on).
     pub(crate) lit: bool,
-    /// VPL page per normal index (8-bit targets).
+    /// VPL page per normal index (8-bit targets, and true colour when `by_page`).
     pub(crate) page: [u8; 256],
-    /// Brightness per normal index in 1/256 (true-colour targets).
+    /// Brightness per normal index in 1/256 (true-colour targets unless `by_page`).
     pub(crate) gain: [u16; 256],
+    /// True colour is lit through the pages too ([`Shading::Game`]): the palette colour of
+    /// `vpl[page][colour]`, as the game showed it, rather than the colour times `gain`.
+    pub(crate) by_page: bool,
 }
 
 impl LimbShade {
@@ -80,8 +88,14 @@ impl LimbShade {
     ) -> LimbShade {
         let mut page = [8u8; 256];
         let mut gain = [256u16; 256];
+        let by_page = opts.shading == Shading::Game;
         let Some(table) = table else {
-            return LimbShade { lit, page, gain };
+            return LimbShade {
+                lit,
+                page,
+                gain,
+                by_page,
+            };
         };
         let l = opts
             .sun
@@ -100,7 +114,12 @@ impl LimbShade {
         // (and 253..255 are special in the game path), so they copy that entry's result below.
         let real = table.len().min(256);
         if real == 0 {
-            return LimbShade { lit, page, gain };
+            return LimbShade {
+                lit,
+                page,
+                gain,
+                by_page,
+            };
         }
         // With `used`, an index past the table needs its last entry.
         let wanted =
@@ -134,7 +153,12 @@ impl LimbShade {
         if opts.shading == Shading::Game {
             page[253..].fill(16f32.min(top) as u8);
         }
-        LimbShade { lit, page, gain }
+        LimbShade {
+            lit,
+            page,
+            gain,
+            by_page,
+        }
     }
 }
 

@@ -3,9 +3,11 @@
 //!
 //! - 8-bit: a lit voxel is `vpl[page][colour]`, the palette index of its colour on the VPL page of
 //!   its normal; an unlit one is its colour as stored.
-//! - 565, 4444, 8888: the palette colour times the brightness of its normal (1 when unlit), packed
-//!   opaque with [`Pixel::from_rgba`]. A 565 or 4444 pixel is therefore exactly the 8888 pixel
-//!   narrowed to that format.
+//! - 565, 4444, 8888: under the game's shading the palette colour of that same index, so a
+//!   true-colour picture is the 8-bit one through the palette (the games drew their voxels into
+//!   16-bit screens this way); under free shading the palette colour times the brightness of its
+//!   normal; unlit, the palette colour of the stored index. Packed opaque with
+//!   [`Pixel::from_rgba`]: a 565 or 4444 pixel is exactly the 8888 pixel narrowed to that format.
 
 use modex::blend::{mix_pixel, BlendTable};
 use modex::{
@@ -139,9 +141,16 @@ const LANE_BYTES: [u64; 256] = {
     masks
 };
 
-/// The lit RGB of a voxel for the true-colour formats: palette colour times its normal's gain.
+/// The lit RGB of a voxel for the true-colour formats: the palette colour of its index on its
+/// normal's page (the 8-bit pixel's colour), or under free shading its own palette colour times
+/// its normal's gain.
 #[inline(always)]
 fn lit_rgba(vpl: &Vpl, limb: &LimbShade, colour: u8, normal: u8) -> [u8; 4] {
+    if limb.lit && limb.by_page {
+        let [r, g, b] =
+            vpl.palette.colors[<u8 as Shade>::shade(vpl, limb, colour, normal) as usize];
+        return [r, g, b, 255];
+    }
     let [r, g, b] = vpl.palette.colors[colour as usize];
     let k = if limb.lit {
         limb.gain[normal as usize] as u32

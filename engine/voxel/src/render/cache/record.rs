@@ -131,6 +131,7 @@ fn tag_shade(k: usize) -> LimbShade {
         lit: true,
         page: [0; 256],
         gain: [k as u16; 256],
+        by_page: false,
     }
 }
 

@@ -405,7 +405,7 @@ mod avx2 {
     #[target_feature(enable = "avx2")]
     #[inline]
     fn row<P: Shade>(span: Span, lit: P, depth: &mut [f32], pixels: &mut [P]) {
-        let Span { at, x, len, z0, gx } = span;
+        let Span { at, x, len, .. } = span;
         let reach = at + len.next_multiple_of(8);
         // Pixel numbers as floats are exact below 2^24, where `x + lane` equals the scalar
         // loop's conversion of `x + k`.
@@ -413,30 +413,21 @@ mod avx2 {
             row_near_end(span, lit, depth, pixels);
             return;
         }
-        let lanes = _mm256_setr_ps(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
-        let (z0v, gxv) = (_mm256_set1_ps(z0), _mm256_set1_ps(gx));
-        let far = _mm256_set1_ps(f32::INFINITY);
+        let pass = Pass::new(span);
         let (dp, pp) = (depth.as_mut_ptr(), pixels.as_mut_ptr());
         let mut k = 0;
         while k < len {
             let a = at + k;
-            let live = _mm256_set1_ps((len - k).min(8) as f32);
-            let px = _mm256_add_ps(_mm256_set1_ps((x + k) as f32), lanes);
-            let z = _mm256_add_ps(z0v, _mm256_mul_ps(gxv, px));
-            // Lanes past the row's end: +inf, which is never less than the buffer.
-            let z = _mm256_blendv_ps(far, z, _mm256_cmp_ps::<_CMP_LT_OQ>(lanes, live));
-            // SAFETY: `a + 8 <= reach <= depth.len()` (k < len, both multiples of eight apart
-            // from `at`): eight floats of `depth`; unaligned load.
-            let old = unsafe { _mm256_loadu_ps(dp.add(a)) };
-            let front = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(z, old)) as u8;
-            if front != 0 {
-                // SAFETY: as the load; unaligned store.
-                unsafe { _mm256_storeu_ps(dp.add(a), _mm256_min_ps(z, old)) };
-                // SAFETY: `a + 8 <= reach <= pixels.len()`, and no other reference to these
-                // pixels lives while this one does.
-                let p8 = unsafe { &mut *pp.add(a).cast::<[P; 8]>() };
-                P::put_lanes(p8, front, lit);
-            }
+            // SAFETY: `a + 8 <= reach <= depth.len()` and `<= pixels.len()` (k < len, both
+            // multiples of eight apart from `at`): eight depths and eight pixels, and no other
+            // reference to them lives while these do.
+            let (d8, p8) = unsafe {
+                (
+                    &mut *dp.add(a).cast::<[f32; 8]>(),
+                    &mut *pp.add(a).cast::<[P; 8]>(),
+                )
+            };
+            pass.test_and_write(k, d8, p8, lit);
             k += 8;
         }
     }
@@ -454,9 +445,7 @@ mod avx2 {
             scalar_row(span, lit, depth, pixels);
             return;
         }
-        let lanes = _mm256_setr_ps(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
-        let (z0v, gxv) = (_mm256_set1_ps(z0), _mm256_set1_ps(gx));
-        let far = _mm256_set1_ps(f32::INFINITY);
+        let pass = Pass::new(span);
         let mut k = 0;
         while k < len {
             let a = at + k;
@@ -476,20 +465,56 @@ mod avx2 {
             else {
                 return;
             };
-            let live = _mm256_set1_ps((len - k).min(8) as f32);
-            let px = _mm256_add_ps(_mm256_set1_ps((x + k) as f32), lanes);
-            let z = _mm256_add_ps(z0v, _mm256_mul_ps(gxv, px));
-            // Lanes past the row's end: +inf, which is never less than the buffer.
-            let z = _mm256_blendv_ps(far, z, _mm256_cmp_ps::<_CMP_LT_OQ>(lanes, live));
+            pass.test_and_write(k, d8, p8, lit);
+            k += 8;
+        }
+    }
+
+    /// One row's eight-lane passes, shared by [`row`] and [`row_near_end`]: what a pass's
+    /// depths are and how it tests and writes them.
+    struct Pass {
+        /// Lane numbers 0..8.
+        lanes: __m256,
+        z0: __m256,
+        gx: __m256,
+        /// The row's first pixel number.
+        x: usize,
+        len: usize,
+    }
+
+    impl Pass {
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn new(span: Span) -> Pass {
+            Pass {
+                lanes: _mm256_setr_ps(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0),
+                z0: _mm256_set1_ps(span.z0),
+                gx: _mm256_set1_ps(span.gx),
+                x: span.x,
+                len: span.len,
+            }
+        }
+
+        /// The pass from the row's pixel `k` on, over its eight depths `d8` and pixels `p8`:
+        /// depths `z0 + gx * (x + k + lane)` (the scalar loop's, lane by lane), +inf past the
+        /// row's end (never less than the buffer); where a lane's depth is nearer, its depth
+        /// and `lit` are written.
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn test_and_write<P: Shade>(&self, k: usize, d8: &mut [f32; 8], p8: &mut [P; 8], lit: P) {
+            let live = _mm256_set1_ps((self.len - k).min(8) as f32);
+            let px = _mm256_add_ps(_mm256_set1_ps((self.x + k) as f32), self.lanes);
+            let z = _mm256_add_ps(self.z0, _mm256_mul_ps(self.gx, px));
+            let far = _mm256_set1_ps(f32::INFINITY);
+            let z = _mm256_blendv_ps(far, z, _mm256_cmp_ps::<_CMP_LT_OQ>(self.lanes, live));
             // SAFETY: `d8` is eight floats; unaligned load.
             let old = unsafe { _mm256_loadu_ps(d8.as_ptr()) };
             let front = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(z, old)) as u8;
             if front != 0 {
-                // SAFETY: `d8` is eight floats; unaligned store.
+                // SAFETY: as the load; unaligned store.
                 unsafe { _mm256_storeu_ps(d8.as_mut_ptr(), _mm256_min_ps(z, old)) };
                 P::put_lanes(p8, front, lit);
             }
-            k += 8;
         }
     }
 }

@@ -243,37 +243,34 @@ fn unlit_layers_and_shading_modes() {
         f.pixels().iter().any(|&p| p != 0 && p != 120),
         "lit goes through the pages"
     );
-    let mut f = IndexedFrame::new(48, 48);
-    let opts = RenderOptions {
-        shading: Shading::Unlit,
+    let opts = |shading| RenderOptions {
+        shading,
         ..RenderOptions::default()
     };
+    let depth = || DepthBuffer::new(48, 48);
+    let mut f = IndexedFrame::new(48, 48);
     draw(
         &inst(&lit),
         &cam,
         &vpl,
-        &opts,
+        &opts(Shading::Unlit),
         &mut f,
-        &mut DepthBuffer::new(48, 48),
+        &mut depth(),
     )
     .unwrap();
     assert!(f.pixels().iter().all(|&p| p == 0 || p == 120));
     // True colour, game shading: each lit pixel is the palette colour of the 8-bit pixel (the
     // same page lookup), not the voxel's own colour.
-    let lit_frame = draw_frame(&inst(&lit), &cam, &vpl, &mut DepthBuffer::new(48, 48));
+    let lit_frame = draw_frame(&inst(&lit), &cam, &vpl, &mut depth());
     let true_colour = |shading| {
         let mut s = Surface::<Argb8888>::new(48, 48);
-        let opts = RenderOptions {
-            shading,
-            ..RenderOptions::default()
-        };
         draw(
             &inst(&lit),
             &cam,
             &vpl,
-            &opts,
+            &opts(shading),
             &mut s,
-            &mut DepthBuffer::new(48, 48),
+            &mut depth(),
         )
         .unwrap();
         s

@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use modex::{Argb8888, Rgb565};
 
 use super::light::SHADE_LEVELS;
-use super::span::Run;
+use super::span::{DepthStep, Run};
 
 /// Whether vector kernels may be used (tests switch them off to compare with the scalar loop).
 #[cfg(any(target_arch = "x86_64", test))]
@@ -57,6 +57,10 @@ mod simd128;
 /// Pixels per step of the AVX2 kernels: one register of 32-bit lanes.
 pub const LANES: usize = 8;
 
+// An affine span's segments start on a group of lanes (`DepthStep::anchored` is asked at each
+// group's first pixel only).
+const _: () = assert!(super::span::SEGMENT % LANES == 0);
+
 /// Fill the leading whole groups of [`LANES`] pixels of a depth-tested, depth-written run of
 /// RGBA texels (`r | g << 8 | b << 16 | a << 24`; a power-of-two `size`, or a run inside the
 /// texture: [`lanes_to_do`]) multiplied by the light into 8888 pixels. Returns the pixels done;
@@ -71,7 +75,7 @@ pub fn argb8888_run(
     px: &mut [Argb8888],
     depth: &mut [f32],
     z: &mut f32,
-    dz: f32,
+    step: DepthStep,
 ) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
@@ -81,19 +85,23 @@ pub fn argb8888_run(
         }
         // SAFETY: the CPU has AVX2 (`lanes_to_do` checked), the precondition of code compiled
         // for it.
-        unsafe { avx2::argb8888_run(texels, size, run, &mut px[..n], &mut depth[..n], z, dz) };
+        unsafe { avx2::argb8888_run(texels, size, run, &mut px[..n], &mut depth[..n], z, step) };
         n
     }
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
-        simd128::argb8888_run(texels, size, run, px, depth, z, dz)
+        // The WebAssembly kernels fill one segment at a time.
+        if step.anchor.is_some() {
+            return 0;
+        }
+        simd128::argb8888_run(texels, size, run, px, depth, z, step.dz)
     }
     #[cfg(not(any(
         target_arch = "x86_64",
         all(target_arch = "wasm32", target_feature = "simd128")
     )))]
     {
-        let _ = (texels, size, run, px, depth, z, dz);
+        let _ = (texels, size, run, px, depth, z, step);
         0
     }
 }
@@ -107,7 +115,7 @@ pub fn rgb565_run(
     px: &mut [Rgb565],
     depth: &mut [f32],
     z: &mut f32,
-    dz: f32,
+    step: DepthStep,
 ) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
@@ -117,19 +125,22 @@ pub fn rgb565_run(
         }
         // SAFETY: the CPU has AVX2 (`lanes_to_do` checked), the precondition of code compiled
         // for it.
-        unsafe { avx2::rgb565_run(texels, size, run, &mut px[..n], &mut depth[..n], z, dz) };
+        unsafe { avx2::rgb565_run(texels, size, run, &mut px[..n], &mut depth[..n], z, step) };
         n
     }
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
-        simd128::rgb565_run(texels, size, run, px, depth, z, dz)
+        if step.anchor.is_some() {
+            return 0;
+        }
+        simd128::rgb565_run(texels, size, run, px, depth, z, step.dz)
     }
     #[cfg(not(any(
         target_arch = "x86_64",
         all(target_arch = "wasm32", target_feature = "simd128")
     )))]
     {
-        let _ = (texels, size, run, px, depth, z, dz);
+        let _ = (texels, size, run, px, depth, z, step);
         0
     }
 }
@@ -154,7 +165,7 @@ pub fn indexed_run(
     px: &mut [u8],
     depth: &mut [f32],
     z: &mut f32,
-    dz: f32,
+    step: DepthStep,
 ) -> usize {
     let n = lanes_to_do(texels, size, run, px.len(), depth.len());
     // Every texel and table index lies in an aligned 4-byte word wholly inside its slice: a
@@ -176,14 +187,14 @@ pub fn indexed_run(
                 &mut px[..n],
                 &mut depth[..n],
                 z,
-                dz,
+                step,
             )
         };
         n
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let _ = (run, z, dz);
+        let _ = (run, z, step);
         0
     }
 }
@@ -247,7 +258,7 @@ mod avx2 {
 
     use modex::{Argb8888, Rgb565};
 
-    use super::{coord_mask, Run, LANES};
+    use super::{coord_mask, DepthStep, Run, LANES};
     use crate::raster::light::{LIGHT_MAX, LIGHT_PER_LEVEL, SHADE_LEVELS};
 
     /// The per-run constants of the lit-texel computation.
@@ -365,7 +376,7 @@ mod avx2 {
         px: &mut [Argb8888],
         depth: &mut [f32],
         z: &mut f32,
-        dz: f32,
+        step: DepthStep,
     ) {
         let lit = Lit::new(run, size);
         // Bytes r, g, b, a of each pixel to b, g, r, a (0xAARRGGBB in memory).
@@ -373,13 +384,17 @@ mod avx2 {
             2, 1, 0, 3, 6, 5, 4, 7, 10, 9, 8, 11, 14, 13, 12, 15, //
             2, 1, 0, 3, 6, 5, 4, 7, 10, 9, 8, 11, 14, 13, 12, 15,
         );
-        for (p8, z8) in px
+        for (g, (p8, z8)) in px
             .chunks_exact_mut(LANES)
             .zip(depth.chunks_exact_mut(LANES))
+            .enumerate()
         {
+            if let Some(z0) = step.anchored(g * LANES) {
+                *z = z0;
+            }
             // Depth first: a block hidden behind nearer pixels (front-to-back overdraw) costs
             // no gather, no light and no pixel write.
-            let hit = depth_test(z8, z, dz);
+            let hit = depth_test(z8, z, step.dz);
             if _mm256_movemask_ps(hit) == 0 {
                 Lit::skip(run);
                 continue;
@@ -410,7 +425,7 @@ mod avx2 {
         px: &mut [Rgb565],
         depth: &mut [f32],
         z: &mut f32,
-        dz: f32,
+        step: DepthStep,
     ) {
         let lit = Lit::new(run, size);
         let byte = _mm256_set1_epi32(0xff);
@@ -429,12 +444,16 @@ mod avx2 {
                 8,
             )
         };
-        for (p8, z8) in px
+        for (g, (p8, z8)) in px
             .chunks_exact_mut(LANES)
             .zip(depth.chunks_exact_mut(LANES))
+            .enumerate()
         {
+            if let Some(z0) = step.anchored(g * LANES) {
+                *z = z0;
+            }
             // Depth first, as in the 8888 kernel.
-            let hit = depth_test(z8, z, dz);
+            let hit = depth_test(z8, z, step.dz);
             if _mm256_movemask_ps(hit) == 0 {
                 Lit::skip(run);
                 continue;
@@ -507,7 +526,7 @@ mod avx2 {
         px: &mut [u8],
         depth: &mut [f32],
         z: &mut f32,
-        dz: f32,
+        step: DepthStep,
     ) {
         let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
         let steps = |d: i32| _mm256_mullo_epi32(lane, _mm256_set1_epi32(d));
@@ -522,13 +541,17 @@ mod avx2 {
         // negative lights, which both clamp to row 0.
         let level_shift = 16 + LIGHT_PER_LEVEL.trailing_zeros() as i32;
         let level_shift = _mm_cvtsi32_si128(level_shift);
-        let step = LANES as i32;
-        for (p8, z8) in px
+        let lanes = LANES as i32;
+        for (g, (p8, z8)) in px
             .chunks_exact_mut(LANES)
             .zip(depth.chunks_exact_mut(LANES))
+            .enumerate()
         {
+            if let Some(z0) = step.anchored(g * LANES) {
+                *z = z0;
+            }
             // Depth first, as in the true-colour kernels: a hidden block costs no gather.
-            let hit = depth_test(z8, z, dz);
+            let hit = depth_test(z8, z, step.dz);
             if _mm256_movemask_ps(hit) != 0 {
                 let u = _mm256_add_epi32(_mm256_set1_epi32(run.u), du8);
                 let v = _mm256_add_epi32(_mm256_set1_epi32(run.v), dv8);
@@ -550,9 +573,9 @@ mod avx2 {
                 let out = (u64::from_le_bytes(old) & !mask) | (color & mask);
                 p8.copy_from_slice(&out.to_le_bytes());
             }
-            run.u = run.u.wrapping_add(run.du.wrapping_mul(step));
-            run.v = run.v.wrapping_add(run.dv.wrapping_mul(step));
-            run.l = run.l.wrapping_add(run.dl.wrapping_mul(step));
+            run.u = run.u.wrapping_add(run.du.wrapping_mul(lanes));
+            run.v = run.v.wrapping_add(run.dv.wrapping_mul(lanes));
+            run.l = run.l.wrapping_add(run.dl.wrapping_mul(lanes));
         }
     }
 }

@@ -16,7 +16,7 @@ use modex::{Argb4444, Argb8888, Pixel, Rgb565};
 
 use super::bands::{fill_cleared, Triangles};
 use super::light::{level_of, ShadeTable, LIGHT_MAX};
-use super::span::{DepthMode, Paint, Rows, Run};
+use super::span::{DepthMode, DepthStep, Paint, Rows, Run};
 use super::texture::{Texture, MAX_LEVELS};
 
 /// A pixel type the rasterizer can draw: `u8` palette indices (the mode-X frame, lit through the
@@ -170,7 +170,7 @@ trait Lighting<T>: Sync + Copy {
         _px: &mut [Self::Px],
         _depth: &mut [f32],
         _z: &mut f32,
-        _dz: f32,
+        _step: DepthStep,
     ) -> usize {
         0
     }
@@ -224,13 +224,13 @@ impl<T: Texel, L: Lighting<T>, const OVERLAY: bool> Paint for Painter<'_, T, L, 
         px: &mut [L::Px],
         depth: &mut [f32],
         z: &mut f32,
-        dz: f32,
+        step: DepthStep,
     ) -> usize {
         if OVERLAY {
             0
         } else {
             self.lighting
-                .paint_vector(self.texels, self.size, run, px, depth, z, dz)
+                .paint_vector(self.texels, self.size, run, px, depth, z, step)
         }
     }
 }
@@ -312,9 +312,9 @@ impl Lighting<u8> for Colormap<'_> {
         px: &mut [u8],
         depth: &mut [f32],
         z: &mut f32,
-        dz: f32,
+        step: DepthStep,
     ) -> usize {
-        super::dispatch::indexed_run(texels, size, self.0, run, px, depth, z, dz)
+        super::dispatch::indexed_run(texels, size, self.0, run, px, depth, z, step)
     }
 }
 
@@ -341,7 +341,7 @@ pub trait TrueColor: Pixel {
         _px: &mut [Self],
         _depth: &mut [f32],
         _z: &mut f32,
-        _dz: f32,
+        _step: DepthStep,
     ) -> usize {
         0
     }
@@ -393,9 +393,9 @@ impl TrueColor for Argb8888 {
         px: &mut [Self],
         depth: &mut [f32],
         z: &mut f32,
-        dz: f32,
+        step: DepthStep,
     ) -> usize {
-        super::dispatch::argb8888_run(texels, size, run, px, depth, z, dz)
+        super::dispatch::argb8888_run(texels, size, run, px, depth, z, step)
     }
 }
 
@@ -425,9 +425,9 @@ impl TrueColor for Rgb565 {
         px: &mut [Self],
         depth: &mut [f32],
         z: &mut f32,
-        dz: f32,
+        step: DepthStep,
     ) -> usize {
-        super::dispatch::rgb565_run(texels, size, run, px, depth, z, dz)
+        super::dispatch::rgb565_run(texels, size, run, px, depth, z, step)
     }
 }
 
@@ -476,9 +476,9 @@ impl<P: TrueColor> Lighting<u32> for Multiply<P> {
         px: &mut [P],
         depth: &mut [f32],
         z: &mut f32,
-        dz: f32,
+        step: DepthStep,
     ) -> usize {
-        P::paint_vector(texels, size, run, px, depth, z, dz)
+        P::paint_vector(texels, size, run, px, depth, z, step)
     }
 }
 
@@ -616,6 +616,98 @@ mod tests {
             assert!(drawn.count() > w * h / 2);
             assert_eq!(scalar.0, vector.0, "8-bit pixels, {tw}x{th}");
             assert_eq!(scalar.1, vector.1, "8-bit depths, {tw}x{th}");
+        }
+    }
+
+    /// Affine spans, which a kernel fills whole in one call with each segment's depth anchored
+    /// again (`DepthStep`): random overlapping orthographic triangles (w = 1, so all affine),
+    /// wide and narrow, depths both rising and falling along their rows, drawn with the kernels
+    /// allowed and forbidden, give the same pixels and depths in 8888, 565 and 8-bit (on a
+    /// power-of-two texture, and one the kernels take only where a span stays inside it).
+    #[test]
+    fn vector_kernels_fill_whole_affine_spans_as_the_scalar_loop() {
+        use super::super::clip::ClipVertex;
+        use super::super::dispatch;
+        use super::super::setup::{Cull, TriSetup};
+        use glam::Vec4;
+        use modex::Rng;
+
+        /// Pixels and depth bits of `tris` drawn by `p` over `start`, kernels on or off.
+        fn draw<P: Paint>(
+            p: &P,
+            tris: &[TriSetup],
+            (w, h): (usize, usize),
+            start: P::Px,
+            vector: bool,
+        ) -> (Vec<P::Px>, Vec<u32>) {
+            dispatch::set_enabled(vector);
+            let mut px = vec![start; w * h];
+            let mut d = vec![f32::INFINITY; w * h];
+            fill(p, tris, &mut px, &mut d, w, h, DepthMode::TestAndWrite);
+            dispatch::set_enabled(true);
+            (px, d.iter().map(|z| z.to_bits()).collect())
+        }
+
+        let (w, h) = (157usize, 43usize);
+        let mut rng = Rng::new(0x5eed_0a1f);
+        let mut tris = Vec::new();
+        while tris.len() < 300 {
+            let (span, uv) = ([0.2f32, 0.8, 2.0][tris.len() % 3], rng.range(1.0, 60.0));
+            let (cx, cy) = (rng.range(-0.9, 0.9), rng.range(-0.9, 0.9));
+            let mut corner = || ClipVertex {
+                clip: Vec4::new(
+                    cx + rng.range(-span, span),
+                    cy + rng.range(-span, span),
+                    0.5,
+                    1.0,
+                ),
+                depth: rng.range(0.5, 9.0),
+                u: rng.range(-uv, uv),
+                v: rng.range(-uv, uv),
+                light: rng.range(-40.0, 700.0),
+            };
+            let (a, b, c) = (corner(), corner(), corner());
+            if let Some(t) = TriSetup::new([&a, &b, &c], w, h, Cull::None) {
+                if t.affine {
+                    tris.push(t);
+                }
+            }
+        }
+        let rows = super::super::light::SHADE_LEVELS;
+        let colormap: Vec<u8> = (0..rows * 256)
+            .map(|i| (i / 256 * 37 + i * 13) as u8)
+            .collect();
+        for (tw, th) in [(64u32, 32u32), (48, 40)] {
+            let texels: Vec<u32> = (0..tw * th).map(|_| rng.next_u32()).collect();
+            let indexed: Vec<u8> = texels.iter().map(|t| *t as u8).collect();
+            let p8888 = Painter::<u32, Multiply<Argb8888>, false> {
+                texels: &texels,
+                size: (tw, th),
+                lighting: Multiply(PhantomData),
+                levels: &[],
+            };
+            let scalar = draw(&p8888, &tris, (w, h), Argb8888(0x1234_5678), false);
+            assert!(scalar.0.iter().filter(|p| p.0 != 0x1234_5678).count() > w * h / 2);
+            let vector = draw(&p8888, &tris, (w, h), Argb8888(0x1234_5678), true);
+            assert!(scalar == vector, "8888, {tw}x{th}");
+            let p565 = Painter::<u32, Multiply<Rgb565>, false> {
+                texels: &texels,
+                size: (tw, th),
+                lighting: Multiply(PhantomData),
+                levels: &[],
+            };
+            let scalar = draw(&p565, &tris, (w, h), Rgb565(0x1234), false);
+            let vector = draw(&p565, &tris, (w, h), Rgb565(0x1234), true);
+            assert!(scalar == vector, "565, {tw}x{th}");
+            let pidx = Painter::<u8, Colormap, false> {
+                texels: &indexed,
+                size: (tw, th),
+                lighting: Colormap(&colormap),
+                levels: &[],
+            };
+            let scalar = draw(&pidx, &tris, (w, h), 0xa5, false);
+            let vector = draw(&pidx, &tris, (w, h), 0xa5, true);
+            assert!(scalar == vector, "8-bit, {tw}x{th}");
         }
     }
 

@@ -34,8 +34,9 @@ pub trait Paint: Sync {
     fn paint(&self, index: usize, light: i32, dst: &mut Self::Px) -> bool;
     /// Fill a leading part of a depth-tested, depth-written run with a vector kernel, if this
     /// painter has one for this CPU: returns how many pixels were done (the run and `z` advanced
-    /// past them, `z` one pixel after the other as [`Run::paint`] does), the same pixels and
-    /// depths the scalar loop gives. The default has none.
+    /// past them, `z` stepped as `step` says: one pixel after the other as [`Run::paint`] does,
+    /// and re-anchored as an affine span's segments are), the same pixels and depths the scalar
+    /// loop gives. The default has none.
     #[inline(always)]
     fn paint_vector(
         &self,
@@ -43,9 +44,41 @@ pub trait Paint: Sync {
         _px: &mut [Self::Px],
         _depth: &mut [f32],
         _z: &mut f32,
-        _dz: f32,
+        _step: DepthStep,
     ) -> usize {
         0
+    }
+}
+
+/// How depth steps along a run a vector kernel fills: `dz` added one pixel after the other, and,
+/// for a whole affine span (`anchor`), set again at every [`SEGMENT`]-th pixel `i` to
+/// `anchor + dz * i as f32`, where [`fill_affine`]'s segments start (the scalar loop's
+/// expression, so the same bits). With the anchor a kernel fills a whole affine span in one
+/// call instead of one call per segment: the call and its set-up were a fifth of the terrain's
+/// instructions (docs/benchmarks.md, issue 43, lever 16).
+#[derive(Debug, Clone, Copy)]
+pub struct DepthStep {
+    /// Depth step per pixel.
+    pub dz: f32,
+    /// The span's depth at its first pixel, when segments are re-anchored to it.
+    pub anchor: Option<f32>,
+}
+
+impl DepthStep {
+    /// Steps of `dz`, never re-anchored (one perspective segment, or a piece of one).
+    #[inline(always)]
+    pub fn plain(dz: f32) -> DepthStep {
+        DepthStep { dz, anchor: None }
+    }
+
+    /// The depth pixel `i` of the run starts from, when a segment starts there (`None`: it
+    /// follows the pixel before).
+    #[inline(always)]
+    pub fn anchored(self, i: usize) -> Option<f32> {
+        match self.anchor {
+            Some(a) if i % SEGMENT == 0 => Some(a + self.dz * i as f32),
+            _ => None,
+        }
     }
 }
 
@@ -237,7 +270,7 @@ impl Run {
     ) {
         let (mut px, mut depth) = (px, depth);
         if TEST && WRITE {
-            let done = painter.paint_vector(self, px, depth, &mut z, dz);
+            let done = painter.paint_vector(self, px, depth, &mut z, DepthStep::plain(dz));
             px = &mut px[done..];
             depth = &mut depth[done..];
         }
@@ -304,20 +337,35 @@ fn fill_affine_stepped<P: Paint, const TEST: bool, const WRITE: bool, const POW2
         dv,
         dl,
     };
-    if px.len() <= SEGMENT {
-        // One segment (most spans of small triangles): no chunking. The same depth expression
-        // as the loop's first segment, so the same bits.
-        let z = a.depth_w + dz * 0.0;
-        run.paint::<P, TEST, WRITE, POW2>(painter, px, depth, z, dz, (tw, th));
-        return;
+    let n = px.len().min(depth.len());
+    let (mut from, mut z) = (0, a.depth_w);
+    if TEST && WRITE {
+        // The whole span's groups of vector lanes in one call, its segments' depths anchored
+        // as below.
+        let step = DepthStep {
+            dz,
+            anchor: Some(a.depth_w),
+        };
+        from = painter.paint_vector(&mut run, px, depth, &mut z, step);
     }
-    for (k, (px, depth)) in px
-        .chunks_mut(SEGMENT)
-        .zip(depth.chunks_mut(SEGMENT))
-        .enumerate()
-    {
-        let z = a.depth_w + dz * (k * SEGMENT) as f32;
-        run.paint::<P, TEST, WRITE, POW2>(painter, px, depth, z, dz, (tw, th));
+    // What is left (all of it without a vector kernel, else fewer pixels than its lanes), one
+    // segment at a time, each starting from `a.depth_w + dz * i` at its first pixel `i` (for
+    // `i` 0 the `dz * 0.0` is kept: it is what the first pixel always got, so the same bits).
+    while from < n {
+        let k = from / SEGMENT;
+        let end = ((k + 1) * SEGMENT).min(n);
+        if from == k * SEGMENT {
+            z = a.depth_w + dz * (k * SEGMENT) as f32;
+        }
+        run.paint::<P, TEST, WRITE, POW2>(
+            painter,
+            &mut px[from..end],
+            &mut depth[from..end],
+            z,
+            dz,
+            (tw, th),
+        );
+        from = end;
     }
 }
 

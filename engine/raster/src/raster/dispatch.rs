@@ -57,8 +57,8 @@ mod simd128;
 /// Pixels per step of the AVX2 kernels: one register of 32-bit lanes.
 pub const LANES: usize = 8;
 
-// An affine span's segments start on a group of lanes (`DepthStep::anchored` is asked at each
-// group's first pixel only).
+// An affine span's segments start on a group of lanes (`Anchors::at` is asked at each group's
+// first pixel only).
 const _: () = assert!(super::span::SEGMENT % LANES == 0);
 
 /// Fill the leading whole groups of [`LANES`] pixels of a depth-tested, depth-written run of
@@ -384,12 +384,13 @@ mod avx2 {
             2, 1, 0, 3, 6, 5, 4, 7, 10, 9, 8, 11, 14, 13, 12, 15, //
             2, 1, 0, 3, 6, 5, 4, 7, 10, 9, 8, 11, 14, 13, 12, 15,
         );
+        let mut anchors = step.anchors();
         for (g, (p8, z8)) in px
             .chunks_exact_mut(LANES)
             .zip(depth.chunks_exact_mut(LANES))
             .enumerate()
         {
-            if let Some(z0) = step.anchored(g * LANES) {
+            if let Some(z0) = anchors.at(g * LANES) {
                 *z = z0;
             }
             // Depth first: a block hidden behind nearer pixels (front-to-back overdraw) costs
@@ -444,12 +445,13 @@ mod avx2 {
                 8,
             )
         };
+        let mut anchors = step.anchors();
         for (g, (p8, z8)) in px
             .chunks_exact_mut(LANES)
             .zip(depth.chunks_exact_mut(LANES))
             .enumerate()
         {
-            if let Some(z0) = step.anchored(g * LANES) {
+            if let Some(z0) = anchors.at(g * LANES) {
                 *z = z0;
             }
             // Depth first, as in the 8888 kernel.
@@ -491,12 +493,19 @@ mod avx2 {
     /// so no lane reads past the slice (AVX2 has no byte gather).
     #[target_feature(enable = "avx2")]
     fn gather_bytes(bytes: &[u8], index: __m256i) -> __m256i {
+        _mm256_and_si256(gather_byte_words(bytes, index), _mm256_set1_epi32(0xff))
+    }
+
+    /// [`gather_bytes`] with whatever followed each byte in its word still above it: for a
+    /// result of which only the low bytes are kept.
+    #[target_feature(enable = "avx2")]
+    fn gather_byte_words(bytes: &[u8], index: __m256i) -> __m256i {
         let word = _mm256_andnot_si256(_mm256_set1_epi32(3), index);
         let shift = _mm256_slli_epi32(_mm256_and_si256(index, _mm256_set1_epi32(3)), 3);
         // SAFETY: each lane's word offset is `index & !3`, and `index < bytes.len()`, a multiple
         // of 4, so the 4 bytes read at it are inside `bytes` (the callers' checks).
         let w = unsafe { _mm256_i32gather_epi32::<1>(bytes.as_ptr() as *const i32, word) };
-        _mm256_and_si256(_mm256_srlv_epi32(w, shift), _mm256_set1_epi32(0xff))
+        _mm256_srlv_epi32(w, shift)
     }
 
     /// The low byte of each 32-bit lane, in lane order, as the 8 bytes of a `u64`.
@@ -541,21 +550,27 @@ mod avx2 {
         // negative lights, which both clamp to row 0.
         let level_shift = 16 + LIGHT_PER_LEVEL.trailing_zeros() as i32;
         let level_shift = _mm_cvtsi32_si128(level_shift);
+        // Each lane's texel coordinates and light, stepped a group at a time: wrapping adds, so
+        // `u + j du`, then `+ 8 du` per group, are the bits of the scalar loop's one-by-one
+        // steps (and the run's own fields are stepped once, after the loop).
         let lanes = LANES as i32;
+        let group = |d: i32| _mm256_set1_epi32(d.wrapping_mul(lanes));
+        let (du_g, dv_g, dl_g) = (group(run.du), group(run.dv), group(run.dl));
+        let mut u = _mm256_add_epi32(_mm256_set1_epi32(run.u), du8);
+        let mut v = _mm256_add_epi32(_mm256_set1_epi32(run.v), dv8);
+        let mut l = _mm256_add_epi32(_mm256_set1_epi32(run.l), dl8);
+        let mut anchors = step.anchors();
         for (g, (p8, z8)) in px
             .chunks_exact_mut(LANES)
             .zip(depth.chunks_exact_mut(LANES))
             .enumerate()
         {
-            if let Some(z0) = step.anchored(g * LANES) {
+            if let Some(z0) = anchors.at(g * LANES) {
                 *z = z0;
             }
             // Depth first, as in the true-colour kernels: a hidden block costs no gather.
             let hit = depth_test(z8, z, step.dz);
             if _mm256_movemask_ps(hit) != 0 {
-                let u = _mm256_add_epi32(_mm256_set1_epi32(run.u), du8);
-                let v = _mm256_add_epi32(_mm256_set1_epi32(run.v), dv8);
-                let l = _mm256_add_epi32(_mm256_set1_epi32(run.l), dl8);
                 // texel((u >> 16) & (tw - 1), (v >> 16) & (th - 1)), as `span::texel::<true>`.
                 let col = _mm256_and_si256(_mm256_srai_epi32(u, 16), umask);
                 let row = _mm256_and_si256(_mm256_srai_epi32(v, 16), vmask);
@@ -565,17 +580,23 @@ mod avx2 {
                     _mm256_max_epi32(_mm256_sra_epi32(l, level_shift), zero),
                     top,
                 );
-                let shade = gather_bytes(colormap, _mm256_or_si256(_mm256_slli_epi32(level, 8), t));
-                let color = low_bytes(shade);
-                let mask = low_bytes(_mm256_castps_si256(hit));
+                let shade =
+                    gather_byte_words(colormap, _mm256_or_si256(_mm256_slli_epi32(level, 8), t));
+                // The shade where the depth test passed, the pixel there before elsewhere, in
+                // 32-bit lanes (only the low byte counts), then packed back to 8 bytes.
                 let mut old = [0u8; LANES];
                 old.copy_from_slice(p8);
-                let out = (u64::from_le_bytes(old) & !mask) | (color & mask);
-                p8.copy_from_slice(&out.to_le_bytes());
+                let old = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(i64::from_le_bytes(old)));
+                let out = _mm256_blendv_epi8(old, shade, _mm256_castps_si256(hit));
+                p8.copy_from_slice(&low_bytes(out).to_le_bytes());
             }
-            run.u = run.u.wrapping_add(run.du.wrapping_mul(lanes));
-            run.v = run.v.wrapping_add(run.dv.wrapping_mul(lanes));
-            run.l = run.l.wrapping_add(run.dl.wrapping_mul(lanes));
+            u = _mm256_add_epi32(u, du_g);
+            v = _mm256_add_epi32(v, dv_g);
+            l = _mm256_add_epi32(l, dl_g);
         }
+        let past = lanes.wrapping_mul((px.len() / LANES) as i32);
+        run.u = run.u.wrapping_add(run.du.wrapping_mul(past));
+        run.v = run.v.wrapping_add(run.dv.wrapping_mul(past));
+        run.l = run.l.wrapping_add(run.dl.wrapping_mul(past));
     }
 }

@@ -71,14 +71,38 @@ impl DepthStep {
         DepthStep { dz, anchor: None }
     }
 
-    /// The depth pixel `i` of the run starts from, when a segment starts there (`None`: it
-    /// follows the pixel before).
+    /// The run's segment starts, for a kernel that asks about its pixels in order.
     #[inline(always)]
-    pub fn anchored(self, i: usize) -> Option<f32> {
-        match self.anchor {
-            Some(a) if i % SEGMENT == 0 => Some(a + self.dz * i as f32),
-            _ => None,
+    pub fn anchors(self) -> Anchors {
+        Anchors {
+            next: if self.anchor.is_some() { 0 } else { usize::MAX },
+            anchor: self.anchor.unwrap_or(0.0),
+            dz: self.dz,
         }
+    }
+}
+
+/// Where a run's segments start ([`DepthStep::anchors`]): asked about pixels in increasing
+/// order, each a multiple of the kernel's lanes, it answers at each segment start with a
+/// compare, not a division and a conversion per group of lanes.
+#[derive(Debug, Clone, Copy)]
+pub struct Anchors {
+    /// The next segment's first pixel (`usize::MAX`: none, the run is not anchored).
+    next: usize,
+    anchor: f32,
+    dz: f32,
+}
+
+impl Anchors {
+    /// The depth pixel `i` starts from, when a segment starts there (`None`: it follows the
+    /// pixel before). `i` never skips a segment start.
+    #[inline(always)]
+    pub fn at(&mut self, i: usize) -> Option<f32> {
+        if i != self.next {
+            return None;
+        }
+        self.next += SEGMENT;
+        Some(self.anchor + self.dz * i as f32)
     }
 }
 

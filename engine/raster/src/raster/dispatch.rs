@@ -68,25 +68,29 @@ const _: () = assert!(super::span::SEGMENT % LANES == 0);
 /// texture's index range does not fit the gather. The WebAssembly SIMD build fills whole groups
 /// of four pixels of any run instead (`simd128`).
 #[inline(always)]
+// Eight arguments, allowed: see `indexed_run`.
+#[allow(clippy::too_many_arguments)]
 pub fn argb8888_run(
     texels: &[u32],
     size: (u32, u32),
     run: &mut Run,
     px: &mut [Argb8888],
     depth: &mut [f32],
+    len: usize,
     z: &mut f32,
     step: DepthStep,
 ) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
-        let n = lanes_to_do(texels, size, run, px.len(), depth.len());
+        let (n, done) = lanes_to_do(texels, size, run, len, px.len().min(depth.len()));
         if n == 0 {
             return 0;
         }
+        let (px, depth) = (&mut px[..n], &mut depth[..n]);
         // SAFETY: the CPU has AVX2 (`lanes_to_do` checked), the precondition of code compiled
         // for it.
-        unsafe { avx2::argb8888_run(texels, size, run, &mut px[..n], &mut depth[..n], z, step) };
-        n
+        unsafe { avx2::argb8888_run(texels, size, run, px, depth, done, z, step) };
+        done
     }
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
@@ -94,53 +98,75 @@ pub fn argb8888_run(
         if step.anchor.is_some() {
             return 0;
         }
-        simd128::argb8888_run(texels, size, run, px, depth, z, step.dz)
+        let len = len.min(px.len()).min(depth.len());
+        simd128::argb8888_run(
+            texels,
+            size,
+            run,
+            &mut px[..len],
+            &mut depth[..len],
+            z,
+            step.dz,
+        )
     }
     #[cfg(not(any(
         target_arch = "x86_64",
         all(target_arch = "wasm32", target_feature = "simd128")
     )))]
     {
-        let _ = (texels, size, run, px, depth, z, step);
+        let _ = (texels, size, run, px, depth, len, z, step);
         0
     }
 }
 
 /// [`argb8888_run`] into 565 pixels (the same lit channels, rounded as `Rgb565::from_rgba`).
 #[inline(always)]
+// Eight arguments, allowed: see `indexed_run`.
+#[allow(clippy::too_many_arguments)]
 pub fn rgb565_run(
     texels: &[u32],
     size: (u32, u32),
     run: &mut Run,
     px: &mut [Rgb565],
     depth: &mut [f32],
+    len: usize,
     z: &mut f32,
     step: DepthStep,
 ) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
-        let n = lanes_to_do(texels, size, run, px.len(), depth.len());
+        let (n, done) = lanes_to_do(texels, size, run, len, px.len().min(depth.len()));
         if n == 0 {
             return 0;
         }
+        let (px, depth) = (&mut px[..n], &mut depth[..n]);
         // SAFETY: the CPU has AVX2 (`lanes_to_do` checked), the precondition of code compiled
         // for it.
-        unsafe { avx2::rgb565_run(texels, size, run, &mut px[..n], &mut depth[..n], z, step) };
-        n
+        unsafe { avx2::rgb565_run(texels, size, run, px, depth, done, z, step) };
+        done
     }
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
         if step.anchor.is_some() {
             return 0;
         }
-        simd128::rgb565_run(texels, size, run, px, depth, z, step.dz)
+        let len = len.min(px.len()).min(depth.len());
+        simd128::rgb565_run(
+            texels,
+            size,
+            run,
+            &mut px[..len],
+            &mut depth[..len],
+            z,
+            step.dz,
+        )
     }
     #[cfg(not(any(
         target_arch = "x86_64",
         all(target_arch = "wasm32", target_feature = "simd128")
     )))]
     {
-        let _ = (texels, size, run, px, depth, z, step);
+        let _ = (texels, size, run, px, depth, len, z, step);
         0
     }
 }
@@ -164,10 +190,11 @@ pub fn indexed_run(
     run: &mut Run,
     px: &mut [u8],
     depth: &mut [f32],
+    len: usize,
     z: &mut f32,
     step: DepthStep,
 ) -> usize {
-    let n = lanes_to_do(texels, size, run, px.len(), depth.len());
+    let (n, done) = lanes_to_do(texels, size, run, len, px.len().min(depth.len()));
     // Every texel and table index lies in an aligned 4-byte word wholly inside its slice: a
     // texture of a multiple of 4 texels (every power of two from 4 on) and the full table are
     // multiples of 4 bytes.
@@ -186,43 +213,60 @@ pub fn indexed_run(
                 run,
                 &mut px[..n],
                 &mut depth[..n],
+                done,
                 z,
                 step,
             )
         };
-        n
+        done
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let _ = (run, z, step);
+        let _ = (run, z, step, done);
         0
     }
 }
 
-/// How many leading pixels an AVX2 kernel may fill (whole groups of [`LANES`]), or 0 when it must
-/// not run: no AVX2, or a texture whose indices would not all be inside `texels` or fit the gather's
-/// signed 32-bit indices.
+/// How many leading pixels an AVX2 kernel may fill of a run of `len` pixels whose slices hold
+/// `room` (at least `len`), as (pixels its lanes cover, pixels of the run done): whole groups of
+/// [`LANES`], the run's last partial group too where `room` holds its lanes (the lanes past
+/// `len` are then rewritten unchanged); (0, 0) when it must not run: no AVX2, or a texture whose
+/// indices would not all be inside `texels` or fit the gather's signed 32-bit indices.
 ///
 /// A power-of-two texture wraps by masking, so any run will do. Any other size (the minigun's
 /// skin) takes the kernel only when the run's texel coordinates stay inside the texture over all
-/// the pixels the kernel fills: then the scalar loop's wrap does nothing, the kernel needs no
+/// the lanes the kernel fills: then the scalar loop's wrap does nothing, the kernel needs no
 /// mask ([`coord_mask`]), and the coordinates being linear, both ends inside means every pixel is.
 #[inline(always)]
-fn lanes_to_do<T>(texels: &[T], (tw, th): (u32, u32), run: &Run, px: usize, depth: usize) -> usize {
-    let n = px.min(depth) / LANES * LANES;
-    if n == 0 || (tw as u64 * th as u64) != texels.len() as u64 || texels.len() > i32::MAX as usize
+fn lanes_to_do<T>(
+    texels: &[T],
+    (tw, th): (u32, u32),
+    run: &Run,
+    len: usize,
+    room: usize,
+) -> (usize, usize) {
+    let len = len.min(room);
+    let whole = len / LANES * LANES;
+    let all = len.div_ceil(LANES) * LANES;
+    if all == 0
+        || (tw as u64 * th as u64) != texels.len() as u64
+        || texels.len() > i32::MAX as usize
     {
-        return 0;
+        return (0, 0);
     }
     let pow2 = tw.is_power_of_two() && th.is_power_of_two();
-    let inside = || run_inside(run.u, run.du, tw, n) && run_inside(run.v, run.dv, th, n);
-    if !(pow2 || inside()) {
-        return 0;
-    }
-    if avx2() {
-        n
+    let inside = |n: usize| run_inside(run.u, run.du, tw, n) && run_inside(run.v, run.dv, th, n);
+    let n = if all <= room && (pow2 || inside(all)) {
+        all
+    } else if whole > 0 && (pow2 || inside(whole)) {
+        whole
     } else {
-        0
+        return (0, 0);
+    };
+    if avx2() {
+        (n, n.min(len))
+    } else {
+        (0, 0)
     }
 }
 
@@ -339,11 +383,13 @@ mod avx2 {
         }
     }
 
-    /// Depth test and write of [`LANES`] pixels: the new depths one pixel after the other from
-    /// `z`, as the scalar loop accumulates them; returns the lanes that passed (`z < buffer`,
+    /// Depth test and write of [`LANES`] pixels, the first `valid` of them the run's: the new
+    /// depths one pixel after the other from `z`, as the scalar loop accumulates them, and
+    /// +inf past `valid` (never less than the buffer, and `min(inf, old)` is `old`, NaN too, so
+    /// those depths are written back unchanged); returns the lanes that passed (`z < buffer`,
     /// false for NaN) as all-ones 32-bit masks.
     #[target_feature(enable = "avx2")]
-    fn depth_test(z8: &mut [f32], z: &mut f32, dz: f32) -> __m256 {
+    fn depth_test(z8: &mut [f32], z: &mut f32, dz: f32, valid: usize) -> __m256 {
         let mut zs = [0f32; LANES];
         for zk in &mut zs {
             *zk = *z;
@@ -353,7 +399,14 @@ mod avx2 {
         zb.copy_from_slice(&z8[..LANES]);
         // SAFETY: `zs` and `zb` hold LANES floats each; unaligned loads and stores.
         unsafe {
-            let zn = _mm256_loadu_ps(zs.as_ptr());
+            let mut zn = _mm256_loadu_ps(zs.as_ptr());
+            if valid < LANES {
+                // Lanes past the run: +inf (a blend, so the array above stays in registers).
+                let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+                let past = _mm256_cmpgt_epi32(lane, _mm256_set1_epi32(valid as i32 - 1));
+                let inf = _mm256_set1_ps(f32::INFINITY);
+                zn = _mm256_blendv_ps(zn, inf, _mm256_castsi256_ps(past));
+            }
             let old = _mm256_loadu_ps(zb.as_ptr());
             let hit = _mm256_cmp_ps::<_CMP_LT_OQ>(zn, old);
             // `min` is the blend `hit ? zn : old` bit for bit (MINPS answers its second operand
@@ -369,15 +422,19 @@ mod avx2 {
     /// The 8888 kernel: `px.len() == depth.len()`, a multiple of [`LANES`]; the texture checked
     /// by `lanes_to_do`.
     #[target_feature(enable = "avx2")]
+    // Eight arguments, allowed: see the dispatcher `super::indexed_run`.
+    #[allow(clippy::too_many_arguments)]
     pub fn argb8888_run(
         texels: &[u32],
         size: (u32, u32),
         run: &mut Run,
         px: &mut [Argb8888],
         depth: &mut [f32],
+        len: usize,
         z: &mut f32,
         step: DepthStep,
     ) {
+        let start = *run;
         let lit = Lit::new(run, size);
         // Bytes r, g, b, a of each pixel to b, g, r, a (0xAARRGGBB in memory).
         let swap = _mm256_setr_epi8(
@@ -395,7 +452,7 @@ mod avx2 {
             }
             // Depth first: a block hidden behind nearer pixels (front-to-back overdraw) costs
             // no gather, no light and no pixel write.
-            let hit = depth_test(z8, z, step.dz);
+            let hit = depth_test(z8, z, step.dz, (len - g * LANES).min(LANES));
             if _mm256_movemask_ps(hit) == 0 {
                 Lit::skip(run);
                 continue;
@@ -415,19 +472,24 @@ mod avx2 {
                 *p = Argb8888(o);
             }
         }
+        start.step_to(run, len);
     }
 
     /// The 565 kernel, same preconditions as [`argb8888_run`].
     #[target_feature(enable = "avx2")]
+    // Eight arguments, allowed: see the dispatcher `super::indexed_run`.
+    #[allow(clippy::too_many_arguments)]
     pub fn rgb565_run(
         texels: &[u32],
         size: (u32, u32),
         run: &mut Run,
         px: &mut [Rgb565],
         depth: &mut [f32],
+        len: usize,
         z: &mut f32,
         step: DepthStep,
     ) {
+        let start = *run;
         let lit = Lit::new(run, size);
         let byte = _mm256_set1_epi32(0xff);
         let half = _mm256_set1_epi32(127);
@@ -455,7 +517,7 @@ mod avx2 {
                 *z = z0;
             }
             // Depth first, as in the 8888 kernel.
-            let hit = depth_test(z8, z, step.dz);
+            let hit = depth_test(z8, z, step.dz, (len - g * LANES).min(LANES));
             if _mm256_movemask_ps(hit) == 0 {
                 Lit::skip(run);
                 continue;
@@ -483,6 +545,7 @@ mod avx2 {
                 *p = Rgb565(o as u16);
             }
         }
+        start.step_to(run, len);
     }
 
     // The 8-bit kernel finds the shade row by a shift.
@@ -534,6 +597,7 @@ mod avx2 {
         run: &mut Run,
         px: &mut [u8],
         depth: &mut [f32],
+        len: usize,
         z: &mut f32,
         step: DepthStep,
     ) {
@@ -569,7 +633,7 @@ mod avx2 {
                 *z = z0;
             }
             // Depth first, as in the true-colour kernels: a hidden block costs no gather.
-            let hit = depth_test(z8, z, step.dz);
+            let hit = depth_test(z8, z, step.dz, (len - g * LANES).min(LANES));
             if _mm256_movemask_ps(hit) != 0 {
                 // texel((u >> 16) & (tw - 1), (v >> 16) & (th - 1)), as `span::texel::<true>`.
                 let col = _mm256_and_si256(_mm256_srai_epi32(u, 16), umask);
@@ -594,9 +658,7 @@ mod avx2 {
             v = _mm256_add_epi32(v, dv_g);
             l = _mm256_add_epi32(l, dl_g);
         }
-        let past = lanes.wrapping_mul((px.len() / LANES) as i32);
-        run.u = run.u.wrapping_add(run.du.wrapping_mul(past));
-        run.v = run.v.wrapping_add(run.dv.wrapping_mul(past));
-        run.l = run.l.wrapping_add(run.dl.wrapping_mul(past));
+        let start = *run;
+        start.step_to(run, len);
     }
 }

@@ -169,6 +169,7 @@ trait Lighting<T>: Sync + Copy {
         _run: &mut Run,
         _px: &mut [Self::Px],
         _depth: &mut [f32],
+        _len: usize,
         _z: &mut f32,
         _step: DepthStep,
     ) -> usize {
@@ -218,11 +219,14 @@ impl<T: Texel, L: Lighting<T>, const OVERLAY: bool> Paint for Painter<'_, T, L, 
         self.lighting.put(t, light, dst)
     }
     #[inline(always)]
+    // Eight arguments, allowed: the kernel's (see `dispatch::indexed_run`).
+    #[allow(clippy::too_many_arguments)]
     fn paint_vector(
         &self,
         run: &mut Run,
         px: &mut [L::Px],
         depth: &mut [f32],
+        len: usize,
         z: &mut f32,
         step: DepthStep,
     ) -> usize {
@@ -230,7 +234,7 @@ impl<T: Texel, L: Lighting<T>, const OVERLAY: bool> Paint for Painter<'_, T, L, 
             0
         } else {
             self.lighting
-                .paint_vector(self.texels, self.size, run, px, depth, z, step)
+                .paint_vector(self.texels, self.size, run, px, depth, len, z, step)
         }
     }
 }
@@ -304,6 +308,8 @@ impl Lighting<u8> for Colormap<'_> {
     /// The AVX2 kernel of `dispatch` (both table look-ups as gathers), eight pixels per step,
     /// where the CPU has AVX2: the demo's terrain and props are 8-bit spans.
     #[inline(always)]
+    // Eight arguments, allowed: the kernel's (see `dispatch::indexed_run`).
+    #[allow(clippy::too_many_arguments)]
     fn paint_vector(
         &self,
         texels: &[u8],
@@ -311,10 +317,11 @@ impl Lighting<u8> for Colormap<'_> {
         run: &mut Run,
         px: &mut [u8],
         depth: &mut [f32],
+        len: usize,
         z: &mut f32,
         step: DepthStep,
     ) -> usize {
-        super::dispatch::indexed_run(texels, size, self.0, run, px, depth, z, step)
+        super::dispatch::indexed_run(texels, size, self.0, run, px, depth, len, z, step)
     }
 }
 
@@ -334,12 +341,15 @@ pub trait TrueColor: Pixel {
     /// [`Paint::paint_vector`] for packed RGBA texels multiplied by the light into this format;
     /// none by default.
     #[inline(always)]
+    // Eight arguments, allowed: the kernel's (see `dispatch::indexed_run`).
+    #[allow(clippy::too_many_arguments)]
     fn paint_vector(
         _texels: &[u32],
         _size: (u32, u32),
         _run: &mut Run,
         _px: &mut [Self],
         _depth: &mut [f32],
+        _len: usize,
         _z: &mut f32,
         _step: DepthStep,
     ) -> usize {
@@ -386,16 +396,19 @@ impl TrueColor for Argb8888 {
 
     /// The AVX2 kernel of `dispatch`, eight pixels per step, where the CPU has AVX2.
     #[inline(always)]
+    // Eight arguments, allowed: the kernel's (see `dispatch::indexed_run`).
+    #[allow(clippy::too_many_arguments)]
     fn paint_vector(
         texels: &[u32],
         size: (u32, u32),
         run: &mut Run,
         px: &mut [Self],
         depth: &mut [f32],
+        len: usize,
         z: &mut f32,
         step: DepthStep,
     ) -> usize {
-        super::dispatch::argb8888_run(texels, size, run, px, depth, z, step)
+        super::dispatch::argb8888_run(texels, size, run, px, depth, len, z, step)
     }
 }
 
@@ -418,16 +431,19 @@ impl TrueColor for Rgb565 {
 
     /// The AVX2 kernel of `dispatch`, eight pixels per step, where the CPU has AVX2.
     #[inline(always)]
+    // Eight arguments, allowed: the kernel's (see `dispatch::indexed_run`).
+    #[allow(clippy::too_many_arguments)]
     fn paint_vector(
         texels: &[u32],
         size: (u32, u32),
         run: &mut Run,
         px: &mut [Self],
         depth: &mut [f32],
+        len: usize,
         z: &mut f32,
         step: DepthStep,
     ) -> usize {
-        super::dispatch::rgb565_run(texels, size, run, px, depth, z, step)
+        super::dispatch::rgb565_run(texels, size, run, px, depth, len, z, step)
     }
 }
 
@@ -468,6 +484,8 @@ impl<P: TrueColor> Lighting<u32> for Multiply<P> {
         P::put_lit(t, light.clamp(0, LIGHT_MAX) as u32, dst)
     }
     #[inline(always)]
+    // Eight arguments, allowed: the kernel's (see `dispatch::indexed_run`).
+    #[allow(clippy::too_many_arguments)]
     fn paint_vector(
         &self,
         texels: &[u32],
@@ -475,10 +493,11 @@ impl<P: TrueColor> Lighting<u32> for Multiply<P> {
         run: &mut Run,
         px: &mut [P],
         depth: &mut [f32],
+        len: usize,
         z: &mut f32,
         step: DepthStep,
     ) -> usize {
-        P::paint_vector(texels, size, run, px, depth, z, step)
+        P::paint_vector(texels, size, run, px, depth, len, z, step)
     }
 }
 

@@ -32,17 +32,21 @@ pub trait Paint: Sync {
     /// `dst`. Returns `false` when the texel is transparent: nothing was written and the depth buffer
     /// must stay untouched.
     fn paint(&self, index: usize, light: i32, dst: &mut Self::Px) -> bool;
-    /// Fill a leading part of a depth-tested, depth-written run with a vector kernel, if this
-    /// painter has one for this CPU: returns how many pixels were done (the run and `z` advanced
-    /// past them, `z` stepped as `step` says: one pixel after the other as [`Run::paint`] does,
-    /// and re-anchored as an affine span's segments are), the same pixels and depths the scalar
-    /// loop gives. The default has none.
+    /// Fill a leading part of a depth-tested, depth-written run of `len` pixels (the first of
+    /// `px` and `depth`) with a vector kernel, if this painter has one for this CPU: returns how
+    /// many pixels were done (the run and `z` advanced past them, `z` stepped as `step` says:
+    /// one pixel after the other as [`Run::paint`] does, and re-anchored as an affine span's
+    /// segments are), the same pixels and depths the scalar loop gives. Where the slices go on
+    /// past `len` far enough, a kernel may do the run's last, partial group of lanes too,
+    /// rewriting the pixels and depths past `len` in it unchanged (then it returns `len`, and
+    /// `z` is left past that whole group). The default has none.
     #[inline(always)]
     fn paint_vector(
         &self,
         _run: &mut Run,
         _px: &mut [Self::Px],
         _depth: &mut [f32],
+        _len: usize,
         _z: &mut f32,
         _step: DepthStep,
     ) -> usize {
@@ -158,6 +162,14 @@ impl<'a, Px> Rows<'a, Px> {
     #[inline(always)]
     pub fn rows(&self) -> usize {
         self.px.len() / self.width
+    }
+
+    /// The pixels and depths from column `x0` of frame row `y` (which lies in these rows) to the
+    /// end of these rows: a span and the room after it.
+    #[inline(always)]
+    fn span_from(&mut self, y: usize, x0: usize) -> (&mut [Px], &mut [f32]) {
+        let at = (y - self.y0) * self.width + x0;
+        (&mut self.px[at..], &mut self.depth[at..])
     }
 
     /// The pixels and depths of columns `x0..=x1` of frame row `y`, which lies in these rows.
@@ -280,6 +292,16 @@ pub struct Run {
 }
 
 impl Run {
+    /// Set `to`'s texel coordinates and light to this run's `n` pixels on: wrapping, so the bits
+    /// of `n` one-by-one steps (a vector kernel's run after the pixels it did).
+    #[inline(always)]
+    pub fn step_to(self, to: &mut Run, n: usize) {
+        let n = n as i32;
+        to.u = self.u.wrapping_add(self.du.wrapping_mul(n));
+        to.v = self.v.wrapping_add(self.dv.wrapping_mul(n));
+        to.l = self.l.wrapping_add(self.dl.wrapping_mul(n));
+    }
+
     /// Paint `px` stepping the run, with depth `z` stepped by `dz`. The inner loop of every fill.
     /// `(tw, th)` is the texture's size, on which texel coordinates wrap.
     #[inline(always)]
@@ -294,7 +316,8 @@ impl Run {
     ) {
         let (mut px, mut depth) = (px, depth);
         if TEST && WRITE {
-            let done = painter.paint_vector(self, px, depth, &mut z, DepthStep::plain(dz));
+            let len = px.len();
+            let done = painter.paint_vector(self, px, depth, len, &mut z, DepthStep::plain(dz));
             px = &mut px[done..];
             depth = &mut depth[done..];
         }
@@ -337,15 +360,18 @@ fn fill_affine<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
     tw: u32,
     th: u32,
 ) {
-    fill_affine_stepped::<P, TEST, WRITE, POW2>(painter, px, depth, a, &AffineSteps::of(d), tw, th);
+    let len = px.len();
+    let steps = AffineSteps::of(d);
+    fill_affine_stepped::<P, TEST, WRITE, POW2>(painter, (px, depth, len), a, &steps, tw, th);
 }
 
-/// [`fill_affine`] with the gradient's steps already converted (once per triangle).
+/// [`fill_affine`] with the gradient's steps already converted (once per triangle), of the first
+/// `len` pixels and depths of `px` and `depth`, which may go on past the span (room for a
+/// vector kernel's last lanes: [`Paint::paint_vector`]).
 #[inline(always)]
 fn fill_affine_stepped<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
     painter: &P,
-    px: &mut [P::Px],
-    depth: &mut [f32],
+    (px, depth, len): (&mut [P::Px], &mut [f32], usize),
     a: &Attrs,
     steps: &AffineSteps,
     tw: u32,
@@ -361,7 +387,7 @@ fn fill_affine_stepped<P: Paint, const TEST: bool, const WRITE: bool, const POW2
         dv,
         dl,
     };
-    let n = px.len().min(depth.len());
+    let n = len.min(px.len()).min(depth.len());
     let (mut from, mut z) = (0, a.depth_w);
     if TEST && WRITE {
         // The whole span's groups of vector lanes in one call, its segments' depths anchored
@@ -370,7 +396,7 @@ fn fill_affine_stepped<P: Paint, const TEST: bool, const WRITE: bool, const POW2
             dz,
             anchor: Some(a.depth_w),
         };
-        from = painter.paint_vector(&mut run, px, depth, &mut z, step);
+        from = painter.paint_vector(&mut run, px, depth, n, &mut z, step);
     }
     // What is left (all of it without a vector kernel, else fewer pixels than its lanes), one
     // segment at a time, each starting from `a.depth_w + dz * i` at its first pixel `i` (for
@@ -702,8 +728,10 @@ fn affine_rows<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
         if let Some((su, sv)) = scale {
             (a.u_w, a.v_w) = (a.u_w * su, a.v_w * sv);
         }
-        let (px, depth) = rows.span(y, x0 as usize, x1 as usize);
-        fill_affine_stepped::<P, TEST, WRITE, POW2>(painter, px, depth, &a, steps, tw, th);
+        // The span and the band's rows after it: room for the kernel's last lanes.
+        let (px, depth) = rows.span_from(y, x0 as usize);
+        let len = (x1 - x0) as usize + 1;
+        fill_affine_stepped::<P, TEST, WRITE, POW2>(painter, (px, depth, len), &a, steps, tw, th);
     }
 }
 

@@ -174,7 +174,7 @@ pub fn rgb565_run(
 /// Fill the leading whole groups of [`LANES`] pixels of a depth-tested, depth-written run of
 /// palette-index texels (`size` as in [`argb8888_run`]) lit through the shade table `colormap`
 /// (`SHADE_LEVELS` rows of 256 indices) into 8-bit pixels, as `Colormap::put` does: pixel =
-/// `colormap[level_of(l >> 16) << 8 | texel]`. Returns the pixels done; `run` and `z` are advanced
+/// `colormap[level_of(l >> 16) << 8 | texel]` (the shade table a word per index: `ShadeTable::colormap_words`). Returns the pixels done; `run` and `z` are advanced
 /// past them. Does nothing (returns 0) without AVX2, when the texture is smaller than 4 texels
 /// (the gather reads the aligned 4 bytes holding each texel) or when the table is short.
 #[inline(always)]
@@ -186,7 +186,7 @@ pub fn rgb565_run(
 pub fn indexed_run(
     texels: &[u8],
     size: (u32, u32),
-    colormap: &[u8],
+    colormap: &[u32],
     run: &mut Run,
     px: &mut [u8],
     depth: &mut [f32],
@@ -593,7 +593,7 @@ mod avx2 {
     pub fn indexed_run(
         texels: &[u8],
         (tw, th): (u32, u32),
-        colormap: &[u8],
+        colormap: &[u32],
         run: &mut Run,
         px: &mut [u8],
         depth: &mut [f32],
@@ -644,8 +644,11 @@ mod avx2 {
                     _mm256_max_epi32(_mm256_sra_epi32(l, level_shift), zero),
                     top,
                 );
+                let at = _mm256_or_si256(_mm256_slli_epi32(level, 8), t);
+                // SAFETY: `at` is below SHADE_LEVELS * 256 == colormap.len() in every lane (the
+                // level clamped to the rows, the texel a byte).
                 let shade =
-                    gather_byte_words(colormap, _mm256_or_si256(_mm256_slli_epi32(level, 8), t));
+                    unsafe { _mm256_i32gather_epi32::<4>(colormap.as_ptr() as *const i32, at) };
                 // The shade where the depth test passed, the pixel there before elsewhere, in
                 // 32-bit lanes (only the low byte counts), then packed back to 8 bytes.
                 let mut old = [0u8; LANES];

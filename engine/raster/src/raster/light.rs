@@ -145,6 +145,8 @@ pub struct ShadeTable {
     palette: Palette,
     /// `SHADE_LEVELS` rows of 256 indices.
     colormap: Vec<u8>,
+    /// The same indices one per 32-bit word, for the 8-bit AVX2 kernel's gather.
+    colormap_words: Vec<u32>,
     /// RGB → nearest index among 1..=255, exact, built on first use (only 8-bit pictures of
     /// true-colour skins ask). Index 0 is left out so a true-colour texel can never turn into the
     /// overlay key by accident.
@@ -178,6 +180,7 @@ impl ShadeTable {
         }
         ShadeTable {
             palette: palette.clone(),
+            colormap_words: colormap.iter().map(|&c| c as u32).collect(),
             colormap,
             rgb: OnceLock::new(),
         }
@@ -190,6 +193,12 @@ impl ShadeTable {
     /// The whole shade table, `SHADE_LEVELS` rows of 256.
     pub fn colormap(&self) -> &[u8] {
         &self.colormap
+    }
+
+    /// [`ShadeTable::colormap`] one index per 32-bit word: a vector kernel gathers its shades
+    /// from it directly (from the bytes, each gathered word had to be masked and shifted).
+    pub fn colormap_words(&self) -> &[u32] {
+        &self.colormap_words
     }
 
     /// Palette index `index` lit by fixed-point intensity `light`.

@@ -295,13 +295,28 @@ impl<T, L: Lighting<T>, M: Mix<L::Px>> Lighting<T> for Translucent<L, M> {
 
 /// 8-bit lighting: the texel's index through the shade-table row of the light level.
 #[derive(Clone, Copy)]
-struct Colormap<'a>(&'a [u8]);
+struct Colormap<'a> {
+    /// The shade table ([`ShadeTable::colormap`]).
+    bytes: &'a [u8],
+    /// The same, a word per index ([`ShadeTable::colormap_words`]), for the AVX2 kernel.
+    words: &'a [u32],
+}
+
+impl<'a> Colormap<'a> {
+    /// The lighting of `shades`.
+    fn of(shades: &'a ShadeTable) -> Self {
+        Colormap {
+            bytes: shades.colormap(),
+            words: shades.colormap_words(),
+        }
+    }
+}
 
 impl Lighting<u8> for Colormap<'_> {
     type Px = u8;
     #[inline(always)]
     fn put(&self, t: u8, light: i32, dst: &mut u8) -> bool {
-        *dst = self.0[(level_of(light) << 8) | t as usize];
+        *dst = self.bytes[(level_of(light) << 8) | t as usize];
         true
     }
 
@@ -321,13 +336,13 @@ impl Lighting<u8> for Colormap<'_> {
         z: &mut f32,
         step: DepthStep,
     ) -> usize {
-        super::dispatch::indexed_run(texels, size, self.0, run, px, depth, len, z, step)
+        super::dispatch::indexed_run(texels, size, self.words, run, px, depth, len, z, step)
     }
 }
 
 impl sealed::FillTextured for u8 {
     fn fill_textured(job: &TexturedFill<'_>, frame: Rows<'_, u8>, clear: Option<u8>) {
-        let lighting = Colormap(job.shades.colormap());
+        let lighting = Colormap::of(job.shades);
         let mix = job.blend.map(TableMix);
         job.fill_with(lighting, mix, frame, clear);
     }
@@ -613,12 +628,16 @@ mod tests {
             .map(|i| (i / 256 * 37 + i * 13) as u8)
             .collect();
         let colormap = &colormap[..];
+        let words: Vec<u32> = colormap.iter().map(|&c| c as u32).collect();
         for (tw, th) in [(64u32, 64u32), (2, 2), (4, 1), (1, 8), (128, 16)] {
             let indexed: Vec<u8> = (0..tw * th).map(|_| rng.next_u32() as u8).collect();
             let p = Painter::<u8, Colormap, false> {
                 texels: &indexed,
                 size: (tw, th),
-                lighting: Colormap(colormap),
+                lighting: Colormap {
+                    bytes: colormap,
+                    words: &words,
+                },
                 levels: &[],
             };
             let draw = |vector: bool| {
@@ -696,6 +715,7 @@ mod tests {
         let colormap: Vec<u8> = (0..rows * 256)
             .map(|i| (i / 256 * 37 + i * 13) as u8)
             .collect();
+        let words: Vec<u32> = colormap.iter().map(|&c| c as u32).collect();
         for (tw, th) in [(64u32, 32u32), (48, 40)] {
             let texels: Vec<u32> = (0..tw * th).map(|_| rng.next_u32()).collect();
             let indexed: Vec<u8> = texels.iter().map(|t| *t as u8).collect();
@@ -721,7 +741,10 @@ mod tests {
             let pidx = Painter::<u8, Colormap, false> {
                 texels: &indexed,
                 size: (tw, th),
-                lighting: Colormap(&colormap),
+                lighting: Colormap {
+                    bytes: &colormap,
+                    words: &words,
+                },
                 levels: &[],
             };
             let scalar = draw(&pidx, &tris, (w, h), 0xa5, false);
@@ -783,6 +806,7 @@ mod tests {
             let colormap: Vec<u8> = (0..rows * 256)
                 .map(|i| (i / 256 * 37 + i * 13) as u8)
                 .collect();
+            let words: Vec<u32> = colormap.iter().map(|&c| c as u32).collect();
             let p8888 = Painter::<u32, Multiply<Argb8888>, false> {
                 texels: &texels,
                 size: (tw, th),
@@ -798,7 +822,10 @@ mod tests {
             let pidx = Painter::<u8, Colormap, false> {
                 texels: &indexed,
                 size: (tw, th),
-                lighting: Colormap(&colormap),
+                lighting: Colormap {
+                    bytes: &colormap,
+                    words: &words,
+                },
                 levels: &[],
             };
             for len in 1..=17usize {

@@ -202,6 +202,13 @@ pub(super) fn wrap(t: i32, size: u32) -> u32 {
 /// fill from ~130 to the figure in `docs/benchmarks.md`.
 pub const SEGMENT: usize = 16;
 
+/// Affine spans of at most this many pixels are filled by the scalar loop alone: a vector
+/// kernel's call and set-up (~150 instructions) cost more than the ~40 a pixel it would save
+/// them. The 13-unit 360x240 orthographic bench frame, whose terrain spans are short, drew its
+/// terrain and props in 8.93 M instructions with every span given to the kernel, 8.61 M with
+/// this threshold (3: 8.64 M); docs/benchmarks.md, issue 43, lever 20.
+const SHORT_RUN: usize = 4;
+
 /// Fixed-point fraction bits of the stepped texture coordinates and light.
 const FRAC: u32 = 16;
 const FIX_ONE: f32 = (1u32 << FRAC) as f32;
@@ -321,6 +328,20 @@ impl Run {
             px = &mut px[done..];
             depth = &mut depth[done..];
         }
+        self.paint_scalar::<P, TEST, WRITE, POW2>(painter, px, depth, z, dz, (tw, th));
+    }
+
+    /// [`Run::paint`] without the vector kernel: what is left of a run the kernel has had.
+    #[inline(always)]
+    fn paint_scalar<P: Paint, const TEST: bool, const WRITE: bool, const POW2: bool>(
+        &mut self,
+        painter: &P,
+        px: &mut [P::Px],
+        depth: &mut [f32],
+        mut z: f32,
+        dz: f32,
+        (tw, th): (u32, u32),
+    ) {
         let Run {
             mut u,
             mut v,
@@ -389,7 +410,7 @@ fn fill_affine_stepped<P: Paint, const TEST: bool, const WRITE: bool, const POW2
     };
     let n = len.min(px.len()).min(depth.len());
     let (mut from, mut z) = (0, a.depth_w);
-    if TEST && WRITE {
+    if TEST && WRITE && n > SHORT_RUN {
         // The whole span's groups of vector lanes in one call, its segments' depths anchored
         // as below.
         let step = DepthStep {
@@ -398,23 +419,25 @@ fn fill_affine_stepped<P: Paint, const TEST: bool, const WRITE: bool, const POW2
         };
         from = painter.paint_vector(&mut run, px, depth, n, &mut z, step);
     }
-    // What is left (all of it without a vector kernel, else fewer pixels than its lanes), one
-    // segment at a time, each starting from `a.depth_w + dz * i` at its first pixel `i` (for
-    // `i` 0 the `dz * 0.0` is kept: it is what the first pixel always got, so the same bits).
+    // What is left (all of it where the kernel declined, else fewer pixels than its lanes, or
+    // a short span the kernel was not worth calling for), one segment at a time, each starting
+    // from `a.depth_w + dz * i` at its first pixel `i` (for `i` 0 the `dz * 0.0` is kept: it is
+    // what the first pixel always got, so the same bits). Segments the kernel declined as a
+    // whole span may still take it one at a time (a texture that is not a power of two, read
+    // inside it in some segments only; the WebAssembly kernels).
+    let retry = from == 0 && n > SHORT_RUN;
     while from < n {
         let k = from / SEGMENT;
         let end = ((k + 1) * SEGMENT).min(n);
         if from == k * SEGMENT {
             z = a.depth_w + dz * (k * SEGMENT) as f32;
         }
-        run.paint::<P, TEST, WRITE, POW2>(
-            painter,
-            &mut px[from..end],
-            &mut depth[from..end],
-            z,
-            dz,
-            (tw, th),
-        );
+        let (px, depth) = (&mut px[from..end], &mut depth[from..end]);
+        if retry {
+            run.paint::<P, TEST, WRITE, POW2>(painter, px, depth, z, dz, (tw, th));
+        } else {
+            run.paint_scalar::<P, TEST, WRITE, POW2>(painter, px, depth, z, dz, (tw, th));
+        }
         from = end;
     }
 }

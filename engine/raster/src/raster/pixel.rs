@@ -529,6 +529,62 @@ mod tests {
     use crate::raster::bands::fill;
     use crate::raster::span::Run;
 
+    /// One texture as the kernel tests read it in each format: true-colour texels, their low
+    /// bytes as 8-bit texels, and a made-up shade table (bytes and words).
+    struct Texture {
+        size: (u32, u32),
+        texels: Vec<u32>,
+        indexed: Vec<u8>,
+        colormap: Vec<u8>,
+        words: Vec<u32>,
+    }
+
+    impl Texture {
+        fn random((tw, th): (u32, u32), rng: &mut modex::Rng) -> Texture {
+            let texels: Vec<u32> = (0..tw * th).map(|_| rng.next_u32()).collect();
+            let rows = super::super::light::SHADE_LEVELS;
+            let colormap: Vec<u8> = (0..rows * 256)
+                .map(|i| (i / 256 * 37 + i * 13) as u8)
+                .collect();
+            Texture {
+                size: (tw, th),
+                indexed: texels.iter().map(|t| *t as u8).collect(),
+                words: colormap.iter().map(|&c| c as u32).collect(),
+                texels,
+                colormap,
+            }
+        }
+
+        fn argb8888(&self) -> Painter<'_, u32, Multiply<Argb8888>, false> {
+            self.true_colour()
+        }
+
+        fn rgb565(&self) -> Painter<'_, u32, Multiply<Rgb565>, false> {
+            self.true_colour()
+        }
+
+        fn true_colour<P>(&self) -> Painter<'_, u32, Multiply<P>, false> {
+            Painter {
+                texels: &self.texels,
+                size: self.size,
+                lighting: Multiply(PhantomData),
+                levels: &[],
+            }
+        }
+
+        fn indexed(&self) -> Painter<'_, u8, Colormap<'_>, false> {
+            Painter {
+                texels: &self.indexed,
+                size: self.size,
+                lighting: Colormap {
+                    bytes: &self.colormap,
+                    words: &self.words,
+                },
+                levels: &[],
+            }
+        }
+    }
+
     #[test]
     fn argb4444_blends_by_alpha() {
         let mut d = Argb4444(0xf000); // opaque black
@@ -711,42 +767,18 @@ mod tests {
                 }
             }
         }
-        let rows = super::super::light::SHADE_LEVELS;
-        let colormap: Vec<u8> = (0..rows * 256)
-            .map(|i| (i / 256 * 37 + i * 13) as u8)
-            .collect();
-        let words: Vec<u32> = colormap.iter().map(|&c| c as u32).collect();
         for (tw, th) in [(64u32, 32u32), (48, 40)] {
-            let texels: Vec<u32> = (0..tw * th).map(|_| rng.next_u32()).collect();
-            let indexed: Vec<u8> = texels.iter().map(|t| *t as u8).collect();
-            let p8888 = Painter::<u32, Multiply<Argb8888>, false> {
-                texels: &texels,
-                size: (tw, th),
-                lighting: Multiply(PhantomData),
-                levels: &[],
-            };
+            let texture = Texture::random((tw, th), &mut rng);
+            let p8888 = texture.argb8888();
             let scalar = draw(&p8888, &tris, (w, h), Argb8888(0x1234_5678), false);
             assert!(scalar.0.iter().filter(|p| p.0 != 0x1234_5678).count() > w * h / 2);
             let vector = draw(&p8888, &tris, (w, h), Argb8888(0x1234_5678), true);
             assert!(scalar == vector, "8888, {tw}x{th}");
-            let p565 = Painter::<u32, Multiply<Rgb565>, false> {
-                texels: &texels,
-                size: (tw, th),
-                lighting: Multiply(PhantomData),
-                levels: &[],
-            };
+            let p565 = texture.rgb565();
             let scalar = draw(&p565, &tris, (w, h), Rgb565(0x1234), false);
             let vector = draw(&p565, &tris, (w, h), Rgb565(0x1234), true);
             assert!(scalar == vector, "565, {tw}x{th}");
-            let pidx = Painter::<u8, Colormap, false> {
-                texels: &indexed,
-                size: (tw, th),
-                lighting: Colormap {
-                    bytes: &colormap,
-                    words: &words,
-                },
-                levels: &[],
-            };
+            let pidx = texture.indexed();
             let scalar = draw(&pidx, &tris, (w, h), 0xa5, false);
             let vector = draw(&pidx, &tris, (w, h), 0xa5, true);
             assert!(scalar == vector, "8-bit, {tw}x{th}");
@@ -800,34 +832,8 @@ mod tests {
         // Power-of-two (wrapped by masking) and not (the kernels run only on runs inside the
         // texture; 37 x 23 texels is no multiple of 4, so the 8-bit kernel never runs on it).
         for (tw, th) in [(64u32, 64u32), (48, 40), (37, 23)] {
-            let texels: Vec<u32> = (0..tw * th).map(|_| rng.next_u32()).collect();
-            let indexed: Vec<u8> = texels.iter().map(|t| *t as u8).collect();
-            let rows = super::super::light::SHADE_LEVELS;
-            let colormap: Vec<u8> = (0..rows * 256)
-                .map(|i| (i / 256 * 37 + i * 13) as u8)
-                .collect();
-            let words: Vec<u32> = colormap.iter().map(|&c| c as u32).collect();
-            let p8888 = Painter::<u32, Multiply<Argb8888>, false> {
-                texels: &texels,
-                size: (tw, th),
-                lighting: Multiply(PhantomData),
-                levels: &[],
-            };
-            let p565 = Painter::<u32, Multiply<Rgb565>, false> {
-                texels: &texels,
-                size: (tw, th),
-                lighting: Multiply(PhantomData),
-                levels: &[],
-            };
-            let pidx = Painter::<u8, Colormap, false> {
-                texels: &indexed,
-                size: (tw, th),
-                lighting: Colormap {
-                    bytes: &colormap,
-                    words: &words,
-                },
-                levels: &[],
-            };
+            let texture = Texture::random((tw, th), &mut rng);
+            let (p8888, p565, pidx) = (texture.argb8888(), texture.rgb565(), texture.indexed());
             for len in 1..=17usize {
                 for offset in 0..8usize {
                     for _ in 0..6 {

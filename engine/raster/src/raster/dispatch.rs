@@ -54,6 +54,25 @@ fn avx2() -> bool {
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;
 
+/// A WebAssembly kernel's run over the first `len` pixels: those kernels fill one segment at a
+/// time, so a whole span's call (a depth anchor to keep) is declined (0 pixels done) and the
+/// span loop hands them its segments one by one.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn one_segment<P>(
+    px: &mut [P],
+    depth: &mut [f32],
+    len: usize,
+    step: DepthStep,
+    kernel: impl FnOnce(&mut [P], &mut [f32]) -> usize,
+) -> usize {
+    if step.anchor.is_some() {
+        return 0;
+    }
+    let len = len.min(px.len()).min(depth.len());
+    kernel(&mut px[..len], &mut depth[..len])
+}
+
 /// Pixels per step of the AVX2 kernels: one register of 32-bit lanes.
 pub const LANES: usize = 8;
 
@@ -94,20 +113,9 @@ pub fn argb8888_run(
     }
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
-        // The WebAssembly kernels fill one segment at a time.
-        if step.anchor.is_some() {
-            return 0;
-        }
-        let len = len.min(px.len()).min(depth.len());
-        simd128::argb8888_run(
-            texels,
-            size,
-            run,
-            &mut px[..len],
-            &mut depth[..len],
-            z,
-            step.dz,
-        )
+        one_segment(px, depth, len, step, |px, depth| {
+            simd128::argb8888_run(texels, size, run, px, depth, z, step.dz)
+        })
     }
     #[cfg(not(any(
         target_arch = "x86_64",
@@ -147,19 +155,9 @@ pub fn rgb565_run(
     }
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
-        if step.anchor.is_some() {
-            return 0;
-        }
-        let len = len.min(px.len()).min(depth.len());
-        simd128::rgb565_run(
-            texels,
-            size,
-            run,
-            &mut px[..len],
-            &mut depth[..len],
-            z,
-            step.dz,
-        )
+        one_segment(px, depth, len, step, |px, depth| {
+            simd128::rgb565_run(texels, size, run, px, depth, z, step.dz)
+        })
     }
     #[cfg(not(any(
         target_arch = "x86_64",

@@ -470,7 +470,7 @@ mod avx2 {
                 *p = Argb8888(o);
             }
         }
-        start.step_to(run, len);
+        *run = start.stepped(len);
     }
 
     /// The 565 kernel, same preconditions as [`argb8888_run`].
@@ -543,7 +543,7 @@ mod avx2 {
                 *p = Rgb565(o as u16);
             }
         }
-        start.step_to(run, len);
+        *run = start.stepped(len);
     }
 
     // The 8-bit kernel finds the shade row by a shift.
@@ -554,19 +554,12 @@ mod avx2 {
     /// so no lane reads past the slice (AVX2 has no byte gather).
     #[target_feature(enable = "avx2")]
     fn gather_bytes(bytes: &[u8], index: __m256i) -> __m256i {
-        _mm256_and_si256(gather_byte_words(bytes, index), _mm256_set1_epi32(0xff))
-    }
-
-    /// [`gather_bytes`] with whatever followed each byte in its word still above it: for a
-    /// result of which only the low bytes are kept.
-    #[target_feature(enable = "avx2")]
-    fn gather_byte_words(bytes: &[u8], index: __m256i) -> __m256i {
         let word = _mm256_andnot_si256(_mm256_set1_epi32(3), index);
         let shift = _mm256_slli_epi32(_mm256_and_si256(index, _mm256_set1_epi32(3)), 3);
         // SAFETY: each lane's word offset is `index & !3`, and `index < bytes.len()`, a multiple
         // of 4, so the 4 bytes read at it are inside `bytes` (the callers' checks).
         let w = unsafe { _mm256_i32gather_epi32::<1>(bytes.as_ptr() as *const i32, word) };
-        _mm256_srlv_epi32(w, shift)
+        _mm256_and_si256(_mm256_srlv_epi32(w, shift), _mm256_set1_epi32(0xff))
     }
 
     /// The low byte of each 32-bit lane, in lane order, as the 8 bytes of a `u64`.
@@ -659,7 +652,6 @@ mod avx2 {
             v = _mm256_add_epi32(v, dv_g);
             l = _mm256_add_epi32(l, dl_g);
         }
-        let start = *run;
-        start.step_to(run, len);
+        *run = run.stepped(len);
     }
 }

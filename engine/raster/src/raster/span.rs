@@ -299,14 +299,17 @@ pub struct Run {
 }
 
 impl Run {
-    /// Set `to`'s texel coordinates and light to this run's `n` pixels on: wrapping, so the bits
-    /// of `n` one-by-one steps (a vector kernel's run after the pixels it did).
+    /// This run `n` pixels on: texel coordinates and light stepped wrapping, so the bits of `n`
+    /// one-by-one steps (a vector kernel's run after the pixels it did).
     #[inline(always)]
-    pub fn step_to(self, to: &mut Run, n: usize) {
+    pub fn stepped(self, n: usize) -> Run {
         let n = n as i32;
-        to.u = self.u.wrapping_add(self.du.wrapping_mul(n));
-        to.v = self.v.wrapping_add(self.dv.wrapping_mul(n));
-        to.l = self.l.wrapping_add(self.dl.wrapping_mul(n));
+        Run {
+            u: self.u.wrapping_add(self.du.wrapping_mul(n)),
+            v: self.v.wrapping_add(self.dv.wrapping_mul(n)),
+            l: self.l.wrapping_add(self.dl.wrapping_mul(n)),
+            ..self
+        }
     }
 
     /// Paint `px` stepping the run, with depth `z` stepped by `dz`. The inner loop of every fill.

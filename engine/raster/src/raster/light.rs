@@ -138,27 +138,33 @@ pub fn normal_table_dots(towards_light: Vec3) -> [f32; MDL_NORMAL_COUNT] {
 }
 
 /// Palette-derived tables for the 8-bit target: the shade table (colormap) and the RGB → index
-/// lookup that maps true-colour skins into the palette. Build once per palette (a few
-/// milliseconds; the lookup on first use), then share between draws and threads.
+/// lookup that maps true-colour skins into the palette. Both are built on first use, then shared
+/// between draws and threads: a renderer that only draws true colour never asks for them (the
+/// colormap's 16 128 palette searches were 27 % of a one-shot `modex render` of a model in 8888).
 #[derive(Debug, Clone)]
 pub struct ShadeTable {
     palette: Palette,
-    /// `SHADE_LEVELS` rows of 256 indices.
-    colormap: Vec<u8>,
-    /// The same indices one per 32-bit word, for the 8-bit AVX2 kernel's gather.
-    colormap_words: Vec<u32>,
+    /// The colormap, built when an 8-bit draw first asks ([`ShadeTable::colormap`]).
+    colormap: OnceLock<Colormap>,
     /// RGB → nearest index among 1..=255, exact, built on first use (only 8-bit pictures of
     /// true-colour skins ask). Index 0 is left out so a true-colour texel can never turn into the
     /// overlay key by accident.
     rgb: OnceLock<NearestColours>,
 }
 
-impl ShadeTable {
-    /// Build both tables for `palette`.
-    pub fn new(palette: &Palette) -> ShadeTable {
+/// `SHADE_LEVELS` rows of 256 palette indices: index `c` lit to row `level`'s brightness.
+#[derive(Debug, Clone)]
+struct Colormap {
+    bytes: Vec<u8>,
+    /// The same indices one per 32-bit word, for the 8-bit AVX2 kernel's gather.
+    words: Vec<u32>,
+}
+
+impl Colormap {
+    fn new(palette: &Palette) -> Colormap {
         let colors = &palette.colors;
-        let mut colormap = vec![0u8; SHADE_LEVELS * 256];
-        for (level, row) in colormap.chunks_exact_mut(256).enumerate() {
+        let mut bytes = vec![0u8; SHADE_LEVELS * 256];
+        for (level, row) in bytes.chunks_exact_mut(256).enumerate() {
             for (c, out) in row.iter_mut().enumerate() {
                 *out = if level == SHADE_IDENTITY {
                     // Exactly the identity, even where the palette repeats a colour.
@@ -178,10 +184,19 @@ impl ShadeTable {
                 };
             }
         }
+        Colormap {
+            words: bytes.iter().map(|&c| c as u32).collect(),
+            bytes,
+        }
+    }
+}
+
+impl ShadeTable {
+    /// The tables of `palette` (each built when first asked for).
+    pub fn new(palette: &Palette) -> ShadeTable {
         ShadeTable {
             palette: palette.clone(),
-            colormap_words: colormap.iter().map(|&c| c as u32).collect(),
-            colormap,
+            colormap: OnceLock::new(),
             rgb: OnceLock::new(),
         }
     }
@@ -190,21 +205,25 @@ impl ShadeTable {
         &self.palette
     }
 
+    fn built(&self) -> &Colormap {
+        self.colormap.get_or_init(|| Colormap::new(&self.palette))
+    }
+
     /// The whole shade table, `SHADE_LEVELS` rows of 256.
     pub fn colormap(&self) -> &[u8] {
-        &self.colormap
+        &self.built().bytes
     }
 
     /// [`ShadeTable::colormap`] one index per 32-bit word: a vector kernel gathers its shades
     /// from it directly (from the bytes, each gathered word had to be masked and shifted).
     pub fn colormap_words(&self) -> &[u32] {
-        &self.colormap_words
+        &self.built().words
     }
 
     /// Palette index `index` lit by fixed-point intensity `light`.
     #[inline]
     pub fn shade(&self, index: u8, light: i32) -> u8 {
-        self.colormap[level_of(light) * 256 + index as usize]
+        self.colormap()[level_of(light) * 256 + index as usize]
     }
 
     /// The palette index (1..=255) nearest to an RGB colour, exactly (as

@@ -70,6 +70,12 @@ pub(crate) struct Splat {
     single: bool,
     /// How a cell covering several pixels is rasterised.
     multi: Multi,
+    /// The least and greatest screen y of the box's corners: every cell centre projects
+    /// between them (a point of the box is a convex mix of its corners, all in front of the eye,
+    /// and screen y is a ratio of affine functions with positive denominator, so monotonic along
+    /// every segment). A band that holds this range with a pixel to spare holds every column's
+    /// ends too, and the draw skips its per-column band test ([`Splat::draw_multi`]).
+    screen_rows: [f32; 2],
 }
 
 /// A cell larger than a pixel on screen, rasterised face by face: each open face of a voxel that
@@ -323,6 +329,7 @@ impl Splat {
         }
         let axes = [to_screen.x_axis, to_screen.y_axis, to_screen.z_axis];
         let mut largest = 0.0f32;
+        let mut screen_rows = [f32::INFINITY, f32::NEG_INFINITY];
         for c in corners {
             let p = to_screen * c.extend(1.0);
             if !(p.w > 0.0 && p.z >= near && p.z <= far) {
@@ -330,6 +337,7 @@ impl Splat {
             }
             // Screen change per cell step along each grid axis at this corner: d(x / w).
             let (sx, sy) = (p.x / p.w, p.y / p.w);
+            screen_rows = [screen_rows[0].min(sy), screen_rows[1].max(sy)];
             let (mut fx, mut fy) = (0.0f32, 0.0f32);
             for a in &axes {
                 fx += ((a.x - sx * a.w) / p.w).abs();
@@ -376,6 +384,7 @@ impl Splat {
             facing,
             single: largest <= SPLAT_FOOTPRINT,
             multi,
+            screen_rows,
         })
     }
 
@@ -544,6 +553,11 @@ impl Splat {
         let half = half * (1.0 + 1e-3) + 1e-4;
         let (band_top, band_bottom) = (top - margin, bottom + margin);
         let screen_y = |p: Vec4| if AFFINE { p.y } else { p.y / p.w };
+        // The whole box within the band's margin, with a pixel to spare for rounding: no column
+        // can fall outside it, and its test (two divisions a column in perspective) is skipped.
+        // Pixels never depend on it: a column outside the band only draws nothing there.
+        let [rows_lo, rows_hi] = self.screen_rows;
+        let test_columns = !(rows_lo >= band_top + 1.0 && rows_hi < band_bottom - 1.0);
         let mut projected = 0;
         let (last_xi, last_yi) = ((width - 1) as i32, (y0 + rows - 1) as i32);
         let mut band = FaceBand {
@@ -560,33 +574,38 @@ impl Splat {
         };
         for (x, y, column) in volume.surface_columns() {
             let base = self.to_screen * Vec4::new(x as f32 + 0.5, y as f32 + 0.5, 0.5, 1.0);
-            let (Some(first), Some(last)) = (column.first(), column.last()) else {
-                continue;
-            };
-            let (ya, yb) = (
-                screen_y(base + dz * f32::from(first.z)),
-                screen_y(base + dz * f32::from(last.z)),
-            );
-            if ya.max(yb) < band_top || ya.min(yb) >= band_bottom {
-                continue;
-            }
-            // Orthographic: a cell centre's screen y is affine, so monotonic, in z along the
-            // column; keep only the run of voxels whose centres lie within the band's margin
-            // (each band of a many-thread draw would otherwise walk every voxel of the column).
-            let column = if AFFINE && (ya.min(yb) < band_top || ya.max(yb) >= band_bottom) {
-                let cy = |v: &SurfaceVoxel| (base + dz * f32::from(v.z)).y;
-                let (i, j) = if dz.y >= 0.0 {
-                    (
-                        column.partition_point(|v| cy(v) < band_top),
-                        column.partition_point(|v| cy(v) < band_bottom),
-                    )
-                } else {
-                    (
-                        column.partition_point(|v| cy(v) >= band_bottom),
-                        column.partition_point(|v| cy(v) >= band_top),
-                    )
+            let column = if test_columns {
+                let (Some(first), Some(last)) = (column.first(), column.last()) else {
+                    continue;
                 };
-                column.get(i..j).unwrap_or(&[])
+                let (ya, yb) = (
+                    screen_y(base + dz * f32::from(first.z)),
+                    screen_y(base + dz * f32::from(last.z)),
+                );
+                if ya.max(yb) < band_top || ya.min(yb) >= band_bottom {
+                    continue;
+                }
+                // Orthographic: a cell centre's screen y is affine, so monotonic, in z along the
+                // column; keep only the run of voxels whose centres lie within the band's margin
+                // (each band of a many-thread draw would otherwise walk every voxel of the
+                // column).
+                if AFFINE && (ya.min(yb) < band_top || ya.max(yb) >= band_bottom) {
+                    let cy = |v: &SurfaceVoxel| (base + dz * f32::from(v.z)).y;
+                    let (i, j) = if dz.y >= 0.0 {
+                        (
+                            column.partition_point(|v| cy(v) < band_top),
+                            column.partition_point(|v| cy(v) < band_bottom),
+                        )
+                    } else {
+                        (
+                            column.partition_point(|v| cy(v) >= band_bottom),
+                            column.partition_point(|v| cy(v) >= band_top),
+                        )
+                    };
+                    column.get(i..j).unwrap_or(&[])
+                } else {
+                    column
+                }
             } else {
                 column
             };

@@ -33,6 +33,7 @@
 //! each face row is tested were measured and dropped: they cost more than the faces they removed.
 
 use super::footprint::Footprint;
+use glam::Vec4;
 
 /// Tile side in pixels.
 const TILE: usize = 8;
@@ -129,10 +130,14 @@ impl TileDepth {
 
     /// The largest depth of tile (`tx`, `ty`) in the band's `depth`. A NaN pixel is left out: it
     /// fails every depth test (`z < NaN` is false), so nothing can ever be drawn there.
+    #[inline(always)]
     fn compute(&self, tx: usize, ty: usize, depth: &[f32]) -> f32 {
         let x0 = tx * TILE;
         let n = TILE.min(self.width - x0);
         let (r0, r1) = (ty * TILE, ((ty + 1) * TILE).min(self.rows));
+        if n == TILE && r1 - r0 == TILE {
+            return full_tile_max(depth, r0 * self.width + x0, self.width);
+        }
         let mut lanes = [f32::NEG_INFINITY; TILE];
         for r in r0..r1 {
             let a = r * self.width + x0;
@@ -290,6 +295,48 @@ impl TileDepth {
         }
         seen == 9
     }
+}
+
+/// [`TileDepth::compute`] of a whole tile (8 pixels wide and 8 rows tall), whose top left pixel
+/// is `depth[a]` and whose rows are `width` apart: the same maximum, lane by lane in the same
+/// order (so the same bits), and infinite where a row lies outside `depth` as there.
+///
+/// Why apart: the tile is checked against `depth` once, not row by row, and its eight rows are
+/// a fixed count the compiler unrolls (the tile refresh was the largest part of
+/// [`TileDepth::hides_footprint`], ~165 instructions a tile; docs/benchmarks.md, issue 43).
+#[inline(always)]
+fn full_tile_max(depth: &[f32], a: usize, width: usize) -> f32 {
+    let Some(tile) = depth
+        .get(a..)
+        .and_then(|d| d.get(..(TILE - 1) * width + TILE))
+    else {
+        return f32::INFINITY;
+    };
+    // Lanes 0-3 and 4-7 of the rows. Written as vectors: as plain lanes the compiler unrolled
+    // the rows and took the vectors apart into single maxima.
+    let (mut lo, mut hi) = (Vec4::NEG_INFINITY, Vec4::NEG_INFINITY);
+    for r in 0..TILE {
+        let Some(row) = tile.get(r * width..).and_then(|d| d.first_chunk::<TILE>()) else {
+            return f32::INFINITY;
+        };
+        lo = lane_max(Vec4::from_slice(&row[..4]), lo);
+        hi = lane_max(Vec4::from_slice(&row[4..]), hi);
+    }
+    [lo.to_array(), hi.to_array()]
+        .iter()
+        .flatten()
+        .fold(f32::NEG_INFINITY, |m, &d| if d > m { d } else { m })
+}
+
+/// Per lane `if d > m { d } else { m }` ([`TileDepth::compute`]'s select: a NaN `d` keeps `m`).
+#[inline(always)]
+fn lane_max(d: Vec4, m: Vec4) -> Vec4 {
+    // SSE's MAXPS is that select exactly: it answers its second operand unless the first is
+    // greater (glam's `max` on x86-64 is one MAXPS of `self` and `rhs`).
+    #[cfg(target_arch = "x86_64")]
+    return d.max(m);
+    #[cfg(not(target_arch = "x86_64"))]
+    Vec4::select(d.cmpgt(m), d, m)
 }
 
 impl TileDepth {

@@ -285,3 +285,65 @@ fn a_limb_refreshes_only_the_tiles_its_outline_reaches_and_its_voxels_stay_exact
     assert!(!t.hides_voxel(&depth, (2.5, 2.5), 1.5, 1.5));
     assert!(t.hides_voxel(&depth, (2.5, 2.5), 1.5, 9.5));
 }
+
+/// A whole tile's maximum ([`super::full_tile_max`]) is the row-by-row one bit for bit: random
+/// depths with NaN, infinities and both zeros, tiles at every place of a small band, the band's
+/// last rows cut short (infinite, as a row outside the depths is).
+#[test]
+fn a_whole_tile_has_the_row_by_row_maximum() {
+    let mut rng = Rng::new(43);
+    let specials = [
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+    ];
+    let (width, rows) = (24, 24);
+    for round in 0..200 {
+        let mut depth: Vec<f32> = (0..width * rows)
+            .map(|_| {
+                if rng.below(8) == 0 {
+                    specials[rng.below(specials.len() as u32) as usize]
+                } else {
+                    rng.range(-10.0, 10.0)
+                }
+            })
+            .collect();
+        // Some rounds: the band's depths end inside its last tile row.
+        if round % 4 == 3 {
+            depth.truncate(width * rows - 5);
+        }
+        let tiles = TileDepth::for_band(width, 0, rows, true).unwrap();
+        for (tx, ty) in [(0, 0), (1, 0), (2, 1), (0, 2), (2, 2)] {
+            let a = ty * 8 * width + tx * 8;
+            let mut lanes = [f32::NEG_INFINITY; 8];
+            let mut outside = false;
+            for r in 0..8 {
+                let Some(row) = depth.get(a + r * width..a + r * width + 8) else {
+                    outside = true;
+                    break;
+                };
+                for (m, &d) in lanes.iter_mut().zip(row) {
+                    *m = if d > *m { d } else { *m };
+                }
+            }
+            let want = if outside {
+                f32::INFINITY
+            } else {
+                lanes
+                    .iter()
+                    .fold(f32::NEG_INFINITY, |m, &d| if d > m { d } else { m })
+            };
+            let got = super::full_tile_max(&depth, a, width);
+            assert_eq!(
+                got.to_bits(),
+                want.to_bits(),
+                "round {round} tile {tx},{ty}"
+            );
+            assert_eq!(tiles.compute(tx, ty, &depth).to_bits(), want.to_bits());
+        }
+    }
+}

@@ -64,6 +64,14 @@ pub(crate) struct TileDepth {
     across: usize,
     max: Vec<f32>,
     stale: Vec<bool>,
+    /// The tile columns the outline of the footprint last asked about
+    /// ([`TileDepth::hides_footprint`]) reaches in each of its tile rows, from tile row
+    /// `asked` on (`None` when that ask did not work them out): the tiles
+    /// [`TileDepth::touched_asked`] marks stale once that job has drawn. Working them out once
+    /// instead of twice a job (each row's span walks the outline's twelve edges) saved most of
+    /// the marking's cost (docs/benchmarks.md, issue 43).
+    asked: Option<usize>,
+    spans: Vec<(usize, usize)>,
 }
 
 impl TileDepth {
@@ -82,6 +90,8 @@ impl TileDepth {
             across,
             max: vec![f32::INFINITY; n],
             stale: vec![true; n],
+            asked: None,
+            spans: Vec::new(),
         })
     }
 
@@ -197,6 +207,23 @@ impl TileDepth {
         }
     }
 
+    /// [`TileDepth::touched_footprint`] of the footprint the last [`TileDepth::hides_footprint`]
+    /// asked about, from the spans that ask worked out; false (nothing marked) when it did not
+    /// work them out (it answered from the rectangle alone), and then the caller marks the
+    /// footprint itself. Only for the job asked about last: the caller knows which that was.
+    pub fn touched_asked(&mut self) -> bool {
+        let Some(ty0) = self.asked.take() else {
+            return false;
+        };
+        for (ty, &(a, b)) in (ty0..).zip(&self.spans) {
+            let row = ty * self.across;
+            if let Some(s) = self.stale.get_mut(row + a..row + b) {
+                s.fill(true);
+            }
+        }
+        true
+    }
+
     /// A job drew into `rect`: its tiles are stale until refreshed.
     #[cfg(test)]
     pub fn touched(&mut self, rect: [usize; 4]) {
@@ -234,6 +261,7 @@ impl TileDepth {
         // Splatted faces reach past the box by `FACE_LIMIT`'s 1e-4 of a cell; the margin is far
         // above that and the roundings of the two ways the depth is computed.
         let near = footprint.nearest - 1e-4 * footprint.nearest.abs() - 1e-2;
+        self.asked = None;
         let Some((tx0, tx1, ty0, ty1)) = self.tiles_of(footprint.rect) else {
             return Seen::Whole;
         };
@@ -241,6 +269,7 @@ impl TileDepth {
             return Seen::Whole;
         }
         let (mut all, mut under, mut tiles) = (true, 0usize, 0usize);
+        self.spans.clear();
         for ty in ty0..ty1 {
             // The job draws only within its outline (`Footprint::row_span`), so only the tiles
             // that reaches decide whether it is hidden, and only they are refreshed: its voxels'
@@ -249,6 +278,7 @@ impl TileDepth {
             // saved nothing: 1000-unit 1080p frame, tile refresh 54.1 -> 48.9 M instructions, the
             // limbs' draws unchanged to the 0.1 M. Lever 7 in docs/benchmarks.md.)
             let (a, b) = self.outline_row(footprint, ty, (tx0, tx1));
+            self.spans.push((a, b));
             for tx in a..b {
                 let m = self.current(ty * self.across + tx, tx, ty, depth);
                 all &= m < near;
@@ -256,6 +286,7 @@ impl TileDepth {
                 tiles += 1;
             }
         }
+        self.asked = Some(ty0);
         #[cfg(test)]
         tests::SKIPS.with(|s| s.set(s.get() + usize::from(all)));
         // Voxel tests pay for themselves only where a fair share of the limb is surely hidden:

@@ -284,6 +284,21 @@ fn a_limb_refreshes_only_the_tiles_its_outline_reaches_and_its_voxels_stay_exact
     assert!(t.hides_voxel(&depth, (5.5, 5.5), 1.5, 1.5));
     assert!(!t.hides_voxel(&depth, (2.5, 2.5), 1.5, 1.5));
     assert!(t.hides_voxel(&depth, (2.5, 2.5), 1.5, 9.5));
+    // Marking the footprint asked about from the ask's spans marks what working them out
+    // again does; once used (or after an ask that found none) they are gone.
+    let mut again = TileDepth::for_band(w, 0, w, true).unwrap();
+    again.stale.fill(false);
+    again.touched_footprint(&footprint);
+    t.stale.fill(false);
+    assert!(t.touched_asked());
+    assert_eq!(t.stale, again.stale);
+    assert!(!t.touched_asked());
+    let elsewhere = Footprint {
+        rect: [100, 100, 120, 120],
+        ..footprint
+    };
+    assert_eq!(t.hides_footprint(&elsewhere, &depth), Seen::Whole);
+    assert!(!t.touched_asked());
 }
 
 /// A whole tile's maximum ([`super::full_tile_max`]) is the row-by-row one bit for bit: random

@@ -62,6 +62,8 @@ pub(crate) struct TileDepth {
     rows: usize,
     /// Tiles per tile row.
     across: usize,
+    /// `y0` as a float, converted once, not per voxel ([`TileDepth::hides_voxel`]).
+    y0_f: f32,
     max: Vec<f32>,
     stale: Vec<bool>,
     /// The tile columns the outline of the footprint last asked about
@@ -88,6 +90,7 @@ impl TileDepth {
             y0,
             rows,
             across,
+            y0_f: y0 as f32,
             max: vec![f32::INFINITY; n],
             stale: vec![true; n],
             asked: None,
@@ -393,7 +396,7 @@ impl TileDepth {
         // Pixel p's centre p + 0.5 lies within reach when sx - reach - 0.5 <= p <= sx + reach
         // - 0.5. Truncation, not floor: clamped at 0 below, the lower bounds are the same, and
         // an upper bound can only grow (one more pixel tested).
-        let sy = sy - self.y0 as f32;
+        let sy = sy - self.y0_f;
         let x0 = ((sx - reach - 0.5) as i32).max(0);
         let x1 = ((sx + reach - 0.5) as i32).min(self.width as i32 - 1);
         let y0 = ((sy - reach - 0.5) as i32).max(0);

@@ -19,6 +19,7 @@ use modex_voxel::{
 use modex_vxl::Vpl;
 
 use super::assets::Assets;
+use super::ground::{Ground, GroundKey};
 use super::world::{UnitKind, World};
 
 /// Which pixel path draws the frame.
@@ -159,6 +160,8 @@ pub struct SceneRenderer<'a> {
     pub view: ViewControl,
     /// The units' sprites, kept across frames.
     cache: DrawCache<'a>,
+    /// The terrain as last drawn, kept across frames.
+    ground: Ground,
     /// Whether far units are drawn from their coarser levels of detail (off at start: the
     /// exact picture, which the goldens hold; the binary turns it on unless `--lod off`).
     pub lod: Lod,
@@ -185,6 +188,7 @@ impl<'a> SceneRenderer<'a> {
             depth: DepthBuffer::new(width, height),
             view: ViewControl::default(),
             cache: DrawCache::new(),
+            ground: Ground::default(),
             lod: Lod::Off,
         }
     }
@@ -238,8 +242,20 @@ impl<'a> SceneRenderer<'a> {
             .map(|(m, _)| self.renderer.prepare(m))
             .collect();
         let mut draws: Vec<(&PreparedModel, Entity)> = Vec::new();
-        if let Some(e) = overrides.terrain.apply(Entity::default()) {
-            draws.push((&self.terrain, e));
+        // An opaque terrain comes from the kept layer when it was drawn with this frame's camera
+        // and light (`ground`); a translucent one is drawn with the other translucent models.
+        let mut ground = None;
+        match overrides.terrain.apply(Entity::default()) {
+            Some(e) if e.alpha.is_opaque() => {
+                ground = Some(GroundKey {
+                    camera,
+                    light: self.renderer.light,
+                    entity: e,
+                    path,
+                })
+            }
+            Some(e) => draws.push((&self.terrain, e)),
+            None => {}
         }
         for (i, p) in world.props.iter().enumerate() {
             let model = if p.is_windmill {
@@ -268,8 +284,27 @@ impl<'a> SceneRenderer<'a> {
             draws.into_iter().partition(|(_, e)| !e.alpha.is_opaque());
         let distance = |e: &Entity| (e.position - camera.eye).length();
         translucent.sort_by(|a, b| distance(&b.1).total_cmp(&distance(&a.1)));
+        let mut clear = Clear::First;
+        if let Some(key) = ground {
+            let targets = (&mut self.frame, &mut self.surface, &mut self.depth);
+            if !self.ground.restore(&key, targets) {
+                let terrain = [(&self.terrain, key.entity)];
+                let targets = (&mut self.frame, &mut self.surface, &mut self.depth);
+                draw_models(
+                    &self.renderer,
+                    targets,
+                    &terrain,
+                    path,
+                    &camera,
+                    clear,
+                    &mut stats,
+                )?;
+                self.ground
+                    .keep(key, (&self.frame, &self.surface, &self.depth));
+            }
+            clear = Clear::No;
+        }
         let targets = (&mut self.frame, &mut self.surface, &mut self.depth);
-        let clear = Clear::First;
         draw_models(
             &self.renderer,
             targets,
@@ -595,5 +630,75 @@ mod tests {
         world = start;
         let (hits, _) = frames(true, 0, &mut world);
         assert_eq!(hits, 0, "a budget of 0 turns the cache off");
+    }
+
+    /// A frame that starts from the kept terrain is the frame a new renderer draws, pixels and
+    /// depths, in both views and paths: across light steps, a camera that moves and stops again,
+    /// and the terrain moved by a plugin; and the kept terrain is used (fewer triangles drawn)
+    /// exactly on the frames whose camera, light and terrain did not change.
+    #[test]
+    fn a_kept_terrain_draws_the_frame_a_new_renderer_draws() {
+        let assets = Assets::from_files(&generate()).unwrap();
+        for orthographic in [true, false] {
+            for path in [DrawPath::Indexed, DrawPath::TrueColour] {
+                let mut world = World::demo(&assets, crate::scene::world::DEFAULT_UNITS);
+                let mut kept = SceneRenderer::new(&assets, 160, 120);
+                kept.view.orthographic = orthographic;
+                // Units drawn directly in both renderers: a warm draw cache's depths may differ
+                // from a cold one's by rounding (its module docs), and this test is about the
+                // terrain.
+                kept.set_cache(0);
+                let mut counts = Vec::new();
+                for frame in 0..24u64 {
+                    if frame > 0 {
+                        world.step();
+                    }
+                    if frame == 13 {
+                        kept.view.yaw += 0.1;
+                    }
+                    let mut overrides = Overrides::default();
+                    if frame == 16 {
+                        overrides.terrain = Look::Replace(Entity {
+                            position: Vec3::new(0.0, 0.0, -4.0),
+                            ..Entity::default()
+                        });
+                    }
+                    let stats = kept.draw_with(&world, path, &overrides).unwrap();
+                    let mut fresh = SceneRenderer::new(&assets, 160, 120);
+                    fresh.view = kept.view;
+                    fresh.set_cache(0);
+                    fresh.draw_with(&world, path, &overrides).unwrap();
+                    let what = format!("ortho {orthographic} {path:?} frame {frame}");
+                    assert!(
+                        kept.depth.values() == fresh.depth.values(),
+                        "{what}: depths"
+                    );
+                    match path {
+                        DrawPath::Indexed => {
+                            assert!(kept.frame.pixels() == fresh.frame.pixels(), "{what}")
+                        }
+                        DrawPath::TrueColour => {
+                            assert!(kept.surface.pixels() == fresh.surface.pixels(), "{what}")
+                        }
+                    }
+                    // Kept where nothing the terrain depends on changed since the last frame:
+                    // not on the first frame, the light steps (10, 20), the camera's move (13),
+                    // the moved terrain (16) and the frame after it (17). A kept terrain's
+                    // triangles are not drawn; the props' are, the same number every frame.
+                    let drawn_again = matches!(frame, 0 | 10 | 13 | 16 | 17 | 20);
+                    counts.push((drawn_again, stats.drawn.triangles));
+                }
+                let all = counts[0].1;
+                let props = counts[1].1;
+                assert!(
+                    props < all,
+                    "ortho {orthographic} {path:?}: {props} of {all}"
+                );
+                for (frame, &(drawn_again, n)) in counts.iter().enumerate() {
+                    let want = if drawn_again { all } else { props };
+                    assert_eq!(n, want, "ortho {orthographic} {path:?} frame {frame}");
+                }
+            }
+        }
     }
 }

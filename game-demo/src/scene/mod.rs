@@ -2,6 +2,7 @@
 
 pub mod assets;
 pub mod draw;
+mod ground;
 pub mod overlay;
 pub mod props;
 pub mod terrain;

@@ -17,6 +17,13 @@ use modex::Rng;
 /// Simulation step in seconds (60 steps per second of scene time).
 pub const STEP: f32 = 1.0 / 60.0;
 
+/// World steps per light step: the sun moves once every 10 steps (six times a second of scene
+/// time, 1.5 degrees of its circle each time), as a game's lighting changed in steps, so the
+/// terrain, lit by nothing else that moves, is drawn once per light step and kept in between
+/// while the camera stands still (`super::ground`; it was a quarter of the 1000-unit orthographic
+/// frame). 10 divides the golden frames' steps (0, 150, 420), whose sun is the one they always had.
+pub const LIGHT_STEP: u64 = 10;
+
 /// Units in the default demo (and its golden frames).
 pub const DEFAULT_UNITS: usize = 13;
 
@@ -311,9 +318,11 @@ impl World {
         self.steps as f32 * STEP
     }
 
-    /// Direction towards the sun: circles the sky once every 40 seconds, 50 degrees up.
+    /// Direction towards the sun: circles the sky once every 40 seconds, 50 degrees up, moving
+    /// in light steps of [`LIGHT_STEP`] world steps.
     pub fn sun(&self) -> Vec3 {
-        let a = self.time() * TAU / 40.0;
+        let steps = self.steps - self.steps % LIGHT_STEP;
+        let a = steps as f32 * STEP * TAU / 40.0;
         let elev = 50f32.to_radians();
         Vec3::new(a.cos() * elev.cos(), a.sin() * elev.cos(), elev.sin())
     }

@@ -502,8 +502,10 @@ mod avx2 {
         #[target_feature(enable = "avx2")]
         #[inline]
         fn test_and_write<P: Shade>(&self, k: usize, d8: &mut [f32; 8], p8: &mut [P; 8], lit: P) {
-            let live = _mm256_set1_ps((self.len - k).min(8) as f32);
-            let px = _mm256_add_ps(_mm256_set1_ps((self.x + k) as f32), self.lanes);
+            // Both below 2^24 (`row` checks `x + len`), so through `u32`: the same floats, from
+            // one conversion each (from `usize` the top bit costs a test and a second path).
+            let live = _mm256_set1_ps((self.len - k).min(8) as u32 as f32);
+            let px = _mm256_add_ps(_mm256_set1_ps((self.x + k) as u32 as f32), self.lanes);
             let z = _mm256_add_ps(self.z0, _mm256_mul_ps(self.gx, px));
             let far = _mm256_set1_ps(f32::INFINITY);
             let z = _mm256_blendv_ps(far, z, _mm256_cmp_ps::<_CMP_LT_OQ>(self.lanes, live));

@@ -415,6 +415,19 @@ mod avx2 {
         }
         let pass = Pass::new(span);
         let (dp, pp) = (depth.as_mut_ptr(), pixels.as_mut_ptr());
+        // Most rows are one pass (about two pixels): that pass without the loop's counting.
+        if (1..=8).contains(&len) {
+            // SAFETY: `at + 8 == reach <= depth.len()` and `<= pixels.len()` (`len` is 1..=8,
+            // rounded up to eight): as in the loop below.
+            let (d8, p8) = unsafe {
+                (
+                    &mut *dp.add(at).cast::<[f32; 8]>(),
+                    &mut *pp.add(at).cast::<[P; 8]>(),
+                )
+            };
+            pass.test_and_write(0, d8, p8, lit);
+            return;
+        }
         let mut k = 0;
         while k < len {
             let a = at + k;

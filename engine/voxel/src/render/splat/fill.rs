@@ -314,8 +314,10 @@ mod avx2 {
             return;
         }
         let (y0, y1) = (ceil_non_negative(ya), yb as i32 as usize);
-        // Row numbers as floats and as `i32` lanes are exact below 2^24.
-        if y1 >= 1 << 24 {
+        // Row numbers as floats and as `i32` lanes are exact below 2^24, and so are pixel
+        // numbers (every row's pixels lie within `0..=last_x`), which [`row`] then need not
+        // check row by row.
+        if y1 >= 1 << 24 || !(last_x < (1 << 24) as f32) {
             scalar_face(face, at, lit, depth, pixels);
             return;
         }
@@ -389,6 +391,7 @@ mod avx2 {
                         z0: z0s[k],
                         gx: face.gx,
                     };
+                    // `xb <= last_x < 2^24` (checked above): what `row` needs of its pixels.
                     row(span, lit, depth, pixels);
                 }
             }
@@ -405,11 +408,11 @@ mod avx2 {
     #[target_feature(enable = "avx2")]
     #[inline]
     fn row<P: Shade>(span: Span, lit: P, depth: &mut [f32], pixels: &mut [P]) {
-        let Span { at, x, len, .. } = span;
+        let Span { at, len, .. } = span;
         let reach = at + len.next_multiple_of(8);
         // Pixel numbers as floats are exact below 2^24, where `x + lane` equals the scalar
-        // loop's conversion of `x + k`.
-        if reach > depth.len() || reach > pixels.len() || x + len > 1 << 24 {
+        // loop's conversion of `x + k`: [`face`] checks that for all its rows at once.
+        if reach > depth.len() || reach > pixels.len() {
             row_near_end(span, lit, depth, pixels);
             return;
         }

@@ -317,7 +317,8 @@ mod avx2 {
         // Row numbers as floats and as `i32` lanes are exact below 2^24, and so are pixel
         // numbers (every row's pixels lie within `0..=last_x`), which [`row`] then need not
         // check row by row.
-        if y1 >= 1 << 24 || !(last_x < (1 << 24) as f32) {
+        let narrow = last_x.partial_cmp(&((1 << 24) as f32)) == Some(std::cmp::Ordering::Less);
+        if y1 >= 1 << 24 || !narrow {
             scalar_face(face, at, lit, depth, pixels);
             return;
         }

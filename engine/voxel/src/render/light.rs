@@ -64,7 +64,9 @@ pub struct LimbShade {
     pub(crate) lit: bool,
     /// VPL page per normal index (8-bit targets, and true colour when `by_page`).
     pub(crate) page: [u8; 256],
-    /// Brightness per normal index in 1/256 (true-colour targets unless `by_page`).
+    /// Brightness per normal index in 1/256 (true-colour targets unless `by_page`). Under
+    /// `by_page` nothing reads it, and it is left at 256 (not computed: 2 M instructions of the
+    /// 1000-unit 1080p frame's tables; docs/benchmarks.md, issue 43).
     pub(crate) gain: [u16; 256],
     /// True colour is lit through the pages too ([`Shading::Game`]): the palette colour of
     /// `vpl[page][colour]`, as the game showed it, rather than the colour times `gain`.
@@ -135,7 +137,15 @@ impl LimbShade {
             // A short last chunk repeats its last index in the spare lanes (same result, written
             // to the same entry).
             let at = |k: usize| chunk[k.min(chunk.len() - 1)];
-            let lit = lanes.light(std::array::from_fn(|k| table.get(at(k))), top);
+            let normals = std::array::from_fn(|k| table.get(at(k)));
+            if by_page {
+                let lit = lanes.light::<false>(normals, top);
+                for (k, &i) in chunk.iter().enumerate() {
+                    page[i as usize] = lit.page[k] as u8;
+                }
+                continue;
+            }
+            let lit = lanes.light::<true>(normals, top);
             for (k, &i) in chunk.iter().enumerate() {
                 let i = i as usize;
                 page[i] = match opts.shading {
@@ -216,8 +226,9 @@ impl Lanes {
         }
     }
 
+    /// With `GAIN` false the gains are not worked out (left 0: [`LimbShade::gain`] says why).
     #[inline]
-    fn light(&self, normals: [[f32; 3]; 4], top: f32) -> Lit {
+    fn light<const GAIN: bool>(&self, normals: [[f32; 3]; 4], top: f32) -> Lit {
         let t: [Vec4; 3] = std::array::from_fn(|c| Vec4::from_array(normals.map(|n| n[c])));
         let [c0, c1, c2] = &self.m;
         // glam's `Mat3 * Vec3`: x_axis * v.x, plus y_axis * v.y, plus z_axis * v.z.
@@ -237,10 +248,15 @@ impl Lanes {
         let page = Vec4::select(page.cmplt(Vec4::ZERO), Vec4::ZERO, page);
         let page = Vec4::select(page.cmpgt(Vec4::splat(top)), Vec4::splat(top), page);
         let free = Vec4::splat(0.6) + Vec4::splat(0.4) * max_zero(nh);
+        let gain = if GAIN {
+            round_half_away4(free * Vec4::splat(256.0)).to_array()
+        } else {
+            [0.0; 4]
+        };
         Lit {
             page: page.to_array(),
             free: free.to_array(),
-            gain: round_half_away4(free * Vec4::splat(256.0)).to_array(),
+            gain,
         }
     }
 }
@@ -403,7 +419,12 @@ mod tests {
                     let got = LimbShade::new_for(true, Some(table), linear, &opts, pages, used);
                     let want = one_at_a_time(table, normal, &opts, pages, used);
                     assert_eq!(got.page, want.page, "pages, matrix {k} {shading:?}");
-                    assert_eq!(got.gain, want.gain, "gains, matrix {k} {shading:?}");
+                    if got.by_page {
+                        // Never read under the game's shading, and not computed.
+                        assert!(got.gain.iter().all(|&g| g == 256), "matrix {k}");
+                    } else {
+                        assert_eq!(got.gain, want.gain, "gains, matrix {k} {shading:?}");
+                    }
                     if shading == Shading::Game && k >= 5 && pages == 32 {
                         // A real turn lights the table unevenly: the comparison is not of
                         // defaults.

@@ -271,7 +271,7 @@ impl<'d> Recorder<'d> {
             let cols = row + x0..row + x1.max(x0);
             let (row_p, row_d) = (&px[cols.clone()], &mut dp[cols]);
             let mut x = 0;
-            while let Some(skip) = row_d[x..].iter().position(|d| d.is_finite()) {
+            while let Some(skip) = first_covered(&row_d[x..]) {
                 let first = x + skip;
                 let limb = row_p[first].limb();
                 let len = row_d[first..]
@@ -306,5 +306,59 @@ impl<'d> Recorder<'d> {
             limbs,
             rays,
         }))
+    }
+}
+
+/// Index of the first finite depth in `depths` (a pixel the draw covered: the scratch rows are
+/// +inf elsewhere), eight depths at a time until a group holds one.
+///
+/// Why: most of a limb's rectangle is uncovered, and searching it one depth at a time (about
+/// five instructions each) was most of a recording's own work, ~28 M instructions in a 1000-unit
+/// 1080p orthographic frame that records 150 limbs. A depth is finite when its exponent bits
+/// are not all ones; OR-ing that test over a group is branch-free and vectorises on plain
+/// x86-64.
+fn first_covered(depths: &[f32]) -> Option<usize> {
+    const EXPONENT: u32 = 0x7f80_0000;
+    let mut groups = depths.chunks_exact(8);
+    let mut base = 0;
+    for group in &mut groups {
+        let any = group
+            .iter()
+            .fold(0, |any, d| any | ((d.to_bits() & EXPONENT) ^ EXPONENT));
+        if any != 0 {
+            return group.iter().position(|d| d.is_finite()).map(|i| base + i);
+        }
+        base += 8;
+    }
+    let rest = groups.remainder();
+    rest.iter().position(|d| d.is_finite()).map(|i| base + i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_covered;
+    use proptest::prelude::*;
+
+    fn depth() -> impl Strategy<Value = f32> {
+        prop_oneof![
+            8 => Just(f32::INFINITY),
+            1 => Just(f32::NEG_INFINITY),
+            1 => Just(f32::NAN),
+            2 => any::<f32>(),
+        ]
+    }
+
+    proptest! {
+        /// The grouped search finds what the one-by-one search finds, whatever the lengths and
+        /// values (+inf, -inf and NaN are not covered; any finite value is).
+        #[test]
+        fn first_covered_is_the_first_finite_depth(
+            depths in proptest::collection::vec(depth(), 0..70)
+        ) {
+            prop_assert_eq!(
+                first_covered(&depths),
+                depths.iter().position(|d| d.is_finite())
+            );
+        }
     }
 }

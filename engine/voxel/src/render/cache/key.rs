@@ -1,7 +1,7 @@
 //! The cache's key: which sprite draws a limb of a piece at a pose, what a sprite was recorded
 //! with besides its key (the context), and where on screen it goes (the origin's pixel corner).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use glam::{Mat3, Mat4, Vec2, Vec3};
 use modex::{Camera, Projection};
@@ -141,7 +141,7 @@ impl Projector {
 /// once per model and limb.
 pub(super) struct Keys {
     pub(super) facings: u32,
-    frames: HashMap<(usize, usize), Vec<Option<usize>>>,
+    frames: FxHashMap<(usize, usize), Vec<Option<usize>>>,
 }
 
 impl Keys {
@@ -149,7 +149,7 @@ impl Keys {
     pub(super) fn new(facings: u32) -> Keys {
         Keys {
             facings,
-            frames: HashMap::new(),
+            frames: FxHashMap::default(),
         }
     }
 

@@ -3,7 +3,7 @@
 //! whose origin is not on screen's finite plane, or cut by the screen edge when recorded);
 //! translucent units apart, after everything opaque.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 use glam::Vec2;
 use modex::Camera;
@@ -53,7 +53,7 @@ pub(super) struct Plan<'m> {
     uses: Vec<Use>,
     misses: Vec<Miss<'m>>,
     /// The keys of `misses`: a key's first use in the draw records it, later uses are hits.
-    pending: HashSet<Key>,
+    pending: FxHashSet<Key>,
     /// The pieces drawn directly.
     pub(super) direct: Vec<Instance<'m>>,
     pub(super) translucent: Vec<Instance<'m>>,

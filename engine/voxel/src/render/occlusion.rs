@@ -151,28 +151,38 @@ impl TileDepth {
         if n == TILE && r1 - r0 == TILE {
             return full_tile_max(depth, r0 * self.width + x0, self.width);
         }
-        let mut lanes = [f32::NEG_INFINITY; TILE];
-        for r in r0..r1 {
-            let a = r * self.width + x0;
-            let Some(row) = depth.get(a..a + n) else {
-                return f32::INFINITY;
-            };
-            // `d > m` is false for a NaN `d`: the select (SSE's `maxps`) keeps `m`.
-            if let Ok(row) = <&[f32; TILE]>::try_from(row) {
-                for (m, &d) in lanes.iter_mut().zip(row) {
-                    *m = if d > *m { d } else { *m };
-                }
-            } else {
-                for (m, &d) in lanes.iter_mut().zip(row) {
-                    *m = if d > *m { d } else { *m };
-                }
+        tile_max(self.width, self.rows, tx, ty, depth)
+    }
+}
+
+/// [`TileDepth::compute`] of any tile of a band `width` wide and `rows` tall, row by row.
+fn tile_max(width: usize, rows: usize, tx: usize, ty: usize, depth: &[f32]) -> f32 {
+    let x0 = tx * TILE;
+    let n = TILE.min(width - x0);
+    let (r0, r1) = (ty * TILE, ((ty + 1) * TILE).min(rows));
+    let mut lanes = [f32::NEG_INFINITY; TILE];
+    for r in r0..r1 {
+        let a = r * width + x0;
+        let Some(row) = depth.get(a..a + n) else {
+            return f32::INFINITY;
+        };
+        // `d > m` is false for a NaN `d`: the select (SSE's `maxps`) keeps `m`.
+        if let Ok(row) = <&[f32; TILE]>::try_from(row) {
+            for (m, &d) in lanes.iter_mut().zip(row) {
+                *m = if d > *m { d } else { *m };
+            }
+        } else {
+            for (m, &d) in lanes.iter_mut().zip(row) {
+                *m = if d > *m { d } else { *m };
             }
         }
-        lanes
-            .iter()
-            .fold(f32::NEG_INFINITY, |m, &d| if d > m { d } else { m })
     }
+    lanes
+        .iter()
+        .fold(f32::NEG_INFINITY, |m, &d| if d > m { d } else { m })
+}
 
+impl TileDepth {
     /// The tile columns (exclusive end) of tile row `ty` that the outline of `footprint`
     /// reaches, within `tx0..tx1`.
     #[inline]
@@ -282,10 +292,35 @@ impl TileDepth {
             // limbs' draws unchanged to the 0.1 M. Lever 7 in docs/benchmarks.md.)
             let (a, b) = self.outline_row(footprint, ty, (tx0, tx1));
             self.spans.push((a, b));
-            for tx in a..b {
-                let m = self.current(ty * self.across + tx, tx, ty, depth);
-                all &= m < near;
-                under += usize::from(m < near);
+            // The row's tiles as slices, and whether its tiles are a whole eight rows tall,
+            // worked out once a tile row ([`TileDepth::current`] per tile, the same values).
+            let row = ty * self.across;
+            let whole_rows = ((ty + 1) * TILE).min(self.rows) - ty * TILE == TILE;
+            let (width, first) = (self.width, ty * TILE * self.width);
+            let Self { stale, max, .. } = self;
+            let (Some(stale), Some(max)) = (
+                stale.get_mut(row + a..row + b),
+                max.get_mut(row + a..row + b),
+            ) else {
+                for tx in a..b {
+                    let m = self.current(row + tx, tx, ty, depth);
+                    all &= m < near;
+                    under += usize::from(m < near);
+                    tiles += 1;
+                }
+                continue;
+            };
+            for (tx, (stale, m)) in (a..b).zip(stale.iter_mut().zip(max.iter_mut())) {
+                if *stale {
+                    *m = if whole_rows && tx * TILE + TILE <= width {
+                        full_tile_max(depth, first + tx * TILE, width)
+                    } else {
+                        tile_max(width, self.rows, tx, ty, depth)
+                    };
+                    *stale = false;
+                }
+                all &= *m < near;
+                under += usize::from(*m < near);
                 tiles += 1;
             }
         }

@@ -176,9 +176,13 @@ fn blit<P: Shade>(
                         normal[at.clone()].try_into().expect("a group"),
                         (&mut dst_p[at]).try_into().expect("a group"),
                     );
+                    // Written as a select of the value (a conditional move of the address
+                    // read), not as an index into `[old, lit]`, which LLVM built on the stack:
+                    // 5.3 M instructions a steady 1000-unit 1080p orthographic frame.
                     for j in 0..GROUP {
                         let lit = P::shade(vpl, shade, c[j], nm[j]);
-                        p[j] = [p[j], lit][(front >> j) as usize & 1];
+                        let old = p[j];
+                        p[j] = if front & (1 << j) != 0 { lit } else { old };
                     }
                 }
                 k += GROUP;

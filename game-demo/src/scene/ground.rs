@@ -34,6 +34,11 @@ pub(super) struct GroundKey {
 #[derive(Debug, Default)]
 pub(super) struct Ground {
     key: Option<GroundKey>,
+    /// The camera of the last frame drawn: a terrain is kept only when the camera stood still
+    /// since, so frames of a moving camera do not pay for a copy that no frame could use.
+    last_camera: Option<Camera>,
+    /// Whether this frame's camera is the last frame's (set by [`Ground::restore`]).
+    still: bool,
     indexed: Vec<u8>,
     true_colour: Vec<Argb8888>,
     depth: Vec<f32>,
@@ -44,12 +49,15 @@ const ROWS_PER_PIECE: usize = 64;
 
 impl Ground {
     /// Copy the kept terrain into the path's target and `depth` if it was drawn with `key` into
-    /// buffers of their size; `false` (nothing written) otherwise.
+    /// buffers of their size; `false` (nothing written) otherwise. Called once at the start of
+    /// every frame that draws the terrain.
     pub fn restore(
-        &self,
+        &mut self,
         key: &GroundKey,
         (frame, surface, depth): (&mut IndexedFrame, &mut Surface<Argb8888>, &mut DepthBuffer),
     ) -> bool {
+        self.still = self.last_camera == Some(key.camera);
+        self.last_camera = Some(key.camera);
         if self.key.as_ref() != Some(key) || self.depth.len() != depth.values().len() {
             return false;
         }
@@ -67,12 +75,17 @@ impl Ground {
         true
     }
 
-    /// Keep what the path's target and `depth` hold now (the terrain just drawn with `key`).
+    /// Keep what the path's target and `depth` hold now (the terrain just drawn with `key`),
+    /// when the camera has not moved since the frame before ([`Ground::restore`], called first
+    /// in every frame, noted it).
     pub fn keep(
         &mut self,
         key: GroundKey,
         (frame, surface, depth): (&IndexedFrame, &Surface<Argb8888>, &DepthBuffer),
     ) {
+        if !self.still {
+            return;
+        }
         let width = depth.width().max(1);
         match key.path {
             DrawPath::Indexed => keep_rows(&mut self.indexed, frame.pixels(), width),

@@ -76,6 +76,7 @@ pub(super) struct Key {
 /// whoever recorded it, and the pieces of a unit, placed from its one origin, stay aligned. A
 /// point already within 1/1000 pixel of a corner is kept as it is, so a pose there records
 /// exactly its own direct draw.
+#[inline]
 pub(super) fn on_pixel(camera: &Camera, p: Vec3) -> Vec3 {
     let (s, _) = project(camera, p);
     let corner = anchor(s);
@@ -178,6 +179,7 @@ impl Keys {
 
     /// The frame whose matrix limb `limb` of `model` has in `frame` (the first such), `None`
     /// when the limb is not drawn then.
+    #[inline]
     pub(super) fn canonical_frame(
         &mut self,
         model: &VoxelModel,
@@ -207,6 +209,7 @@ impl Keys {
 
     /// The key of limb `limb` of a piece (drawn from `frame`, [`Self::canonical_frame`]) and the
     /// pose that records it.
+    #[inline]
     pub(super) fn key(
         &self,
         model: &VoxelModel,

@@ -251,7 +251,7 @@ impl<'a> SceneRenderer<'a> {
                     camera,
                     light: self.renderer.light,
                     entity: e,
-                    path,
+                    true_colour: path == DrawPath::TrueColour,
                 })
             }
             Some(e) => draws.push((&self.terrain, e)),

@@ -19,15 +19,14 @@ use modex::{Argb8888, Camera, DepthBuffer, IndexedFrame, Surface};
 use modex_raster::{Entity, Light};
 use rayon::prelude::*;
 
-use super::draw::DrawPath;
-
 /// What the kept terrain was drawn with.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct GroundKey {
     pub camera: Camera,
     pub light: Light,
     pub entity: Entity,
-    pub path: DrawPath,
+    /// Drawn into the 8888 surface (else the 8-bit frame).
+    pub true_colour: bool,
 }
 
 /// The terrain's pixels and depths for one [`GroundKey`].
@@ -62,11 +61,11 @@ impl Ground {
             return false;
         }
         let width = depth.width().max(1);
-        match key.path {
-            DrawPath::Indexed if self.indexed.len() == frame.pixels().len() => {
+        match key.true_colour {
+            false if self.indexed.len() == frame.pixels().len() => {
                 copy_rows(&self.indexed, frame.pixels_mut(), width);
             }
-            DrawPath::TrueColour if self.true_colour.len() == surface.pixels().len() => {
+            true if self.true_colour.len() == surface.pixels().len() => {
                 copy_rows(&self.true_colour, surface.pixels_mut(), width);
             }
             _ => return false,
@@ -87,9 +86,10 @@ impl Ground {
             return;
         }
         let width = depth.width().max(1);
-        match key.path {
-            DrawPath::Indexed => keep_rows(&mut self.indexed, frame.pixels(), width),
-            DrawPath::TrueColour => keep_rows(&mut self.true_colour, surface.pixels(), width),
+        if key.true_colour {
+            keep_rows(&mut self.true_colour, surface.pixels(), width);
+        } else {
+            keep_rows(&mut self.indexed, frame.pixels(), width);
         }
         keep_rows(&mut self.depth, depth.values(), width);
         self.key = Some(key);

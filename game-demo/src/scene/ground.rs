@@ -33,11 +33,9 @@ pub(super) struct GroundKey {
 #[derive(Debug, Default)]
 pub(super) struct Ground {
     key: Option<GroundKey>,
-    /// The camera of the last frame drawn: a terrain is kept only when the camera stood still
+    /// The camera of the last terrain drawn: a terrain is kept only when the camera stood still
     /// since, so frames of a moving camera do not pay for a copy that no frame could use.
     last_camera: Option<Camera>,
-    /// Whether this frame's camera is the last frame's (set by [`Ground::restore`]).
-    still: bool,
     indexed: Vec<u8>,
     true_colour: Vec<Argb8888>,
     depth: Vec<f32>,
@@ -48,15 +46,12 @@ const ROWS_PER_PIECE: usize = 64;
 
 impl Ground {
     /// Copy the kept terrain into the path's target and `depth` if it was drawn with `key` into
-    /// buffers of their size; `false` (nothing written) otherwise. Called once at the start of
-    /// every frame that draws the terrain.
+    /// buffers of their size; `false` (nothing written) otherwise.
     pub fn restore(
-        &mut self,
+        &self,
         key: &GroundKey,
         (frame, surface, depth): (&mut IndexedFrame, &mut Surface<Argb8888>, &mut DepthBuffer),
     ) -> bool {
-        self.still = self.last_camera == Some(key.camera);
-        self.last_camera = Some(key.camera);
         if self.key.as_ref() != Some(key) || self.depth.len() != depth.values().len() {
             return false;
         }
@@ -75,14 +70,14 @@ impl Ground {
     }
 
     /// Keep what the path's target and `depth` hold now (the terrain just drawn with `key`),
-    /// when the camera has not moved since the frame before ([`Ground::restore`], called first
-    /// in every frame, noted it).
+    /// when the camera has not moved since the terrain was last drawn. (A frame that restored
+    /// the terrain had the kept camera, so only drawn frames need to note theirs.)
     pub fn keep(
         &mut self,
         key: GroundKey,
         (frame, surface, depth): (&IndexedFrame, &Surface<Argb8888>, &DepthBuffer),
     ) {
-        if !self.still {
+        if self.last_camera.replace(key.camera) != Some(key.camera) {
             return;
         }
         let width = depth.width().max(1);

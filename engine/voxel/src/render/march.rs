@@ -407,18 +407,13 @@ pub(crate) fn march_band<P: Shade>(
                 tiles: t,
             };
             splat.draw_band(job.volume, job.shade(), vpl, band, pixels, depth);
-            // This job was the last asked about (above): its spans are the tiles' own.
             if let Some(t) = &mut tiles {
-                if !t.touched_asked() {
-                    t.touched_footprint(&job.footprint);
-                }
+                t.touched_by_asked(&job.footprint);
             }
             continue;
         }
         if let Some(t) = &mut tiles {
-            if !t.touched_asked() {
-                t.touched_footprint(&job.footprint);
-            }
+            t.touched_by_asked(&job.footprint);
         }
         // Translucent limbs mix over the frame and leave the depth as it was.
         let mixer = (!job.alpha.is_opaque()).then(|| P::mixer(tables, job.alpha));

@@ -237,6 +237,17 @@ impl TileDepth {
         true
     }
 
+    /// The job last asked about ([`TileDepth::hides_footprint`]), whose outline is `footprint`,
+    /// drew: its tiles are stale, marked from the spans that ask worked out
+    /// ([`TileDepth::touched_asked`]), else by walking the outline again
+    /// ([`TileDepth::touched_footprint`]). The caller knows which job was asked about last.
+    #[inline]
+    pub fn touched_by_asked(&mut self, footprint: &Footprint) {
+        if !self.touched_asked() {
+            self.touched_footprint(footprint);
+        }
+    }
+
     /// A job drew into `rect`: its tiles are stale until refreshed.
     #[cfg(test)]
     pub fn touched(&mut self, rect: [usize; 4]) {

@@ -145,23 +145,24 @@ pub fn normal_table_dots(towards_light: Vec3) -> [f32; MDL_NORMAL_COUNT] {
 pub struct ShadeTable {
     palette: Palette,
     /// The colormap, built when an 8-bit draw first asks ([`ShadeTable::colormap`]).
-    colormap: OnceLock<Colormap>,
+    colormap: OnceLock<ColormapTables>,
     /// RGB → nearest index among 1..=255, exact, built on first use (only 8-bit pictures of
     /// true-colour skins ask). Index 0 is left out so a true-colour texel can never turn into the
     /// overlay key by accident.
     rgb: OnceLock<NearestColours>,
 }
 
-/// `SHADE_LEVELS` rows of 256 palette indices: index `c` lit to row `level`'s brightness.
+/// `SHADE_LEVELS` rows of 256 palette indices (index `c` lit to row `level`'s brightness), as
+/// bytes and as words. (Not `pixel::Colormap`, the 8-bit lighting that reads them.)
 #[derive(Debug, Clone)]
-struct Colormap {
+struct ColormapTables {
     bytes: Vec<u8>,
     /// The same indices one per 32-bit word, for the 8-bit AVX2 kernel's gather.
     words: Vec<u32>,
 }
 
-impl Colormap {
-    fn new(palette: &Palette) -> Colormap {
+impl ColormapTables {
+    fn new(palette: &Palette) -> ColormapTables {
         let colors = &palette.colors;
         let mut bytes = vec![0u8; SHADE_LEVELS * 256];
         for (level, row) in bytes.chunks_exact_mut(256).enumerate() {
@@ -184,7 +185,7 @@ impl Colormap {
                 };
             }
         }
-        Colormap {
+        ColormapTables {
             words: bytes.iter().map(|&c| c as u32).collect(),
             bytes,
         }
@@ -205,8 +206,9 @@ impl ShadeTable {
         &self.palette
     }
 
-    fn built(&self) -> &Colormap {
-        self.colormap.get_or_init(|| Colormap::new(&self.palette))
+    fn built(&self) -> &ColormapTables {
+        self.colormap
+            .get_or_init(|| ColormapTables::new(&self.palette))
     }
 
     /// The whole shade table, `SHADE_LEVELS` rows of 256.

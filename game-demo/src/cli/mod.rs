@@ -182,7 +182,12 @@ pub struct DemoArgs {
     pub orthographic: bool,
     /// Memory budget of the voxel draw cache in MiB (least recently used sprites go first); 0
     /// turns the cache off and draws every unit directly.
-    #[arg(long, value_name = "MIB", default_value_t = 48, requires = "headless")]
+    #[arg(
+        long,
+        value_name = "MIB",
+        default_value_t = modex_voxel::DEFAULT_BUDGET_BYTES >> 20,
+        requires = "headless"
+    )]
     pub cache_mib: usize,
     /// Levels of detail in the perspective view: `on` draws far units from coarser copies of
     /// their voxels (each coarse cell at most about a pixel, units near the eye exact; the error

@@ -616,7 +616,7 @@ mod tests {
             (hits, shots)
         };
         let start = world.clone();
-        let (hits, default) = frames(false, 48 << 20, &mut world);
+        let (hits, default) = frames(false, modex_voxel::DEFAULT_BUDGET_BYTES, &mut world);
         assert_eq!(hits, 0, "perspective draws directly");
         world = start.clone();
         let (_, direct) = frames(false, 0, &mut world);
@@ -625,7 +625,7 @@ mod tests {
             "the perspective frame is the direct draw"
         );
         world = start.clone();
-        let (hits, _) = frames(true, 48 << 20, &mut world);
+        let (hits, _) = frames(true, modex_voxel::DEFAULT_BUDGET_BYTES, &mut world);
         assert!(hits > 0, "orthographic views blit");
         world = start;
         let (hits, _) = frames(true, 0, &mut world);

@@ -12,9 +12,12 @@ use super::key::{Context, Key, Keys, DEFAULT_FACINGS};
 use super::record::{Miss, Recording, Scratch, Sprite, SpriteLimb};
 use crate::model::{TableChoice, VoxelModel};
 
-/// Default memory budget of a cache: 48 MiB, enough for the demo's 1000-unit battlefield at
-/// 1920x1080 (docs/benchmarks-history.md, "Round 6").
-pub const DEFAULT_BUDGET_BYTES: usize = 48 << 20;
+/// Default memory budget of a cache: 96 MiB. The demo's 1000-unit battlefield at 1920x1080 uses
+/// every key it can (its 36 limb-and-frame pictures at 256 facings each: 9 216 entries, 71.7 MiB)
+/// within about 1 200 frames and then records nothing; under the old 48 MiB it evicted and
+/// recorded 30-50 limbs every frame forever, about a tenth of the orthographic frame's time
+/// (docs/benchmarks.md, issue 43, "The draw cache's budget").
+pub const DEFAULT_BUDGET_BYTES: usize = 96 << 20;
 
 /// What the last draw through a cache did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

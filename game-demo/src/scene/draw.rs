@@ -20,7 +20,7 @@ use modex_vxl::Vpl;
 
 use super::assets::Assets;
 use super::ground::{Ground, GroundKey};
-use super::world::{UnitKind, World};
+use super::world::{total_order_key, UnitKind, World};
 
 /// Which pixel path draws the frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -507,13 +507,13 @@ fn draw_models(
 /// overlapping on screen this saves most of the occluded rays' steps. Where two hits have exactly
 /// the same depth the first drawn keeps the pixel, so the order can change such a tie; the golden
 /// frames and the bench's pixel check show it does not in the demo's scenes.
+///
+/// Each unit's depth is worked out once (`sort_by_cached_key`, stable too), not twice per
+/// comparison: the comparisons' transforms were ~1.2 M instructions of the 1000-unit frame,
+/// serial before the parallel draw.
 fn front_to_back(instances: &mut [Instance<'_>], camera: &Camera) {
     let view = camera.view();
-    instances.sort_by(|a, b| {
-        let da = -view.transform_point3(a.pose.position).z;
-        let db = -view.transform_point3(b.pose.position).z;
-        da.total_cmp(&db)
-    });
+    instances.sort_by_cached_key(|i| total_order_key(-view.transform_point3(i.pose.position).z));
 }
 
 #[cfg(test)]

@@ -76,26 +76,32 @@ pub(super) fn draw_bands<P: Shade>(
 /// Sprite pixels tested together before any of them is shaded.
 const GROUP: usize = 4;
 
+/// What one covered run blits from: its pixels' depth offsets, colours and normals (the same
+/// length as its stretch of the band), and the limb's shading.
+#[derive(Clone, Copy)]
+struct RunSource<'a> {
+    offset: &'a [f32],
+    colour: &'a [u8],
+    normal: &'a [u8],
+    shade: &'a LimbShade,
+    vpl: &'a Vpl,
+}
+
 /// One sprite pixel, depth-tested and shaded. Branch-free: in a crowd drawn nearest first the
 /// depth test is unpredictable, and a shade is two table reads (measured: see
 /// docs/benchmarks-history.md, Round 6).
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the blit loop's locals, passed to its one inner step
 fn put<P: Shade>(
     k: usize,
     origin_depth: f32,
-    offset: &[f32],
-    colour: &[u8],
-    normal: &[u8],
-    shade: &LimbShade,
-    vpl: &Vpl,
+    src: RunSource<'_>,
     dst_p: &mut [P],
     dst_d: &mut [f32],
 ) {
-    let z = origin_depth + offset[k];
+    let z = origin_depth + src.offset[k];
     let d = dst_d[k];
     let front = z < d;
-    let lit = P::shade(vpl, shade, colour[k], normal[k]);
+    let lit = P::shade(src.vpl, src.shade, src.colour[k], src.normal[k]);
     // `min` is the select for depths (never NaN here; equal depths keep the old), and indexing a
     // pair is one for pixels, neither compiled to a branch.
     dst_d[k] = z.min(d);
@@ -105,19 +111,8 @@ fn put<P: Shade>(
 /// Four sprite pixels from `k` depth-tested at once and, if any is in front, shaded and written
 /// (the blit's inner step; its comments say why it is built so).
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the blit loop's locals, passed to its one inner step
-fn group<P: Shade>(
-    k: usize,
-    origin: Vec4,
-    offset: &[f32],
-    colour: &[u8],
-    normal: &[u8],
-    shade: &LimbShade,
-    vpl: &Vpl,
-    dst_p: &mut [P],
-    dst_d: &mut [f32],
-) {
-    let z = origin + Vec4::from_slice(&offset[k..k + GROUP]);
+fn group<P: Shade>(k: usize, origin: Vec4, src: RunSource<'_>, dst_p: &mut [P], dst_d: &mut [f32]) {
+    let z = origin + Vec4::from_slice(&src.offset[k..k + GROUP]);
     let d = Vec4::from_slice(&dst_d[k..k + GROUP]);
     let front = z.cmplt(d);
     if front.any() {
@@ -125,15 +120,15 @@ fn group<P: Shade>(
         let front = front.bitmask();
         let at = k..k + GROUP;
         let (c, nm, p): (&[u8; GROUP], &[u8; GROUP], &mut [P; GROUP]) = (
-            colour[at.clone()].try_into().expect("a group"),
-            normal[at.clone()].try_into().expect("a group"),
+            src.colour[at.clone()].try_into().expect("a group"),
+            src.normal[at.clone()].try_into().expect("a group"),
             (&mut dst_p[at]).try_into().expect("a group"),
         );
         // Written as a select of the value (a conditional move of the address
         // read), not as an index into `[old, lit]`, which LLVM built on the stack:
         // 5.3 M instructions a steady 1000-unit 1080p orthographic frame.
         for j in 0..GROUP {
-            let lit = P::shade(vpl, shade, c[j], nm[j]);
+            let lit = P::shade(src.vpl, src.shade, c[j], nm[j]);
             let old = p[j];
             p[j] = if front & (1 << j) != 0 { lit } else { old };
         }
@@ -149,49 +144,19 @@ fn group<P: Shade>(
 /// test a pixel (runs under four pixels only). Measured: the steady 1000-unit 1080p
 /// orthographic frame's blits 61.0 -> 53.4 M instructions (docs/benchmarks.md, issue 43).
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the blit loop's locals, passed to its one inner step
-fn run<P: Shade>(
-    origin_depth: f32,
-    offset: &[f32],
-    colour: &[u8],
-    normal: &[u8],
-    shade: &LimbShade,
-    vpl: &Vpl,
-    dst_p: &mut [P],
-    dst_d: &mut [f32],
-) {
+fn run<P: Shade>(origin_depth: f32, src: RunSource<'_>, dst_p: &mut [P], dst_d: &mut [f32]) {
     let n = dst_d.len();
     let origin = Vec4::splat(origin_depth);
     let mut k = 0;
     while k + GROUP <= n {
-        group(k, origin, offset, colour, normal, shade, vpl, dst_p, dst_d);
+        group(k, origin, src, dst_p, dst_d);
         k += GROUP;
     }
     if k < n && n >= GROUP {
-        group(
-            n - GROUP,
-            origin,
-            offset,
-            colour,
-            normal,
-            shade,
-            vpl,
-            dst_p,
-            dst_d,
-        );
+        group(n - GROUP, origin, src, dst_p, dst_d);
     } else {
         for j in k..n {
-            put(
-                j,
-                origin_depth,
-                offset,
-                colour,
-                normal,
-                shade,
-                vpl,
-                dst_p,
-                dst_d,
-            );
+            put(j, origin_depth, src, dst_p, dst_d);
         }
     }
 }
@@ -236,11 +201,13 @@ fn blit<P: Shade>(
             let at = (y - band_top) as usize * width + lo as usize;
             let shade = &b.entry.shades[sp.limb as usize];
             let src = start..start + n;
-            let (colour, normal, offset) = (
-                &s.colour[src.clone()],
-                &s.normal[src.clone()],
-                &s.depth[src],
-            );
+            let source = RunSource {
+                offset: &s.depth[src.clone()],
+                colour: &s.colour[src.clone()],
+                normal: &s.normal[src],
+                shade,
+                vpl,
+            };
             let (dst_p, dst_d) = (&mut pixels[at..at + n], &mut depth[at..at + n]);
             // Groups of four with no pixel in front of what is drawn are skipped before
             // shading: in a crowd drawn nearest first most sprite pixels are behind (5.2 M
@@ -255,7 +222,7 @@ fn blit<P: Shade>(
             // lane after shading all four (branch-free, as `put`). At 1080p the scalar group
             // test was about half of the banded pass (docs/benchmarks.md, issue 43, levers 10
             // and 12).
-            run(b.depth, offset, colour, normal, shade, vpl, dst_p, dst_d);
+            run(b.depth, source, dst_p, dst_d);
         }
     }
 }
@@ -298,11 +265,18 @@ mod tests {
             let normal: Vec<u8> = pixels.iter().map(|p| p.3).collect();
             let old: Vec<u8> = pixels.iter().map(|p| p.4).collect();
 
+            let src = RunSource {
+                offset: &offset,
+                colour: &colour,
+                normal: &normal,
+                shade: &shade,
+                vpl: &vpl,
+            };
             let (mut p8, mut d8) = (old.clone(), dst.clone());
-            run(origin, &offset, &colour, &normal, &shade, &vpl, &mut p8, &mut d8);
+            run(origin, src, &mut p8, &mut d8);
             let (mut q8, mut e8) = (old.clone(), dst.clone());
             for k in 0..old.len() {
-                put(k, origin, &offset, &colour, &normal, &shade, &vpl, &mut q8, &mut e8);
+                put(k, origin, src, &mut q8, &mut e8);
             }
             prop_assert_eq!(&p8, &q8);
             prop_assert_eq!(d8.iter().map(|d| d.to_bits()).collect::<Vec<_>>(),
@@ -310,10 +284,10 @@ mod tests {
 
             let old32: Vec<modex::Argb8888> = old.iter().map(|&c| modex::Argb8888(u32::from(c) * 0x0101_0101)).collect();
             let (mut p32, mut d32) = (old32.clone(), dst.clone());
-            run(origin, &offset, &colour, &normal, &shade, &vpl, &mut p32, &mut d32);
+            run(origin, src, &mut p32, &mut d32);
             let (mut q32, mut e32) = (old32, dst);
             for k in 0..q32.len() {
-                put(k, origin, &offset, &colour, &normal, &shade, &vpl, &mut q32, &mut e32);
+                put(k, origin, src, &mut q32, &mut e32);
             }
             prop_assert_eq!(p32, q32);
             prop_assert_eq!(d32.iter().map(|d| d.to_bits()).collect::<Vec<_>>(),

@@ -155,6 +155,98 @@ impl TileDepth {
     }
 }
 
+/// Where in a tile its maximum lies: row times [`TILE`] plus column ([`UNKNOWN`]: no pixel holds
+/// it, or it was not looked for). A crowded band keeps one per tile beside its [`TileDepth`]
+/// ([`Places`]).
+///
+/// Why: while that pixel still holds the maximum, a stale tile's maximum is unchanged
+/// ([`refreshed`]). Of the 177 k tiles refreshed in the 1000-unit 1080p perspective frame,
+/// 139 k had the maximum they had before (the ground's or another farther pixel that the limb
+/// which made them stale did not cover), each a full read of its 64 depths (docs/benchmarks.md,
+/// issue 43, "Levers 30-"). In a band that is not crowded a tile is seldom refreshed more than
+/// once or twice, and looking for the place after each computation costs more than it saves.
+pub(crate) type Place = u8;
+/// No known place ([`Place`]).
+const UNKNOWN: Place = 0xff;
+
+/// The places of a band's tiles' maxima ([`Place`]), beside its [`TileDepth`] (not a field of
+/// it: the voxel test, inlined into the splats' loops, reads the tiles, and a field more moved
+/// their registers, +0.5 M instructions a 1000-unit frame). Empty: not kept.
+#[derive(Default)]
+pub(crate) struct Places(Vec<Place>);
+
+impl Places {
+    /// The places of a crowded band's `tiles`, none known yet.
+    pub fn of(tiles: &TileDepth) -> Places {
+        Places(vec![UNKNOWN; tiles.max.len()])
+    }
+
+    /// Whether none are kept (the band is not crowded).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Whether a stale tile (`tx`, `ty`) of a band `width` wide whose maximum `m` was found at
+/// `place` still has it: that pixel still holds `m`. Exact: depths in a band only ever decrease
+/// while it is drawn (module doc), so every other pixel is still at most `m` (a NaN pixel is
+/// left out of the maximum and never written), and `m` is what a recompute would give. A place
+/// always names a pixel of its own tile ([`tile_at`]), so any place kept answers rightly.
+#[inline(always)]
+fn refreshed(m: f32, place: Place, (width, tx, ty): (usize, usize, usize), depth: &[f32]) -> bool {
+    if place == UNKNOWN {
+        return false;
+    }
+    let (r, c) = (usize::from(place >> 3), usize::from(place & 7));
+    depth
+        .get((ty * TILE + r) * width + tx * TILE + c)
+        .is_some_and(|d| d.to_bits() == m.to_bits())
+}
+
+/// Where in tile (`tx`, `ty`) of a band `width` wide and `rows` tall its maximum `m` lies (its
+/// first pixel with the same bits), [`UNKNOWN`] when no pixel holds it (an all-NaN tile, or one
+/// past `depth`'s end).
+#[inline(never)]
+fn tile_at(width: usize, rows: usize, (tx, ty): (usize, usize), m: f32, depth: &[f32]) -> Place {
+    let x0 = tx * TILE;
+    let n = TILE.min(width - x0);
+    let (r0, r1) = (ty * TILE, ((ty + 1) * TILE).min(rows));
+    for r in r0..r1 {
+        let a = r * width + x0;
+        let Some(row) = depth.get(a..a + n) else {
+            return UNKNOWN;
+        };
+        if let Some(i) = row.iter().position(|d| d.to_bits() == m.to_bits()) {
+            return ((r - r0) * TILE + i) as Place;
+        }
+    }
+    UNKNOWN
+}
+
+/// [`tile_at`] of a whole tile whose top left pixel is `depth[a]` and whose rows are `width`
+/// apart ([`full_tile_max`]), eight pixels of a row compared at a time (a float compare: for a
+/// maximum of zero it may find a zero of the other sign, and [`refreshed`] then answers no, as
+/// for an unknown place).
+#[inline(never)]
+fn full_tile_at(depth: &[f32], a: usize, width: usize, m: f32) -> Place {
+    let mv = Vec4::splat(m);
+    for r in 0..TILE {
+        let Some(row) = depth
+            .get(a + r * width..)
+            .and_then(|d| d.first_chunk::<TILE>())
+        else {
+            return UNKNOWN;
+        };
+        let lo = Vec4::from_slice(&row[..4]).cmpeq(mv).bitmask();
+        let hi = Vec4::from_slice(&row[4..]).cmpeq(mv).bitmask();
+        let lanes = lo | hi << 4;
+        if lanes != 0 {
+            return (r * TILE) as Place + lanes.trailing_zeros() as Place;
+        }
+    }
+    UNKNOWN
+}
+
 /// [`TileDepth::compute`] of any tile of a band `width` wide and `rows` tall, row by row.
 fn tile_max(width: usize, rows: usize, tx: usize, ty: usize, depth: &[f32]) -> f32 {
     let x0 = tx * TILE;
@@ -282,6 +374,31 @@ impl TileDepth {
     /// What the tiles under a job's `footprint` (refreshed from the band's `depth` first) say:
     /// [`Seen`] against its box's nearest view depth.
     pub fn hides_footprint(&mut self, footprint: &Footprint, depth: &[f32]) -> Seen {
+        self.hides_footprint_in::<false>(footprint, depth, &mut [])
+    }
+
+    /// [`TileDepth::hides_footprint`] in a crowded band, a stale tile refreshed only when the
+    /// place of its maximum in `places` ([`Places::of`] this band) no longer holds it
+    /// ([`Place`]), and the place of a maximum it recomputes noted there.
+    pub fn hides_footprint_at(
+        &mut self,
+        footprint: &Footprint,
+        depth: &[f32],
+        places: &mut Places,
+    ) -> Seen {
+        self.hides_footprint_in::<true>(footprint, depth, &mut places.0)
+    }
+
+    /// [`TileDepth::hides_footprint`] (`PLACES` false: `places` unread) and
+    /// [`TileDepth::hides_footprint_at`], apart so that the band without places runs the loop it
+    /// ran before them, with no test of `places` per tile row.
+    #[inline(always)]
+    fn hides_footprint_in<const PLACES: bool>(
+        &mut self,
+        footprint: &Footprint,
+        depth: &[f32],
+        places: &mut [Place],
+    ) -> Seen {
         // Splatted faces reach past the box by `FACE_LIMIT`'s 1e-4 of a cell; the margin is far
         // above that and the roundings of the two ways the depth is computed.
         let near = footprint.nearest - 1e-4 * footprint.nearest.abs() - 1e-2;
@@ -321,6 +438,26 @@ impl TileDepth {
                 }
                 continue;
             };
+            if let Some(places) = places.get_mut(row + a..row + b).filter(|_| PLACES) {
+                let here = stale.iter_mut().zip(max.iter_mut()).zip(places.iter_mut());
+                for (tx, ((stale, m), place)) in (a..b).zip(here) {
+                    if *stale && !refreshed(*m, *place, (width, tx, ty), depth) {
+                        let a = first + tx * TILE;
+                        (*m, *place) = if whole_rows && tx * TILE + TILE <= width {
+                            let m = full_tile_max(depth, a, width);
+                            (m, full_tile_at(depth, a, width, m))
+                        } else {
+                            let m = tile_max(width, self.rows, tx, ty, depth);
+                            (m, tile_at(width, self.rows, (tx, ty), m, depth))
+                        };
+                    }
+                    *stale = false;
+                    all &= *m < near;
+                    under += usize::from(*m < near);
+                    tiles += 1;
+                }
+                continue;
+            }
             for (tx, (stale, m)) in (a..b).zip(stale.iter_mut().zip(max.iter_mut())) {
                 if *stale {
                     *m = if whole_rows && tx * TILE + TILE <= width {

@@ -362,3 +362,60 @@ fn a_whole_tile_has_the_row_by_row_maximum() {
         }
     }
 }
+
+/// A crowded band's tiles with the places of their maxima ([`super::Places`]) answer every
+/// footprint as the tiles without them, and hold the same maxima, while random draws lower the
+/// depths (a few pixels of a tile at a time, sometimes its maximum's, sometimes none) and the
+/// drawn footprints mark their tiles stale; the band's right and bottom tiles are not whole.
+#[test]
+fn places_of_maxima_change_no_answer() {
+    use super::super::footprint::Footprint;
+    use super::Places;
+    let (w, rows, y0) = (61usize, 37usize, 5usize);
+    let mut rng = Rng::new(7);
+    let mut depth: Vec<f32> = (0..w * rows)
+        .map(|i| match i % 13 {
+            0 => f32::INFINITY,
+            1 => f32::NAN,
+            _ => rng.range(10.0, 100.0),
+        })
+        .collect();
+    let mut plain = TileDepth::for_band(w, y0, rows, true).unwrap();
+    let mut kept = TileDepth::for_band(w, y0, rows, true).unwrap();
+    let mut places = Places::of(&kept);
+    let mut seen = [0usize; 3];
+    for _ in 0..3000 {
+        let x0 = (rng.next_u32() as usize) % w;
+        let y = y0 + (rng.next_u32() as usize) % rows;
+        let (x1, y1) = (
+            (x0 + 1 + (rng.next_u32() as usize) % 20).min(w),
+            (y + 1 + (rng.next_u32() as usize) % 20).min(y0 + rows),
+        );
+        let footprint = Footprint {
+            rect: [x0, y, x1, y1],
+            edges: None,
+            nearest: rng.range(5.0, 90.0),
+        };
+        let a = plain.hides_footprint(&footprint, &depth);
+        let b = kept.hides_footprint_at(&footprint, &depth, &mut places);
+        assert_eq!(a, b, "{footprint:?}");
+        assert_eq!(
+            plain.max.iter().map(|m| m.to_bits()).collect::<Vec<_>>(),
+            kept.max.iter().map(|m| m.to_bits()).collect::<Vec<_>>()
+        );
+        seen[a as usize] += 1;
+        // The job draws: a few of its pixels get nearer (never a NaN one: `z < NaN` fails).
+        for _ in 0..(rng.next_u32() % 6) {
+            let px = x0 + (rng.next_u32() as usize) % (x1 - x0);
+            let py = y + (rng.next_u32() as usize) % (y1 - y) - y0;
+            let d = &mut depth[py * w + px];
+            let z = rng.range(1.0, 100.0);
+            if z < *d {
+                *d = z;
+            }
+        }
+        plain.touched_by_asked(&footprint);
+        kept.touched_by_asked(&footprint);
+    }
+    assert!(seen.iter().all(|&n| n >= 20), "answers {seen:?}");
+}

@@ -32,12 +32,28 @@ pub enum PngError {
 
 /// Encode an 8-bit frame as an indexed PNG carrying `palette`.
 pub fn encode_indexed(frame: &IndexedFrame, palette: &Palette) -> Result<Vec<u8>, PngError> {
+    encode_indexed_keyed(frame, palette, None)
+}
+
+/// [`encode_indexed`], with palette index `transparent` (if any) shown transparent by viewers:
+/// a `tRNS` chunk giving that entry alpha 0 and the entries before it 255. The indices are
+/// written as they are, so they still survive exactly.
+pub fn encode_indexed_keyed(
+    frame: &IndexedFrame,
+    palette: &Palette,
+    transparent: Option<u8>,
+) -> Result<Vec<u8>, PngError> {
     let mut out = Vec::new();
     {
         let mut enc = png::Encoder::new(&mut out, frame.width() as u32, frame.height() as u32);
         enc.set_color(png::ColorType::Indexed);
         enc.set_depth(png::BitDepth::Eight);
         enc.set_palette(palette.to_rgb_bytes());
+        if let Some(key) = transparent {
+            let mut alpha = vec![255u8; usize::from(key) + 1];
+            alpha[usize::from(key)] = 0;
+            enc.set_trns(alpha);
+        }
         let mut w = enc.write_header()?;
         w.write_image_data(frame.pixels())?;
         w.finish()?;

@@ -204,6 +204,54 @@ fn render_writes_indexed_and_true_colour_pngs() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// The 8-bit render shows the unit over nothing, as the 8888 render does: the PNG's key index is
+/// transparent exactly where the 8888 render's alpha is 0 (the pixels the unit does not cover),
+/// and the unit's own pixels keep their indices.
+#[test]
+fn the_8bit_render_is_transparent_where_the_8888_render_is() {
+    let dir = tmp("keyed");
+    let vxl = write_tank(&dir);
+    let render = |format: &str, name: &str| {
+        let png = dir.join(name);
+        let out = modex(&[
+            "render",
+            s(&vxl),
+            "-o",
+            s(&png),
+            "--format",
+            format,
+            "--facing",
+            "40",
+            "--frame",
+            "2",
+            "--size",
+            "96x64",
+            "--threads",
+            "1",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::read(&png).unwrap()
+    };
+    let (png8, png32) = (render("8", "k8.png"), render("8888", "k32.png"));
+    let (_, _, rgba8) = modex::pngio::decode_rgba(&png8).unwrap();
+    let (_, _, rgba32) = modex::pngio::decode_rgba(&png32).unwrap();
+    let shown = |rgba: &[u8]| rgba.chunks(4).map(|p| p[3] != 0).collect::<Vec<_>>();
+    let (shown8, shown32) = (shown(&rgba8), shown(&rgba32));
+    assert!(shown32.iter().filter(|&&c| c).count() > 300);
+    assert!(
+        shown32.iter().any(|&c| !c),
+        "the unit does not fill the picture"
+    );
+    assert_eq!(shown8, shown32);
+    // Every shown pixel of the 8-bit picture is opaque, every other fully transparent.
+    assert!(rgba8.chunks(4).all(|p| p[3] == 0 || p[3] == 255));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// `--format 565` and `4444` are drawn natively by the ray-marcher; their PNGs are exactly the
 /// 8888 render narrowed to the format, pixel by pixel (what the CLI wrote when it converted).
 #[test]

@@ -297,17 +297,15 @@ impl Drawing for UnitShot<'_> {
     where
         T::Px: RasterPixel + VoxelPixel,
     {
-        // As `voxel::draw_shot` (`modex render`) draws it: through a cleared depth buffer (here
-        // the page's kept one) onto a cleared target (`ShownUnit::draw` clears it).
-        let opts = RenderOptions::default();
-        self.depth.clear();
-        modex_voxel::draw(
+        // As `modex render` draws it (through the page's kept depth buffer) onto a cleared
+        // target (`ShownUnit::draw` clears it).
+        modex_view::voxel::draw_shot(
+            target,
+            self.depth,
             self.scene,
             &self.camera,
             self.vpl,
-            &opts,
-            target,
-            self.depth,
+            &RenderOptions::default(),
         )?;
         Ok(())
     }

@@ -120,6 +120,36 @@ impl AnyTarget {
         each_format!(self, t => pngio::save_target(path, t, palette))
     }
 
+    /// [`AnyTarget::save_png`] of a picture that covers only the pixels `covered` marks (a unit
+    /// over nothing), with the others transparent in every format: what the 8888 and 4444
+    /// targets already show, cleared to zero. An 8-bit frame's uncovered pixels are set to a key
+    /// index that the PNG's `tRNS` makes transparent ([`background_key`]); covered pixels keep
+    /// their indices exactly. 565 has no alpha: its uncovered pixels stay as drawn.
+    pub fn save_png_covered(
+        &self,
+        path: &Path,
+        palette: &Palette,
+        covered: &[bool],
+    ) -> Result<(), PngError> {
+        let AnyTarget::Indexed8(frame) = self else {
+            return self.save_png(path, palette);
+        };
+        let Some(key) = background_key(frame.pixels(), covered) else {
+            log::warn!("the picture uses all 256 palette indices: its background is saved opaque");
+            return self.save_png(path, palette);
+        };
+        let mut keyed = frame.clone();
+        for (p, &c) in keyed.pixels_mut().iter_mut().zip(covered) {
+            if !c {
+                *p = key;
+            }
+        }
+        pngio::write_file(
+            path,
+            &pngio::encode_indexed_keyed(&keyed, palette, Some(key))?,
+        )
+    }
+
     /// Show on `presenter` (8-bit frames stay indexed); `false` once the user closed it.
     pub fn present(
         &self,
@@ -128,6 +158,17 @@ impl AnyTarget {
     ) -> Result<bool, PresentError> {
         each_format!(self, t => presenter.present_target(t, palette))
     }
+}
+
+/// The palette index an 8-bit picture's uncovered pixels are saved with, transparent: index 0
+/// (the Westwood palettes' background, what the frame is cleared to) unless a covered pixel
+/// uses it, else the lowest index no covered pixel uses; `None` when they use all 256.
+pub fn background_key(pixels: &[u8], covered: &[bool]) -> Option<u8> {
+    let mut used = [false; 256];
+    for (&p, &c) in pixels.iter().zip(covered) {
+        used[usize::from(p)] |= c;
+    }
+    (0..=255u8).find(|&i| !used[usize::from(i)])
 }
 
 #[cfg(test)]
@@ -145,6 +186,47 @@ mod tests {
             target.fill(T::flat(self.0, &Palette::quake()));
             Ok(())
         }
+    }
+
+    /// The key is index 0 unless a covered pixel uses it, then the lowest index none uses; with
+    /// all 256 used there is none. Uncovered pixels' own indices do not count.
+    #[test]
+    fn the_background_key_is_an_index_no_covered_pixel_uses() {
+        let all: Vec<u8> = (0..=255).collect();
+        let yes = vec![true; 256];
+        assert_eq!(background_key(&all, &yes), None);
+        let mut covered = yes.clone();
+        covered[0] = false;
+        assert_eq!(background_key(&all, &covered), Some(0));
+        covered[0] = true;
+        covered[7] = false;
+        covered[3] = false;
+        assert_eq!(background_key(&all, &covered), Some(3));
+        assert_eq!(background_key(&[5, 0, 9], &[false, false, false]), Some(0));
+        assert_eq!(background_key(&[0, 1, 9], &[true, true, false]), Some(2));
+    }
+
+    /// A picture saved over its covered pixels: the uncovered ones read back transparent
+    /// through the PNG's key, the covered ones keep their indices and read back opaque.
+    #[test]
+    fn an_indexed_picture_is_saved_with_its_background_transparent() {
+        let mut t = AnyTarget::new(TargetFormat::Indexed8, 4, 2);
+        let AnyTarget::Indexed8(f) = &mut t else {
+            unreachable!()
+        };
+        f.pixels_mut().copy_from_slice(&[0, 1, 2, 0, 0, 0, 9, 9]);
+        let covered = [true, true, true, false, false, false, true, false];
+        let path = std::env::temp_dir().join(format!("modex-keyed-{}.png", std::process::id()));
+        t.save_png_covered(&path, &Palette::quake(), &covered)
+            .unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let (frame, _) = pngio::decode_indexed(&bytes).unwrap();
+        // Index 0 is a covered pixel's colour: the key is 3, the lowest unused.
+        assert_eq!(frame.pixels(), &[0, 1, 2, 3, 3, 3, 9, 3]);
+        let (_, _, rgba) = pngio::decode_rgba(&bytes).unwrap();
+        let alpha: Vec<u8> = rgba.chunks(4).map(|p| p[3]).collect();
+        assert_eq!(alpha, [255, 255, 255, 0, 0, 0, 255, 0]);
     }
 
     #[test]

@@ -62,10 +62,13 @@ pub fn render_camera(
     Ok(frame_scene(scene, &base)?)
 }
 
-/// `scene` drawn into `target` through a fresh depth buffer, as `render` draws it; what the
-/// ray-marcher counted.
+/// `scene` drawn into `target` through `depth`, cleared first (and made the target's size), as
+/// `modex render`, the viewer and the page draw a unit; what the ray-marcher counted. The depth
+/// buffer then says which pixels the unit covers (finite depths): `render` keys the others
+/// transparent in its 8-bit PNG ([`crate::target::AnyTarget::save_png_covered`]).
 pub fn draw_shot<T: Target>(
     target: &mut T,
+    depth: &mut DepthBuffer,
     scene: &[Instance<'_>],
     camera: &Camera,
     vpl: &Vpl,
@@ -75,6 +78,15 @@ where
     T::Px: VoxelPixel,
 {
     let (w, h) = target.size();
-    let mut depth = DepthBuffer::new(w, h);
-    Ok(draw(scene, camera, vpl, opts, target, &mut depth)?)
+    if (depth.width(), depth.height()) == (w, h) {
+        depth.clear();
+    } else {
+        *depth = DepthBuffer::new(w, h);
+    }
+    Ok(draw(scene, camera, vpl, opts, target, depth)?)
+}
+
+/// Which pixels a shot covers: those `depth` holds a finite depth for.
+pub fn covered(depth: &DepthBuffer) -> Vec<bool> {
+    depth.values().iter().map(|d| d.is_finite()).collect()
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
-use modex::{Camera, DrawStats, OpenedFile, Palette, Target, TargetFormat};
+use modex::{Camera, DepthBuffer, DrawStats, OpenedFile, Palette, Target, TargetFormat};
 use modex_raster::RasterPixel;
 use modex_voxel::{
     draw_limb_outlines, frame_scene, lighting_for, Instance, LightSource, Pose, RenderOptions,
@@ -21,9 +21,9 @@ use modex_assets::{Asset, Format, PaletteFile};
 use super::hud::Hud;
 use super::keys::{Action, Drag, KeyState, Viewer};
 use super::model_render::DRAG;
-use super::target::{self, save_png, Targets};
+use super::target::{self, Targets};
 use crate::cli::{parse_size, RenderArgs, ViewArgs};
-use modex_view::target::Drawing;
+use modex_view::target::{AnyTarget, Drawing};
 
 /// The unit of a VXL file the frontend already read, with its pieces from the same folder.
 fn load_set(asset: &Asset) -> Result<VoxelSet> {
@@ -56,6 +56,8 @@ struct Shot<'a> {
     camera: Camera,
     vpl: &'a Vpl,
     opts: RenderOptions,
+    /// Where the unit was drawn, after the draw: its covered pixels.
+    depth: DepthBuffer,
 }
 
 impl Drawing for Shot<'_> {
@@ -63,7 +65,14 @@ impl Drawing for Shot<'_> {
     where
         T::Px: RasterPixel + VoxelPixel,
     {
-        modex_view::voxel::draw_shot(target, self.scene, &self.camera, self.vpl, &self.opts)?;
+        modex_view::voxel::draw_shot(
+            target,
+            &mut self.depth,
+            self.scene,
+            &self.camera,
+            self.vpl,
+            &self.opts,
+        )?;
         Ok(())
     }
 }
@@ -91,17 +100,15 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
         camera,
         vpl: &vpl,
         opts: RenderOptions::default(),
+        depth: DepthBuffer::new(w, h),
     };
-    modex::with_threads(args.threads.unwrap_or(0), || {
-        // Voxel units are palettized: 8-bit unless another format is asked.
-        save_png(
-            args.format.unwrap_or(modex::TargetFormat::Indexed8),
-            (w, h),
-            &vpl.palette,
-            out,
-            &mut shot,
-        )
-    })??;
+    // Voxel units are palettized: 8-bit unless another format is asked. The pixels the unit
+    // does not cover are transparent in every format with alpha, as the game drew a unit over
+    // the map (8-bit: a key index made transparent in the PNG).
+    let mut target = AnyTarget::new(args.format.unwrap_or(TargetFormat::Indexed8), w, h);
+    modex::with_threads(args.threads.unwrap_or(0), || target.draw(&mut shot))??;
+    let covered = modex_view::voxel::covered(&shot.depth);
+    target.save_png_covered(out, &vpl.palette, &covered)?;
     log::info!("wrote {}", out.display());
     Ok(())
 }
@@ -245,6 +252,8 @@ struct UnitPicture<'a> {
     st: &'a ViewState,
     set: &'a VoxelSet,
     vpl: &'a Vpl,
+    /// The viewer's depth buffer, kept from frame to frame.
+    depth: &'a mut DepthBuffer,
     /// What the last draw counted.
     stats: DrawStats,
 }
@@ -287,7 +296,8 @@ impl Drawing for UnitPicture<'_> {
             ..RenderOptions::default()
         };
         target.fill(background::<T>(&self.vpl.palette));
-        self.stats = modex_view::voxel::draw_shot(target, &scene, &camera, self.vpl, &opts)?;
+        self.stats =
+            modex_view::voxel::draw_shot(target, self.depth, &scene, &camera, self.vpl, &opts)?;
         if st.outlines {
             let green = T::flat([0, 255, 0], &self.vpl.palette);
             draw_limb_outlines(&scene, &camera, target, green)?;
@@ -334,6 +344,7 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
     let mut last_status = String::new();
     let mut last = Instant::now();
     let mut next_tick = Instant::now();
+    let mut depth = DepthBuffer::new(w, h);
     loop {
         let now = Instant::now();
         let dt = (now - last).as_secs_f32().min(0.1);
@@ -354,6 +365,7 @@ pub fn view(args: &ViewArgs, asset: &Asset) -> Result<()> {
             st: &st,
             set: &set,
             vpl: &vpl,
+            depth: &mut depth,
             stats: DrawStats::default(),
         };
         let extra = [format!("frame {}/{frames}", st.frame)];
@@ -396,10 +408,12 @@ mod tests {
 
     /// The unit drawn as `st` says into a 64 x 48 target of `st.format`; RGBA8 pixels.
     fn draw(st: &ViewState, set: &VoxelSet, vpl: &Vpl) -> Vec<u8> {
+        let mut depth = DepthBuffer::new(64, 48);
         let mut picture = UnitPicture {
             st,
             set,
             vpl,
+            depth: &mut depth,
             stats: DrawStats::default(),
         };
         let mut target = modex_view::target::AnyTarget::new(st.format, 64, 48);

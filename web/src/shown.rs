@@ -229,7 +229,9 @@ impl ShownUnit {
             camera,
             vpl: &self.unit.vpl,
         };
-        into_rgba(target, &self.unit.vpl.palette, out, &mut shot)?;
+        target.draw(&mut shot)?;
+        // What `modex render` saves: the pixels the unit does not cover transparent.
+        target.write_rgba8_covered(&self.unit.vpl.palette, shot.depth, out);
         Ok(())
     }
 }

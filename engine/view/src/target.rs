@@ -10,7 +10,9 @@ use std::path::Path;
 
 use modex::pngio::{self, PngError};
 use modex::present::{Present, PresentError};
-use modex::{Argb4444, Argb8888, IndexedFrame, Palette, Rgb565, Surface, Target, TargetFormat};
+use modex::{
+    Argb4444, Argb8888, DepthBuffer, IndexedFrame, Palette, Rgb565, Surface, Target, TargetFormat,
+};
 use modex_raster::RasterPixel;
 use modex_voxel::VoxelPixel;
 
@@ -120,27 +122,27 @@ impl AnyTarget {
         each_format!(self, t => pngio::save_target(path, t, palette))
     }
 
-    /// [`AnyTarget::save_png`] of a picture that covers only the pixels `covered` marks (a unit
-    /// over nothing), with the others transparent in every format: what the 8888 and 4444
-    /// targets already show, cleared to zero. An 8-bit frame's uncovered pixels are set to a key
-    /// index that the PNG's `tRNS` makes transparent ([`background_key`]); covered pixels keep
-    /// their indices exactly. 565 has no alpha: its uncovered pixels stay as drawn.
+    /// [`AnyTarget::save_png`] of a picture drawn over nothing (a unit): it covers the pixels
+    /// whose `depth` is finite, and the others are transparent in every format with alpha, as
+    /// the 8888 and 4444 targets, cleared to zero, already are. An 8-bit frame's uncovered
+    /// pixels are set to a key index that the PNG's `tRNS` makes transparent
+    /// ([`background_key`]); covered pixels keep their indices exactly. 565 has no alpha.
     pub fn save_png_covered(
         &self,
         path: &Path,
         palette: &Palette,
-        covered: &[bool],
+        depth: &DepthBuffer,
     ) -> Result<(), PngError> {
         let AnyTarget::Indexed8(frame) = self else {
             return self.save_png(path, palette);
         };
-        let Some(key) = background_key(frame.pixels(), covered) else {
+        let Some(key) = background_key(frame.pixels(), depth.values()) else {
             log::warn!("the picture uses all 256 palette indices: its background is saved opaque");
             return self.save_png(path, palette);
         };
         let mut keyed = frame.clone();
-        for (p, &c) in keyed.pixels_mut().iter_mut().zip(covered) {
-            if !c {
+        for (p, d) in keyed.pixels_mut().iter_mut().zip(depth.values()) {
+            if !d.is_finite() {
                 *p = key;
             }
         }
@@ -148,6 +150,24 @@ impl AnyTarget {
             path,
             &pngio::encode_indexed_keyed(&keyed, palette, Some(key))?,
         )
+    }
+
+    /// [`AnyTarget::write_rgba8`] of a picture drawn over nothing, as
+    /// [`AnyTarget::save_png_covered`] saves it: an 8-bit frame's uncovered pixels are written
+    /// transparent (`[0, 0, 0, 0]`, what the cleared true-colour targets hold) when the PNG keys
+    /// them, so a page shows what `modex render` wrote.
+    pub fn write_rgba8_covered(&self, palette: &Palette, depth: &DepthBuffer, out: &mut Vec<u8>) {
+        self.write_rgba8(palette, out);
+        let AnyTarget::Indexed8(frame) = self else {
+            return;
+        };
+        if background_key(frame.pixels(), depth.values()).is_some() {
+            for (px, d) in out.chunks_exact_mut(4).zip(depth.values()) {
+                if !d.is_finite() {
+                    px.fill(0);
+                }
+            }
+        }
     }
 
     /// Show on `presenter` (8-bit frames stay indexed); `false` once the user closed it.
@@ -160,13 +180,14 @@ impl AnyTarget {
     }
 }
 
-/// The palette index an 8-bit picture's uncovered pixels are saved with, transparent: index 0
-/// (the Westwood palettes' background, what the frame is cleared to) unless a covered pixel
-/// uses it, else the lowest index no covered pixel uses; `None` when they use all 256.
-pub fn background_key(pixels: &[u8], covered: &[bool]) -> Option<u8> {
+/// The palette index an 8-bit picture's uncovered pixels (those whose `depth` is not finite)
+/// are saved with, transparent: index 0 (the Westwood palettes' background, what the frame is
+/// cleared to) unless a covered pixel uses it, else the lowest index no covered pixel uses;
+/// `None` when they use all 256.
+pub fn background_key(pixels: &[u8], depth: &[f32]) -> Option<u8> {
     let mut used = [false; 256];
-    for (&p, &c) in pixels.iter().zip(covered) {
-        used[usize::from(p)] |= c;
+    for (&p, d) in pixels.iter().zip(depth) {
+        used[usize::from(p)] |= d.is_finite();
     }
     (0..=255u8).find(|&i| !used[usize::from(i)])
 }
@@ -192,22 +213,24 @@ mod tests {
     /// all 256 used there is none. Uncovered pixels' own indices do not count.
     #[test]
     fn the_background_key_is_an_index_no_covered_pixel_uses() {
+        const NO: f32 = f32::INFINITY;
         let all: Vec<u8> = (0..=255).collect();
-        let yes = vec![true; 256];
+        let yes = vec![1.0; 256];
         assert_eq!(background_key(&all, &yes), None);
-        let mut covered = yes.clone();
-        covered[0] = false;
-        assert_eq!(background_key(&all, &covered), Some(0));
-        covered[0] = true;
-        covered[7] = false;
-        covered[3] = false;
-        assert_eq!(background_key(&all, &covered), Some(3));
-        assert_eq!(background_key(&[5, 0, 9], &[false, false, false]), Some(0));
-        assert_eq!(background_key(&[0, 1, 9], &[true, true, false]), Some(2));
+        let mut depth = yes.clone();
+        depth[0] = NO;
+        assert_eq!(background_key(&all, &depth), Some(0));
+        depth[0] = 1.0;
+        depth[7] = NO;
+        depth[3] = NO;
+        assert_eq!(background_key(&all, &depth), Some(3));
+        assert_eq!(background_key(&[5, 0, 9], &[NO, NO, NO]), Some(0));
+        assert_eq!(background_key(&[0, 1, 9], &[0.5, -2.0, NO]), Some(2));
     }
 
     /// A picture saved over its covered pixels: the uncovered ones read back transparent
-    /// through the PNG's key, the covered ones keep their indices and read back opaque.
+    /// through the PNG's key, the covered ones keep their indices and read back opaque; a page
+    /// is given the same colours, and transparent black where the PNG is transparent.
     #[test]
     fn an_indexed_picture_is_saved_with_its_background_transparent() {
         let mut t = AnyTarget::new(TargetFormat::Indexed8, 4, 2);
@@ -215,9 +238,14 @@ mod tests {
             unreachable!()
         };
         f.pixels_mut().copy_from_slice(&[0, 1, 2, 0, 0, 0, 9, 9]);
-        let covered = [true, true, true, false, false, false, true, false];
+        let mut depth = DepthBuffer::new(4, 2);
+        for (d, c) in depth.values_mut().iter_mut().zip([1, 1, 1, 0, 0, 0, 1, 0]) {
+            if c == 1 {
+                *d = 2.0;
+            }
+        }
         let path = std::env::temp_dir().join(format!("modex-keyed-{}.png", std::process::id()));
-        t.save_png_covered(&path, &Palette::quake(), &covered)
+        t.save_png_covered(&path, &Palette::quake(), &depth)
             .unwrap();
         let bytes = std::fs::read(&path).unwrap();
         std::fs::remove_file(&path).unwrap();
@@ -227,6 +255,15 @@ mod tests {
         let (_, _, rgba) = pngio::decode_rgba(&bytes).unwrap();
         let alpha: Vec<u8> = rgba.chunks(4).map(|p| p[3]).collect();
         assert_eq!(alpha, [255, 255, 255, 0, 0, 0, 255, 0]);
+        let mut page = Vec::new();
+        t.write_rgba8_covered(&Palette::quake(), &depth, &mut page);
+        for (i, (p, r)) in page.chunks(4).zip(rgba.chunks(4)).enumerate() {
+            if r[3] == 0 {
+                assert_eq!(p, [0, 0, 0, 0], "pixel {i}");
+            } else {
+                assert_eq!(p, r, "pixel {i}");
+            }
+        }
     }
 
     #[test]

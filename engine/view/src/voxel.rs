@@ -85,8 +85,3 @@ where
     }
     Ok(draw(scene, camera, vpl, opts, target, depth)?)
 }
-
-/// Which pixels a shot covers: those `depth` holds a finite depth for.
-pub fn covered(depth: &DepthBuffer) -> Vec<bool> {
-    depth.values().iter().map(|d| d.is_finite()).collect()
-}

@@ -107,8 +107,7 @@ pub fn render(args: &RenderArgs, asset: &Asset) -> Result<()> {
     // the map (8-bit: a key index made transparent in the PNG).
     let mut target = AnyTarget::new(args.format.unwrap_or(TargetFormat::Indexed8), w, h);
     modex::with_threads(args.threads.unwrap_or(0), || target.draw(&mut shot))??;
-    let covered = modex_view::voxel::covered(&shot.depth);
-    target.save_png_covered(out, &vpl.palette, &covered)?;
+    target.save_png_covered(out, &vpl.palette, &shot.depth)?;
     log::info!("wrote {}", out.display());
     Ok(())
 }

@@ -15,6 +15,28 @@ fn modex(args: &[&str]) -> Output {
         .expect("run modex")
 }
 
+/// `modex` with `args`, which must succeed (its error output is the failure's message).
+fn modex_ok(args: &[&str]) -> Output {
+    let out = modex(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// `modex render VXL -o PNG --format FORMAT` plus `extra`, which must succeed; the PNG decoded to
+/// RGBA (an 8-bit PNG through its palette and transparency).
+fn render_rgba(vxl: &Path, png: &Path, format: &str, extra: &[&str]) -> Vec<u8> {
+    let mut args = vec!["render", s(vxl), "-o", s(png), "--format", format];
+    args.extend_from_slice(extra);
+    modex_ok(&args);
+    modex::pngio::decode_rgba(&std::fs::read(png).unwrap())
+        .unwrap()
+        .2
+}
+
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("modex-cli-voxel-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
@@ -134,7 +156,7 @@ fn render_writes_indexed_and_true_colour_pngs() {
     let dir = tmp("render");
     let vxl = write_tank(&dir);
     let png8 = dir.join("t8.png");
-    let out = modex(&[
+    modex_ok(&[
         "render",
         s(&vxl),
         "-o",
@@ -146,17 +168,12 @@ fn render_writes_indexed_and_true_colour_pngs() {
         "--size",
         "96x64",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let (f, _) = modex::pngio::decode_indexed(&std::fs::read(&png8).unwrap()).unwrap();
     assert_eq!((f.width(), f.height()), (96, 64));
     assert!(f.pixels().iter().filter(|&&p| p != 0).count() > 300);
 
     let png32 = dir.join("t32.png");
-    let out = modex(&[
+    modex_ok(&[
         "render",
         s(&vxl),
         "-o",
@@ -168,11 +185,6 @@ fn render_writes_indexed_and_true_colour_pngs() {
         "--threads",
         "1",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let (w, h, rgba) = modex::pngio::decode_rgba(&std::fs::read(&png32).unwrap()).unwrap();
     assert_eq!((w, h), (96, 64));
     assert!(rgba.chunks(4).filter(|p| p[3] == 255).count() > 300);
@@ -205,40 +217,24 @@ fn render_writes_indexed_and_true_colour_pngs() {
 }
 
 /// The 8-bit render shows the unit over nothing, as the 8888 render does: the PNG's key index is
-/// transparent exactly where the 8888 render's alpha is 0 (the pixels the unit does not cover),
-/// and the unit's own pixels keep their indices.
+/// transparent exactly where the 8888 render's alpha is 0 (the pixels the unit does not cover;
+/// that the unit's own pixels keep their indices is `modex_view::target`'s test).
 #[test]
 fn the_8bit_render_is_transparent_where_the_8888_render_is() {
     let dir = tmp("keyed");
     let vxl = write_tank(&dir);
-    let render = |format: &str, name: &str| {
-        let png = dir.join(name);
-        let out = modex(&[
-            "render",
-            s(&vxl),
-            "-o",
-            s(&png),
-            "--format",
-            format,
-            "--facing",
-            "40",
-            "--frame",
-            "2",
-            "--size",
-            "96x64",
-            "--threads",
-            "1",
-        ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        std::fs::read(&png).unwrap()
-    };
-    let (png8, png32) = (render("8", "k8.png"), render("8888", "k32.png"));
-    let (_, _, rgba8) = modex::pngio::decode_rgba(&png8).unwrap();
-    let (_, _, rgba32) = modex::pngio::decode_rgba(&png32).unwrap();
+    let extra = [
+        "--facing",
+        "40",
+        "--frame",
+        "2",
+        "--size",
+        "96x64",
+        "--threads",
+        "1",
+    ];
+    let rgba8 = render_rgba(&vxl, &dir.join("k8.png"), "8", &extra);
+    let rgba32 = render_rgba(&vxl, &dir.join("k32.png"), "8888", &extra);
     let shown = |rgba: &[u8]| rgba.chunks(4).map(|p| p[3] != 0).collect::<Vec<_>>();
     let (shown8, shown32) = (shown(&rgba8), shown(&rgba32));
     assert!(shown32.iter().filter(|&&c| c).count() > 300);
@@ -261,23 +257,8 @@ fn true_colour_formats_are_the_8888_render_narrowed() {
     let vxl = write_tank(&dir);
     let render = |format: &str| {
         let png = dir.join(format!("t{format}.png"));
-        let out = modex(&[
-            "render",
-            s(&vxl),
-            "-o",
-            s(&png),
-            "--format",
-            format,
-            "--size",
-            "80x60",
-        ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let (w, h, rgba) = modex::pngio::decode_rgba(&std::fs::read(&png).unwrap()).unwrap();
-        assert_eq!((w, h), (80, 60));
+        let rgba = render_rgba(&vxl, &png, format, &["--size", "80x60"]);
+        assert_eq!(rgba.len(), 80 * 60 * 4);
         rgba
     };
     let argb = render("8888");

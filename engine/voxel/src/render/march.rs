@@ -250,18 +250,23 @@ const TOP_WEIGHT: f64 = 1.0;
 /// The ramp of [`work_band_starts`] for `jobs` on a `width` x `height` screen: [`TOP_WEIGHT`]
 /// when their rectangles cover the screen [`CROWDED`] times or more, else 0 (spread evenly).
 fn top_weight(jobs: &[Job<'_>], (width, height): (usize, usize)) -> f64 {
-    let covered: usize = jobs
-        .iter()
-        .map(|j| {
-            let [x0, y0, x1, y1] = j.footprint.rect;
-            x1.saturating_sub(x0) * y1.saturating_sub(y0)
-        })
-        .sum();
-    if covered >= CROWDED * width * height {
+    if rects_area(jobs, 0..height) >= CROWDED * width * height {
         TOP_WEIGHT
     } else {
         0.0
     }
+}
+
+/// The jobs' rectangles' pixels within rows `ys`, summed: [`CROWDED`] times the rows' area or
+/// more is a crowd, for the frame's band cut ([`top_weight`]) and for a band's tiles
+/// ([`march_band`]). A rectangle never reaches past the screen (`job::prepare` clamps it).
+fn rects_area(jobs: &[Job<'_>], ys: std::ops::Range<usize>) -> usize {
+    jobs.iter()
+        .map(|j| {
+            let [x0, top, x1, bottom] = j.footprint.rect;
+            x1.saturating_sub(x0) * bottom.min(ys.end).saturating_sub(top.max(ys.start))
+        })
+        .sum()
 }
 
 /// What one band costs beside its share of the work, per surface column of every splatted limb
@@ -434,14 +439,7 @@ pub(crate) fn march_band<P: Shade>(
     // never depend on it (a place only spares a recompute that would give the same maximum).
     let mut places = Places::default();
     if let Some(t) = tiles.as_ref().filter(|_| jobs.len() >= CROWD_JOBS) {
-        let covered: usize = jobs
-            .iter()
-            .map(|j| {
-                let [x0, top, x1, bottom] = j.footprint.rect;
-                x1.saturating_sub(x0) * bottom.min(y1).saturating_sub(top.max(y0))
-            })
-            .sum();
-        if covered >= CROWDED * rows * screen.width {
+        if rects_area(jobs, y0..y1) >= CROWDED * rows * screen.width {
             places = Places::of(t);
         }
     }

@@ -40,6 +40,9 @@ pub(crate) struct Screen {
     /// Skip limbs and rasterised voxels behind the band's max-depth tiles ([`TileDepth`]); off
     /// only to test that the skip changes no pixel.
     pub(crate) coarse_occlusion: bool,
+    /// Test the rasterised voxels of limbs mostly behind the tiles a brick of columns at a time
+    /// first (`splat::brick`); off only to test that the bricks change no pixel.
+    pub(crate) brick_tests: bool,
 }
 
 impl Screen {
@@ -50,6 +53,7 @@ impl Screen {
             height: camera.height,
             ndc_to_view: camera.view() * camera.view_projection().inverse(),
             coarse_occlusion: true,
+            brick_tests: true,
         }
     }
 
@@ -468,11 +472,14 @@ pub(crate) fn march_band<P: Shade>(
         // The job's tiles were refreshed by `hides_footprint`: its rasterised voxels test against
         // them, and they are stale once it has drawn.
         if let Some(splat) = &job.splat {
-            let t = tiles.as_ref().filter(|_| seen == Seen::Partly);
+            let t = tiles
+                .as_ref()
+                .filter(|_| matches!(seen, Seen::Partly | Seen::Mostly));
             let band = SplatBand {
                 width: screen.width,
                 y0,
                 tiles: t,
+                bricks: seen == Seen::Mostly && screen.brick_tests,
             };
             splat.draw_band(job.volume, job.shade(), vpl, band, pixels, depth);
             if let Some(t) = &mut tiles {

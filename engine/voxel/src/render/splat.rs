@@ -22,10 +22,12 @@
 //! order whatever the banding and the thread count (the crate's 1-and-N-threads rule).
 
 mod band;
+mod brick;
 mod fill;
 mod pairs;
 
 use band::FaceBand;
+use brick::BrickMemo;
 use fill::{FaceFill, WithFill};
 use glam::{Mat4, Vec3, Vec4};
 
@@ -47,6 +49,9 @@ pub(crate) struct SplatBand<'t> {
     pub width: usize,
     pub y0: usize,
     pub tiles: Option<&'t TileDepth>,
+    /// Whether the tested voxels are first tested a brick of columns at a time ([`brick`]):
+    /// for a limb at least half of whose tiles are nearer than all of it.
+    pub bricks: bool,
 }
 
 /// How a splatted limb's cells land on screen.
@@ -512,7 +517,7 @@ impl Splat {
     // `march::march_band` for why not a struct), and the fill.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn draw_multi<P: Shade, const AFFINE: bool, F: FaceFill>(
+    fn draw_multi<P: Shade, const AFFINE: bool, F: FaceFill, const TESTED: bool>(
         &self,
         volume: &LimbVolume,
         shade: &LimbShade,
@@ -522,7 +527,15 @@ impl Splat {
         depth: &mut [f32],
         fill: F,
     ) -> usize {
-        let SplatBand { width, y0, tiles } = band;
+        let SplatBand {
+            width,
+            y0,
+            tiles,
+            bricks: test_bricks,
+        } = band;
+        // `TESTED` is whether `tiles` is there: a draw without them compiled apart, with no
+        // test of them per column and voxel.
+        let tiles = tiles.filter(|_| TESTED);
         let rows = pixels.len() / width.max(1);
         if rows == 0 || width == 0 {
             return 0;
@@ -572,6 +585,7 @@ impl Splat {
             depth,
             fill,
         };
+        let mut bricks = BrickMemo::new();
         for (x, y, column) in volume.surface_columns() {
             let base = self.to_screen * Vec4::new(x as f32 + 0.5, y as f32 + 0.5, 0.5, 1.0);
             let column = if test_columns {
@@ -609,6 +623,14 @@ impl Splat {
             } else {
                 column
             };
+            // A tested limb's column whose brick is hidden as a whole holds no voxel its own
+            // test would let through ([`brick`]).
+            if let Some(t) = tiles.filter(|_| test_bricks) {
+                let test = |b: &_| self.brick_hidden::<AFFINE>(b, t, band.depth, pixel_reach, half);
+                if bricks.hidden(volume, (x, y), test) {
+                    continue;
+                }
+            }
             for v in column {
                 let faces = v.open & m.facing;
                 if faces == 0 {
@@ -704,10 +726,20 @@ impl<P: Shade> WithFill for MultiDraw<'_, P> {
             pixels,
             depth,
         } = self;
-        if splat.affine {
-            splat.draw_multi::<P, true, F>(volume, shade, vpl, band, pixels, depth, fill)
-        } else {
-            splat.draw_multi::<P, false, F>(volume, shade, vpl, band, pixels, depth, fill)
+        // Limbs without tiles to test against (most of a small scene's) drawn by a loop of
+        // their own, without the tests' code or registers.
+        macro_rules! draw {
+            ($affine:expr, $tested:expr) => {
+                splat.draw_multi::<P, $affine, F, $tested>(
+                    volume, shade, vpl, band, pixels, depth, fill,
+                )
+            };
+        }
+        match (splat.affine, band.tiles.is_some()) {
+            (true, false) => draw!(true, false),
+            (true, true) => draw!(true, true),
+            (false, false) => draw!(false, false),
+            (false, true) => draw!(false, true),
         }
     }
 }

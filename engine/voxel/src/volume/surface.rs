@@ -18,6 +18,26 @@ pub(crate) struct SurfaceVoxel {
     pub open: u8,
 }
 
+/// How many surface columns a side of a [`SurfaceBrick`] spans, as a shift: 4 x 4 columns.
+pub(crate) const BRICK_SHIFT: usize = 2;
+
+/// The box of the surface voxels of a brick of 4 x 4 (x, y) columns ([`BRICK_SHIFT`]): the
+/// least and greatest cell coordinates along each axis of any of them (inclusive), so a voxel
+/// test of the whole box answers for every voxel of those columns at once (`render::splat`).
+/// A brick with no surface voxel is `EMPTY_BRICK` (never asked about: the walk visits only
+/// columns with surface voxels).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SurfaceBrick {
+    pub lo: [u8; 3],
+    pub hi: [u8; 3],
+}
+
+/// A brick holding no surface voxel (`lo` above `hi`).
+const EMPTY_BRICK: SurfaceBrick = SurfaceBrick {
+    lo: [u8::MAX; 3],
+    hi: [0; 3],
+};
+
 /// One column's run of [`SurfaceVoxel`]s (ascending z).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct SurfaceColumn {
@@ -97,8 +117,39 @@ impl LimbVolume {
                 }
             }
         }
+        self.bricks_across = self.size[0].div_ceil(1 << BRICK_SHIFT);
+        let down = self.size[1].div_ceil(1 << BRICK_SHIFT);
+        self.bricks = vec![EMPTY_BRICK; self.bricks_across * down];
+        for c in &columns {
+            let run = &surface[c.start as usize..c.end as usize];
+            let (Some(first), Some(last)) = (run.first(), run.last()) else {
+                continue;
+            };
+            let i = usize::from(c.y >> BRICK_SHIFT) * self.bricks_across
+                + usize::from(c.x >> BRICK_SHIFT);
+            let b = &mut self.bricks[i];
+            for (a, (lo, hi)) in [(c.x, c.x), (c.y, c.y), (first.z, last.z)]
+                .into_iter()
+                .enumerate()
+            {
+                b.lo[a] = b.lo[a].min(lo);
+                b.hi[a] = b.hi[a].max(hi);
+            }
+        }
         self.surface = surface;
         self.surface_columns = columns;
+    }
+
+    /// The brick of surface columns holding column (`x`, `y`) ([`SurfaceBrick`]), `None` outside
+    /// the limb.
+    #[inline]
+    pub(crate) fn surface_brick(&self, x: usize, y: usize) -> Option<&SurfaceBrick> {
+        let across = self.bricks_across;
+        let (bx, by) = (x >> BRICK_SHIFT, y >> BRICK_SHIFT);
+        if bx >= across {
+            return None;
+        }
+        self.bricks.get(by * across + bx)
     }
 
     /// The empty cells of the occupied box that a ray from outside the box can reach, one bit
@@ -233,6 +284,39 @@ mod tests {
             .find(|&(x, y, z, _)| (x, y, z) == (5, 2, 2))
             .unwrap();
         assert_ne!(far.3 & 1, 0, "{:06b}", far.3);
+    }
+
+    proptest! {
+        /// A brick's box is the least box holding the surface voxels of its columns: each of
+        /// them lies in it, and each of its sides touches one of them.
+        #[test]
+        fn a_brick_is_the_box_of_its_columns_surface(
+            seed in proptest::collection::vec((0u8..11, 0u8..9, 0u8..7), 1..150),
+        ) {
+            let mut l = LimbSpec::empty([11, 9, 7]);
+            l.voxels = seed.iter().map(|&(x, y, z)| (x, y, z, 1, 0)).collect();
+            l.voxels.sort_by_key(|v| (v.1, v.0, v.2));
+            l.voxels.dedup_by_key(|v| (v.1, v.0, v.2));
+            let v = volume(l);
+            let mut want = std::collections::HashMap::new();
+            for (x, y, col) in v.surface_columns() {
+                for s in col {
+                    let p = [x as u8, y as u8, s.z];
+                    let key = (x >> BRICK_SHIFT, y >> BRICK_SHIFT);
+                    let b = want.entry(key).or_insert(SurfaceBrick { lo: p, hi: p });
+                    for (a, &c) in p.iter().enumerate() {
+                        b.lo[a] = b.lo[a].min(c);
+                        b.hi[a] = b.hi[a].max(c);
+                    }
+                }
+            }
+            for (&(bx, by), b) in &want {
+                let got = v.surface_brick(bx << BRICK_SHIFT, by << BRICK_SHIFT);
+                prop_assert_eq!(got, Some(b));
+            }
+            // Past the limb's columns: no brick.
+            prop_assert_eq!(v.surface_brick(11 + 4, 0), None);
+        }
     }
 
     proptest! {

@@ -383,7 +383,7 @@ fn places_of_maxima_change_no_answer() {
     let mut plain = TileDepth::for_band(w, y0, rows, true).unwrap();
     let mut kept = TileDepth::for_band(w, y0, rows, true).unwrap();
     let mut places = Places::of(&kept);
-    let mut seen = [0usize; 3];
+    let mut seen = [0usize; 4];
     for _ in 0..3000 {
         let x0 = (rng.next_u32() as usize) % w;
         let y = y0 + (rng.next_u32() as usize) % rows;

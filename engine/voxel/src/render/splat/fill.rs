@@ -288,6 +288,64 @@ mod avx2 {
         work.run(fill)
     }
 
+    /// The vector fill of a row `span` (the module docs say why it equals the scalar one), with
+    /// `lit` into the band's `depth` and `pixels`.
+    ///
+    /// The row's passes are checked once against the band's slices, lanes past its end
+    /// included, and then read and written through pointers: a scanned row is about two pixels
+    /// (one pass), and slicing each pass's eight depths and pixels apart cost about a fifth of
+    /// the scanned faces' instructions (docs/benchmarks.md, issue 43, lever 13).
+    ///
+    /// A macro, not a function: [`face`] fills rows at two places (a face of at most eight rows,
+    /// and taller ones), and a function with two callers is compiled out of line (a call per
+    /// row, about a fifth more instructions for the faces); `#[inline(always)]` is not allowed
+    /// with `#[target_feature]`.
+    macro_rules! row {
+        ($span:expr, $lit:expr, $depth:expr, $pixels:expr) => {{
+            let span: Span = $span;
+            let (lit, depth, pixels) = ($lit, &mut *$depth, &mut *$pixels);
+            let Span { at, len, .. } = span;
+            let reach = at + len.next_multiple_of(8);
+            // Pixel numbers as floats are exact below 2^24, where `x + lane` equals the scalar
+            // loop's conversion of `x + k`: [`face`] checks that for all its rows at once.
+            if reach > depth.len() || reach > pixels.len() {
+                row_near_end(span, lit, depth, pixels);
+            } else {
+                let pass = Pass::new(span);
+                let (dp, pp) = (depth.as_mut_ptr(), pixels.as_mut_ptr());
+                // Most rows are one pass (about two pixels): that pass without the loop's
+                // counting.
+                if (1..=8).contains(&len) {
+                    // SAFETY: `at + 8 == reach <= depth.len()` and `<= pixels.len()` (`len` is
+                    // 1..=8, rounded up to eight): as in the loop below.
+                    let (d8, p8) = unsafe {
+                        (
+                            &mut *dp.add(at).cast::<[f32; 8]>(),
+                            &mut *pp.add(at).cast::<[_; 8]>(),
+                        )
+                    };
+                    pass.test_and_write(0, d8, p8, lit);
+                } else {
+                    let mut k = 0;
+                    while k < len {
+                        let a = at + k;
+                        // SAFETY: `a + 8 <= reach <= depth.len()` and `<= pixels.len()` (k <
+                        // len, both multiples of eight apart from `at`): eight depths and eight
+                        // pixels, and no other reference to them lives while these do.
+                        let (d8, p8) = unsafe {
+                            (
+                                &mut *dp.add(a).cast::<[f32; 8]>(),
+                                &mut *pp.add(a).cast::<[_; 8]>(),
+                            )
+                        };
+                        pass.test_and_write(k, d8, p8, lit);
+                        k += 8;
+                    }
+                }
+            }
+        }};
+    }
+
     /// The rows of `face` eight at a time, each lane the scalar scan's operations for its row
     /// (`FaceRaster::scan`), then each row's pixels by [`row`].
     #[target_feature(enable = "avx2")]
@@ -323,129 +381,100 @@ mod avx2 {
             return;
         }
         let z_x = face.gx * (0.5 - c[0]);
-        let left = _mm256_set1_ps(c[0] - 0.5);
-        let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-        let (cy, half) = (_mm256_set1_ps(c[1]), _mm256_set1_ps(0.5));
-        let (zv, gy, zxv) = (
-            _mm256_set1_ps(z),
-            _mm256_set1_ps(face.gy),
-            _mm256_set1_ps(z_x),
-        );
-        let limit = _mm256_set1_ps(FACE_LIMIT);
-        let sign = _mm256_set1_ps(-0.0);
-        let (zero, right) = (_mm256_setzero_ps(), _mm256_set1_ps(last_x));
+        // The rows `first..first + 8` (those up to `y1`): their intervals as eight lanes, then
+        // each live row's pixels. A macro, not a loop alone: most faces are at most eight rows
+        // (one block), and written out straight for them the block's broadcasts are used once,
+        // in registers, instead of being set up before a loop and kept on the stack across it
+        // (about thirty instructions a face); the loop below runs the same operations.
+        macro_rules! block {
+            ($first:expr) => {{
+                let first: usize = $first;
+                let left = _mm256_set1_ps(c[0] - 0.5);
+                let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+                let (cy, half) = (_mm256_set1_ps(c[1]), _mm256_set1_ps(0.5));
+                let (zv, gy, zxv) = (
+                    _mm256_set1_ps(z),
+                    _mm256_set1_ps(face.gy),
+                    _mm256_set1_ps(z_x),
+                );
+                let limit = _mm256_set1_ps(FACE_LIMIT);
+                let sign = _mm256_set1_ps(-0.0);
+                let (zero, right) = (_mm256_setzero_ps(), _mm256_set1_ps(last_x));
+                let rows = _mm256_add_epi32(_mm256_set1_epi32(first as i32), lane);
+                // Lanes past the face's last row are off.
+                let mut ok =
+                    _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(y1 as i32 + 1), rows));
+                // qy = py as f32 + 0.5 - c.y
+                let qy = _mm256_sub_ps(_mm256_add_ps(_mm256_cvtepi32_ps(rows), half), cy);
+                let mut lo = _mm256_set1_ps(f32::NEG_INFINITY);
+                let mut hi = _mm256_set1_ps(f32::INFINITY);
+                for i in 0..2 {
+                    if face.flat[i] {
+                        // |b qy| <= FACE_LIMIT, false for NaN.
+                        let v =
+                            _mm256_andnot_ps(sign, _mm256_mul_ps(_mm256_set1_ps(face.b[i]), qy));
+                        ok = _mm256_and_ps(ok, _mm256_cmp_ps::<_CMP_LE_OQ>(v, limit));
+                    } else {
+                        let m = _mm256_mul_ps(_mm256_set1_ps(face.k[i]), qy);
+                        let w = _mm256_set1_ps(face.w[i]);
+                        let (l, h) = (_mm256_sub_ps(m, w), _mm256_add_ps(m, w));
+                        lo = _mm256_blendv_ps(lo, l, _mm256_cmp_ps::<_CMP_GT_OQ>(l, lo));
+                        hi = _mm256_blendv_ps(hi, h, _mm256_cmp_ps::<_CMP_LT_OQ>(h, hi));
+                    }
+                }
+                // (left + lo).max(0.0) and (left + hi).min(last_x): MAXPS / MINPS answer their
+                // second operand for NaN, as `max` / `min` answer the number.
+                let xa = _mm256_max_ps(_mm256_add_ps(left, lo), zero);
+                let xb = _mm256_min_ps(_mm256_add_ps(left, hi), right);
+                ok = _mm256_and_ps(ok, _mm256_cmp_ps::<_CMP_LE_OQ>(xa, xb));
+                // ceil(xa) as truncation plus one where that was below; xb truncated.
+                let ta = _mm256_cvttps_epi32(xa);
+                let below = _mm256_cmp_ps::<_CMP_LT_OQ>(_mm256_cvtepi32_ps(ta), xa);
+                let xa = _mm256_sub_epi32(ta, _mm256_castps_si256(below));
+                let xb = _mm256_cvttps_epi32(xb);
+                let empty = _mm256_castsi256_ps(_mm256_cmpgt_epi32(xa, xb));
+                ok = _mm256_andnot_ps(empty, ok);
+                // z + gy qy + z_x
+                let z0 = _mm256_add_ps(_mm256_add_ps(zv, _mm256_mul_ps(gy, qy)), zxv);
+                let mut live = _mm256_movemask_ps(ok) as u32;
+                if live != 0 {
+                    let (mut xas, mut xbs, mut z0s) = ([0i32; 8], [0i32; 8], [0f32; 8]);
+                    // SAFETY: each array holds eight lanes; unaligned stores.
+                    unsafe {
+                        _mm256_storeu_si256(xas.as_mut_ptr().cast(), xa);
+                        _mm256_storeu_si256(xbs.as_mut_ptr().cast(), xb);
+                        _mm256_storeu_ps(z0s.as_mut_ptr(), z0);
+                    }
+                    while live != 0 {
+                        let k = live.trailing_zeros() as usize;
+                        live &= live - 1;
+                        // Both ends are within 0..=last_x on a live lane.
+                        let (xa, xb) = (xas[k] as usize, xbs[k] as usize);
+                        let span = Span {
+                            at: (first + k - band_y0) * width + xa,
+                            x: xa,
+                            len: xb + 1 - xa,
+                            z0: z0s[k],
+                            gx: face.gx,
+                        };
+                        // `xb <= last_x < 2^24` (checked above): what `row` needs of its
+                        // pixels.
+                        row!(span, lit, depth, pixels);
+                    }
+                }
+            }};
+        }
+        if y0 > y1 {
+            return;
+        }
+        if y1 - y0 < 8 {
+            block!(y0);
+            return;
+        }
         let mut first = y0;
         while first <= y1 {
-            let rows = _mm256_add_epi32(_mm256_set1_epi32(first as i32), lane);
-            // Lanes past the face's last row are off.
-            let mut ok =
-                _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(y1 as i32 + 1), rows));
-            // qy = py as f32 + 0.5 - c.y
-            let qy = _mm256_sub_ps(_mm256_add_ps(_mm256_cvtepi32_ps(rows), half), cy);
-            let mut lo = _mm256_set1_ps(f32::NEG_INFINITY);
-            let mut hi = _mm256_set1_ps(f32::INFINITY);
-            for i in 0..2 {
-                if face.flat[i] {
-                    // |b qy| <= FACE_LIMIT, false for NaN.
-                    let v = _mm256_andnot_ps(sign, _mm256_mul_ps(_mm256_set1_ps(face.b[i]), qy));
-                    ok = _mm256_and_ps(ok, _mm256_cmp_ps::<_CMP_LE_OQ>(v, limit));
-                } else {
-                    let m = _mm256_mul_ps(_mm256_set1_ps(face.k[i]), qy);
-                    let w = _mm256_set1_ps(face.w[i]);
-                    let (l, h) = (_mm256_sub_ps(m, w), _mm256_add_ps(m, w));
-                    lo = _mm256_blendv_ps(lo, l, _mm256_cmp_ps::<_CMP_GT_OQ>(l, lo));
-                    hi = _mm256_blendv_ps(hi, h, _mm256_cmp_ps::<_CMP_LT_OQ>(h, hi));
-                }
-            }
-            // (left + lo).max(0.0) and (left + hi).min(last_x): MAXPS / MINPS answer their
-            // second operand for NaN, as `max` / `min` answer the number.
-            let xa = _mm256_max_ps(_mm256_add_ps(left, lo), zero);
-            let xb = _mm256_min_ps(_mm256_add_ps(left, hi), right);
-            ok = _mm256_and_ps(ok, _mm256_cmp_ps::<_CMP_LE_OQ>(xa, xb));
-            // ceil(xa) as truncation plus one where that was below; xb truncated.
-            let ta = _mm256_cvttps_epi32(xa);
-            let below = _mm256_cmp_ps::<_CMP_LT_OQ>(_mm256_cvtepi32_ps(ta), xa);
-            let xa = _mm256_sub_epi32(ta, _mm256_castps_si256(below));
-            let xb = _mm256_cvttps_epi32(xb);
-            let empty = _mm256_castsi256_ps(_mm256_cmpgt_epi32(xa, xb));
-            ok = _mm256_andnot_ps(empty, ok);
-            // z + gy qy + z_x
-            let z0 = _mm256_add_ps(_mm256_add_ps(zv, _mm256_mul_ps(gy, qy)), zxv);
-            let mut live = _mm256_movemask_ps(ok) as u32;
-            if live != 0 {
-                let (mut xas, mut xbs, mut z0s) = ([0i32; 8], [0i32; 8], [0f32; 8]);
-                // SAFETY: each array holds eight lanes; unaligned stores.
-                unsafe {
-                    _mm256_storeu_si256(xas.as_mut_ptr().cast(), xa);
-                    _mm256_storeu_si256(xbs.as_mut_ptr().cast(), xb);
-                    _mm256_storeu_ps(z0s.as_mut_ptr(), z0);
-                }
-                while live != 0 {
-                    let k = live.trailing_zeros() as usize;
-                    live &= live - 1;
-                    // Both ends are within 0..=last_x on a live lane.
-                    let (xa, xb) = (xas[k] as usize, xbs[k] as usize);
-                    let span = Span {
-                        at: (first + k - band_y0) * width + xa,
-                        x: xa,
-                        len: xb + 1 - xa,
-                        z0: z0s[k],
-                        gx: face.gx,
-                    };
-                    // `xb <= last_x < 2^24` (checked above): what `row` needs of its pixels.
-                    row(span, lit, depth, pixels);
-                }
-            }
+            block!(first);
             first += 8;
-        }
-    }
-
-    /// The vector fill of `span` (the module docs say why it equals the scalar one).
-    ///
-    /// The row's passes are checked once against the band's slices, lanes past its end
-    /// included, and then read and written through pointers: a scanned row is about two pixels
-    /// (one pass), and slicing each pass's eight depths and pixels apart cost about a fifth of
-    /// the scanned faces' instructions (docs/benchmarks.md, issue 43, lever 13).
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn row<P: Shade>(span: Span, lit: P, depth: &mut [f32], pixels: &mut [P]) {
-        let Span { at, len, .. } = span;
-        let reach = at + len.next_multiple_of(8);
-        // Pixel numbers as floats are exact below 2^24, where `x + lane` equals the scalar
-        // loop's conversion of `x + k`: [`face`] checks that for all its rows at once.
-        if reach > depth.len() || reach > pixels.len() {
-            row_near_end(span, lit, depth, pixels);
-            return;
-        }
-        let pass = Pass::new(span);
-        let (dp, pp) = (depth.as_mut_ptr(), pixels.as_mut_ptr());
-        // Most rows are one pass (about two pixels): that pass without the loop's counting.
-        if (1..=8).contains(&len) {
-            // SAFETY: `at + 8 == reach <= depth.len()` and `<= pixels.len()` (`len` is 1..=8,
-            // rounded up to eight): as in the loop below.
-            let (d8, p8) = unsafe {
-                (
-                    &mut *dp.add(at).cast::<[f32; 8]>(),
-                    &mut *pp.add(at).cast::<[P; 8]>(),
-                )
-            };
-            pass.test_and_write(0, d8, p8, lit);
-            return;
-        }
-        let mut k = 0;
-        while k < len {
-            let a = at + k;
-            // SAFETY: `a + 8 <= reach <= depth.len()` and `<= pixels.len()` (k < len, both
-            // multiples of eight apart from `at`): eight depths and eight pixels, and no other
-            // reference to them lives while these do.
-            let (d8, p8) = unsafe {
-                (
-                    &mut *dp.add(a).cast::<[f32; 8]>(),
-                    &mut *pp.add(a).cast::<[P; 8]>(),
-                )
-            };
-            pass.test_and_write(k, d8, p8, lit);
-            k += 8;
         }
     }
 

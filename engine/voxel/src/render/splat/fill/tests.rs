@@ -189,3 +189,45 @@ fn frames_are_the_same_with_either_fill() {
         });
     }
 }
+
+/// Faces from six to eleven rows tall, at every fraction of a row: the vector fill's one-block
+/// path (at most eight rows) and its loop over blocks (more) both write the scalar fill's bytes,
+/// the faces of exactly eight and nine rows among them.
+#[test]
+fn faces_either_side_of_eight_rows_match_the_scalar_fill() {
+    let Some(avx2) = fill::avx2_fill() else {
+        eprintln!("skipped: this CPU has no AVX2, so only the scalar fill runs here");
+        return;
+    };
+    let mut heights = [0usize; 16];
+    let mut faces = Vec::new();
+    for i in 0..240 {
+        let h = 5.0 + i as f32 * 0.025;
+        let slant = (i % 7) as f32 * 0.4 - 1.2;
+        let f = Face {
+            e1: [3.0 + (i % 5) as f32, slant],
+            e2: [0.3 * slant, h],
+            dz: [0.25, -0.5],
+            centre: [20.0 + (i % 9) as f32 * 0.37, 12.0 + (i % 11) as f32 * 0.093],
+            fz: 1.0 + (i % 13) as f32 * 0.5,
+        };
+        let raster = FaceRaster::new(f.e1, f.e2, f.dz);
+        let ry = raster.reach[1];
+        let (ya, yb) = (f.centre[1] - ry - 0.5, f.centre[1] + ry - 0.5);
+        let rows = (yb.floor() - ya.ceil() + 1.0).max(0.0) as usize;
+        heights[rows.min(15)] += 1;
+        faces.push(f);
+    }
+    assert!(
+        heights[8] > 0 && heights[9] > 0 && heights[7] > 0,
+        "rows per face: {heights:?}"
+    );
+    for seed in 0..4 {
+        let a = draw_faces(&faces, (48, 0, 40), seed, |v| v as u8, Scalar);
+        let b = draw_faces(&faces, (48, 0, 40), seed, |v| v as u8, avx2);
+        assert_eq!(a, b, "seed {seed}");
+        let a = draw_faces(&faces, (48, 0, 40), seed, Argb8888, Scalar);
+        let b = draw_faces(&faces, (48, 0, 40), seed, Argb8888, avx2);
+        assert!(a == b, "8888, seed {seed}");
+    }
+}

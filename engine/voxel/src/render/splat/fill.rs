@@ -381,6 +381,15 @@ mod avx2 {
             return;
         }
         let z_x = face.gx * (0.5 - c[0]);
+        // The one-pass rows' places in `i32` lanes: exact when every row's place is below 2^30
+        // (rows `..=y1`, pixels below 2^24); the slices' length clamped to what `i32` holds.
+        let one_pass_ok = if y1.saturating_sub(band_y0).saturating_mul(width) < 1 << 30 {
+            u32::MAX
+        } else {
+            0
+        };
+        let limit_i32 = depth.len().min(pixels.len()).min(i32::MAX as usize) as i32;
+        let gxv = _mm256_set1_ps(face.gx);
         // The rows `first..first + 8` (those up to `y1`): their intervals as eight lanes, then
         // each live row's pixels. A macro, not a loop alone: most faces are at most eight rows
         // (one block), and written out straight for them the block's broadcasts are used once,
@@ -438,16 +447,58 @@ mod avx2 {
                 let z0 = _mm256_add_ps(_mm256_add_ps(zv, _mm256_mul_ps(gy, qy)), zxv);
                 let mut live = _mm256_movemask_ps(ok) as u32;
                 if live != 0 {
+                    // A row of at most eight pixels whose pass lies inside the band's slices
+                    // (most rows) is one pass, its place, first pixel and length worked out
+                    // here for the eight rows at once (`row!`'s `at`, and `Pass`'s pixel number
+                    // and live lane count: integers below 2^24, so the same floats); other
+                    // rows go through `row!`.
+                    let len = _mm256_sub_epi32(_mm256_add_epi32(xb, _mm256_set1_epi32(1)), xa);
+                    let at = _mm256_add_epi32(
+                        _mm256_mullo_epi32(
+                            _mm256_sub_epi32(rows, _mm256_set1_epi32(band_y0 as i32)),
+                            _mm256_set1_epi32(width as i32),
+                        ),
+                        xa,
+                    );
+                    // at + 8 <= limit, and 1 <= len <= 8 (len >= 1 on a live lane).
+                    let fits = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32(limit_i32),
+                        _mm256_add_epi32(at, _mm256_set1_epi32(8)),
+                    );
+                    let short = _mm256_cmpgt_epi32(_mm256_set1_epi32(9), len);
+                    let single =
+                        _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_and_si256(fits, short)))
+                            as u32
+                            & one_pass_ok;
                     let (mut xas, mut xbs, mut z0s) = ([0i32; 8], [0i32; 8], [0f32; 8]);
+                    let (mut ats, mut xfs, mut lens) = ([0i32; 8], [0f32; 8], [0f32; 8]);
                     // SAFETY: each array holds eight lanes; unaligned stores.
                     unsafe {
                         _mm256_storeu_si256(xas.as_mut_ptr().cast(), xa);
                         _mm256_storeu_si256(xbs.as_mut_ptr().cast(), xb);
                         _mm256_storeu_ps(z0s.as_mut_ptr(), z0);
+                        _mm256_storeu_si256(ats.as_mut_ptr().cast(), at);
+                        _mm256_storeu_ps(xfs.as_mut_ptr(), _mm256_cvtepi32_ps(xa));
+                        _mm256_storeu_ps(lens.as_mut_ptr(), _mm256_cvtepi32_ps(len));
                     }
                     while live != 0 {
                         let k = live.trailing_zeros() as usize;
                         live &= live - 1;
+                        if single >> k & 1 != 0 {
+                            let at = ats[k] as usize;
+                            // SAFETY: `0 <= at` and `at + 8 <= limit`, the length of both
+                            // slices (`fits`, exact in `i32`: `one_pass_ok`): eight depths and
+                            // eight pixels, and no other reference to them lives while these
+                            // do.
+                            let (d8, p8) = unsafe {
+                                (
+                                    &mut *depth.as_mut_ptr().add(at).cast::<[f32; 8]>(),
+                                    &mut *pixels.as_mut_ptr().add(at).cast::<[_; 8]>(),
+                                )
+                            };
+                            one_pass(z0s[k], gxv, xfs[k], lens[k], d8, p8, lit);
+                            continue;
+                        }
                         // Both ends are within 0..=last_x on a live lane.
                         let (xa, xb) = (xas[k] as usize, xbs[k] as usize);
                         let span = Span {
@@ -513,6 +564,37 @@ mod avx2 {
             };
             pass.test_and_write(k, d8, p8, lit);
             k += 8;
+        }
+    }
+
+    /// A row of `len` (1..=8) pixels from pixel number `x` filled in one pass over its eight
+    /// depths `d8` and pixels `p8`: [`Pass::test_and_write`] of its first pass, with the pixel
+    /// number and lane count given as floats (both integers below 2^24: the same values it
+    /// converts), the depths `z0 + gx * (x + lane)`, +inf past the row's end.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn one_pass<P: Shade>(
+        z0: f32,
+        gx: __m256,
+        x: f32,
+        len: f32,
+        d8: &mut [f32; 8],
+        p8: &mut [P; 8],
+        lit: P,
+    ) {
+        let lanes = _mm256_setr_ps(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
+        let px = _mm256_add_ps(_mm256_set1_ps(x), lanes);
+        let z = _mm256_add_ps(_mm256_set1_ps(z0), _mm256_mul_ps(gx, px));
+        let far = _mm256_set1_ps(f32::INFINITY);
+        let live = _mm256_set1_ps(len);
+        let z = _mm256_blendv_ps(far, z, _mm256_cmp_ps::<_CMP_LT_OQ>(lanes, live));
+        // SAFETY: `d8` is eight floats; unaligned load.
+        let old = unsafe { _mm256_loadu_ps(d8.as_ptr()) };
+        let front = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(z, old)) as u8;
+        if front != 0 {
+            // SAFETY: as the load; unaligned store.
+            unsafe { _mm256_storeu_ps(d8.as_mut_ptr(), _mm256_min_ps(z, old)) };
+            P::put_lanes(p8, front, lit);
         }
     }
 

@@ -278,7 +278,7 @@ mod tests;
 mod avx2 {
     use std::arch::x86_64::*;
 
-    use super::super::{ceil_non_negative, in_order, FACE_LIMIT};
+    use super::super::{in_order, FACE_LIMIT};
     use super::{scalar_face, scalar_row, Avx2, FaceRaster, Scanned, Shade, Span, WithFill};
 
     /// `work` compiled for AVX2: everything it calls with `#[inline(always)]` (the limb's voxel
@@ -367,11 +367,17 @@ mod avx2 {
             width,
         } = at;
         let ry = face.reach[1];
-        let (ya, yb) = ((c[1] - ry - 0.5).max(top), (c[1] + ry - 0.5).min(last_y));
+        // `(c.y - ry - 0.5).max(top)` and `(c.y + ry - 0.5).min(last_y)`: MAXSS / MINSS answer
+        // their second operand for NaN, as `max` / `min` answer the bound (and either zero of
+        // two equal ones, which gives the same rows).
+        let ya = _mm_cvtss_f32(_mm_max_ss(_mm_set_ss(c[1] - ry - 0.5), _mm_set_ss(top)));
+        let yb = _mm_cvtss_f32(_mm_min_ss(_mm_set_ss(c[1] + ry - 0.5), _mm_set_ss(last_y)));
         if !in_order(ya, yb) {
             return;
         }
-        let (y0, y1) = (ceil_non_negative(ya), yb as i32 as usize);
+        // `yb` truncated: CVTTSS2SI answers i32::MIN where `as i32` saturates, both beyond
+        // 2^24 as `usize`, where the scalar fill takes the face.
+        let y1 = _mm_cvttss_si32(_mm_set_ss(yb)) as usize;
         // Row numbers as floats and as `i32` lanes are exact below 2^24, and so are pixel
         // numbers (every row's pixels lie within `0..=last_x`), which [`row`] then need not
         // check row by row.
@@ -380,6 +386,9 @@ mod avx2 {
             scalar_face(face, at, lit, depth, pixels);
             return;
         }
+        // ceil(ya), 0 <= ya <= yb < 2^24 + 1: truncation plus one where that was below.
+        let t = _mm_cvttss_si32(_mm_set_ss(ya));
+        let y0 = (t + i32::from((t as f32) < ya)) as usize;
         let z_x = face.gx * (0.5 - c[0]);
         // The one-pass rows' places in `i32` lanes: exact when every row's place is below 2^30
         // (rows `..=y1`, pixels below 2^24); the slices' length clamped to what `i32` holds.

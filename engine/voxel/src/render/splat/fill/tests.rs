@@ -231,3 +231,48 @@ fn faces_either_side_of_eight_rows_match_the_scalar_fill() {
         assert!(a == b, "8888, seed {seed}");
     }
 }
+
+/// Faces centred on rows that are NaN, infinite, far beyond 2^24 or exactly on the band's edges:
+/// the vector fill's clip of a face's rows (MAXSS / MINSS and truncations of its own) gives the
+/// scalar fill's bytes, including where it leaves the face to the scalar fill.
+#[test]
+fn faces_at_odd_rows_match_the_scalar_fill() {
+    let Some(avx2) = fill::avx2_fill() else {
+        eprintln!("skipped: this CPU has no AVX2, so only the scalar fill runs here");
+        return;
+    };
+    let rows = [
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        3e9,
+        -3e9,
+        (1 << 24) as f32,
+        (1 << 24) as f32 + 7.0,
+        -0.0,
+        0.0,
+        -4.5,
+        -3.5,
+        3.0,
+        20.5,
+        29.5,
+        33.0,
+    ];
+    let faces: Vec<Face> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, &y)| Face {
+            e1: [4.0 + i as f32 * 0.1, 0.7],
+            e2: [-0.4, 5.0 + i as f32 * 0.2],
+            dz: [0.25, -0.5],
+            centre: [17.0 + i as f32, y],
+            fz: 2.0 + i as f32 * 0.3,
+        })
+        .collect();
+    for (y0, seed) in [(0, 1), (5, 2), ((1 << 24) - 10, 3)] {
+        let band = (40, y0, 30);
+        let a = draw_faces(&faces, band, seed, |v| v as u8, Scalar);
+        let b = draw_faces(&faces, band, seed, |v| v as u8, avx2);
+        assert_eq!(a, b, "band from row {y0}");
+    }
+}

@@ -35,6 +35,7 @@
 //! each face row is tested were measured and dropped: they cost more than the faces they removed.
 
 use super::footprint::Footprint;
+use super::splat::truncate;
 use glam::Vec4;
 
 /// Tile side in pixels.
@@ -586,11 +587,15 @@ impl TileDepth {
         // Pixel p's centre p + 0.5 lies within reach when sx - reach - 0.5 <= p <= sx + reach
         // - 0.5. Truncation, not floor: clamped at 0 below, the lower bounds are the same, and
         // an upper bound can only grow (one more pixel tested).
+        // `truncate` (one CVTTSS2SI each) answers `as i32` without its saturation tests: the
+        // bounds lie within about 1e6 pixels of the band's first row (checked above) except
+        // for a reach below about -2^31, where `x1` (`y1`) is `i32::MIN` either way and the
+        // box is empty either way.
         let sy = sy - self.y0_f;
-        let x0 = ((sx - reach - 0.5) as i32).max(0);
-        let x1 = ((sx + reach - 0.5) as i32).min(self.width as i32 - 1);
-        let y0 = ((sy - reach - 0.5) as i32).max(0);
-        let y1 = ((sy + reach - 0.5) as i32).min(self.rows as i32 - 1);
+        let x0 = truncate(sx - reach - 0.5).max(0);
+        let x1 = truncate(sx + reach - 0.5).min(self.width as i32 - 1);
+        let y0 = truncate(sy - reach - 0.5).max(0);
+        let y1 = truncate(sy + reach - 0.5).min(self.rows as i32 - 1);
         if x0 > x1 || y0 > y1 {
             return true;
         }

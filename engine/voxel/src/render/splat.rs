@@ -28,6 +28,8 @@ mod pairs;
 
 use band::FaceBand;
 use brick::BrickMemo;
+/// One CVTTSS2SI for a float known to be in `i32`'s range (the voxel tests' pixel bounds too).
+pub(crate) use fill::truncate;
 use fill::{FaceFill, WithFill};
 use glam::{Mat4, Vec3, Vec4};
 

@@ -229,7 +229,7 @@ impl FaceFill for Avx2 {
 /// without the saturation tests `as i32` compiles to (about six instructions), which LLVM keeps
 /// even where the value is clamped first (docs/benchmarks.md, issue 43, lever 33).
 #[inline(always)]
-pub(super) fn truncate(v: f32) -> i32 {
+pub(crate) fn truncate(v: f32) -> i32 {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_cvttss_si32, _mm_set_ss};

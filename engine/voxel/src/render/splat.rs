@@ -802,7 +802,35 @@ impl Multi {
 
 #[cfg(test)]
 mod tests {
-    use super::stamp_extent;
+    use super::{stamp_extent, truncate};
+
+    /// `truncate` answers `as i32` for every float not above `i32::MAX` and not NaN (what its
+    /// callers give it), and `i32::MIN` below: fractions, both zeros, the range's ends.
+    #[test]
+    fn truncate_matches_as_i32_in_range() {
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            0.999_999_9,
+            -0.999_999_9,
+            1e6,
+            -1e6,
+            16_777_217.0,
+            2_147_483_520.0,
+            -2_147_483_648.0,
+            -3e9,
+            f32::NEG_INFINITY,
+            f32::MIN,
+        ];
+        values.extend((0..20_000).map(|i| (i as f32 - 10_000.0) * 0.173));
+        values.extend((0..200).map(|i| -(1.37f32.powi(i))));
+        values.extend((0..68).map(|i| 1.37f32.powi(i)));
+        for v in values {
+            assert_eq!(truncate(v), v as i32, "{v}");
+        }
+    }
 
     /// The `i32` conversion gives what the plain `usize` one gives for every reach a face can
     /// have, NaN and infinity included.

@@ -637,7 +637,9 @@ impl TileDepth {
     /// `near`, is then hidden by [`TileDepth::hides_voxel`] too, now and after any later draw
     /// in the band (depths only decrease): its pixels are a subset of these, rounded the same
     /// way (truncation is monotonic). The caller checks what `hides_voxel` checks first
-    /// (finite, on-screen centres, `reach` below 1e4).
+    /// (finite, on-screen centres, `reach` below 1e4), so the four bounds lie within about
+    /// 1e6 pixels of the band and [`truncate`] (one CVTTSS2SI each) answers `as i32` for them
+    /// without its saturation tests (docs/benchmarks.md, issue 43, lever 34).
     pub fn hides_box(
         &self,
         xs: [f32; 2],
@@ -647,10 +649,10 @@ impl TileDepth {
         depth: &[f32],
     ) -> bool {
         let (ya, yb) = (ys[0] - self.y0_f, ys[1] - self.y0_f);
-        let x0 = ((xs[0] - reach - 0.5) as i32).max(0);
-        let x1 = ((xs[1] + reach - 0.5) as i32).min(self.width as i32 - 1);
-        let y0 = ((ya - reach - 0.5) as i32).max(0);
-        let y1 = ((yb + reach - 0.5) as i32).min(self.rows as i32 - 1);
+        let x0 = truncate(xs[0] - reach - 0.5).max(0);
+        let x1 = truncate(xs[1] + reach - 0.5).min(self.width as i32 - 1);
+        let y0 = truncate(ya - reach - 0.5).max(0);
+        let y1 = truncate(yb + reach - 0.5).min(self.rows as i32 - 1);
         if x0 > x1 || y0 > y1 {
             return true;
         }

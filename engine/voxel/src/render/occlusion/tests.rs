@@ -245,6 +245,35 @@ fn a_voxel_is_hidden_by_the_pixels_of_its_box_where_its_tiles_cannot_tell() {
     assert!(t.hides_voxel(&depth, (31.9, 20.0), 2.0, 1.5));
 }
 
+/// A box of one point is that voxel: `hides_box` (its bounds by `truncate`, lever 34) answers
+/// what `hides_voxel` does wherever its callers may ask (centres within 1e6 pixels, reach below
+/// 1e4), on and off the band, at the band's edges, far off screen and at every fraction.
+#[test]
+fn a_box_of_one_point_is_hidden_as_its_voxel() {
+    let (w, y0, rows) = (48usize, 8usize, 24usize);
+    let mut rng = Rng::new(43);
+    let mut depth: Vec<f32> = (0..w * rows).map(|_| 1.0 + rng.unit()).collect();
+    depth[5 * w + 30] = 9.0;
+    let mut t = TileDepth::for_band(w, y0, rows, true).unwrap();
+    t.refresh([0, y0, w, y0 + rows], &depth);
+    let mut places = vec![-9e5f32, -1e3, -40.5, -2.0, -0.5, 0.0, 0.25, 47.5, 60.0, 9e5];
+    places.extend((0..160).map(|i| i as f32 * 0.37 - 4.0));
+    let ys: Vec<f32> = places.iter().map(|p| p + y0 as f32).collect();
+    for reach in [0.0f32, 0.5, 1.2, 3.0, 40.0, 9999.0] {
+        for near in [0.5f32, 1.5, 2.5, 9.5] {
+            for &sx in &places {
+                for &sy in &ys {
+                    assert_eq!(
+                        t.hides_box([sx, sx], [sy, sy], reach, near, &depth),
+                        t.hides_voxel(&depth, (sx, sy), reach, near),
+                        "({sx}, {sy}) reach {reach} near {near}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn a_limb_refreshes_only_the_tiles_its_outline_reaches_and_its_voxels_stay_exact() {
     use super::super::footprint::Footprint;

@@ -285,11 +285,18 @@ fn in_order(a: f32, b: f32) -> bool {
     )
 }
 
-/// `ceil(v)` as an `i32` (saturating far outside the screen, where callers' range tests fail).
+/// `ceil(v)` as an `i32` for a `v` within `i32`'s range, negative (`i32::MIN` or one above)
+/// for NaN and values from 2^31 up, where the caller's (a stamp's first pixel, [`FaceBand`]'s
+/// `face`) `>= 0` test fails and the scanned fill draws nothing for the face either (its centre
+/// NaN or 2^31 pixels off: every depth NaN, or no pixel in the row); the saturating form drew
+/// nothing there through the stamp. By [`fill::truncate`] (one CVTTSS2SI) without `as i32`'s
+/// saturation tests (docs/benchmarks.md, issue 43, lever 34b).
+///
+/// [`FaceBand`]: band::FaceBand
 #[inline(always)]
 fn ceil_i32(v: f32) -> i32 {
-    let t = v as i32;
-    t.saturating_add(i32::from((t as f32) < v))
+    let t = fill::truncate(v);
+    t.wrapping_add(i32::from((t as f32) < v))
 }
 
 /// `ceil(v)` for a `v` known to be in `0..=2^24` (pixel coordinates), without the libm call
@@ -802,7 +809,41 @@ impl Multi {
 
 #[cfg(test)]
 mod tests {
-    use super::{stamp_extent, truncate};
+    use super::{ceil_i32, stamp_extent, truncate};
+
+    /// `ceil_i32` is `ceil` for every float in `i32`'s range (fractions, integers, both zeros,
+    /// both ends and the floats next to them) and negative for NaN and from 2^31 up.
+    #[test]
+    fn ceil_i32_is_ceil_in_range_and_negative_beyond() {
+        let mut values = vec![0.0f32, -0.0, 1e-45, -1e-45, f32::MIN_POSITIVE];
+        for end in [2_147_483_648.0f32, -2_147_483_648.0] {
+            let mut v = end;
+            for _ in 0..64 {
+                v = f32::from_bits(v.to_bits() - 1);
+                values.push(v);
+            }
+        }
+        values.push(-2_147_483_648.0);
+        values.extend((0..40_000).map(|i| (i as f32 - 20_000.0) * 0.173));
+        values.extend((0..4_000).map(|i| (i as f32 - 2_000.0) * 0.5));
+        values.extend((0..112).flat_map(|i| {
+            let v = 1.21f32.powi(i);
+            [v, -v, v + 0.5, -v - 0.5]
+        }));
+        for v in values {
+            assert_eq!(ceil_i32(v), v.ceil() as i32, "{v}");
+        }
+        for v in [
+            f32::NAN,
+            -f32::NAN,
+            2_147_483_648.0,
+            3e9,
+            f32::MAX,
+            f32::INFINITY,
+        ] {
+            assert!(ceil_i32(v) < 0, "{v}");
+        }
+    }
 
     /// `truncate` answers `as i32` for every float not above `i32::MAX` and not NaN (what its
     /// callers give it), and `i32::MIN` below: fractions, both zeros, the range's ends.

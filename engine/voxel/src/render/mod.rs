@@ -24,6 +24,7 @@
 
 mod cache;
 mod camera;
+mod convert;
 mod footprint;
 mod job;
 mod light;

@@ -34,8 +34,8 @@
 //! they are when the voxel comes (lever 4 in docs/benchmarks.md). Coverage masks updated as
 //! each face row is tested were measured and dropped: they cost more than the faces they removed.
 
+use super::convert::truncate;
 use super::footprint::Footprint;
-use super::splat::truncate;
 use glam::Vec4;
 
 /// Tile side in pixels.

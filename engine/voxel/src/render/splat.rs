@@ -26,10 +26,10 @@ mod brick;
 mod fill;
 mod pairs;
 
+/// One CVTTSS2SI for a float known to be in `i32`'s range (the voxel tests' pixel bounds too).
+use super::convert::truncate;
 use band::FaceBand;
 use brick::BrickMemo;
-/// One CVTTSS2SI for a float known to be in `i32`'s range (the voxel tests' pixel bounds too).
-pub(crate) use fill::truncate;
 use fill::{FaceFill, WithFill};
 use glam::{Mat4, Vec3, Vec4};
 
@@ -269,11 +269,11 @@ impl FaceRaster {
 /// A reach is non-negative or NaN and `min` clamps it (NaN to 1e6), so the conversion goes
 /// through `i32`, the same value as `as usize`, without baseline x86-64's saturating `usize`
 /// conversion (a compare and branch per value: 2.4 % of the 1000-unit frame's instructions),
-/// and by [`fill::truncate`], without `as i32`'s saturation tests either (the value is at most
+/// and by [`truncate`], without `as i32`'s saturation tests either (the value is at most
 /// 1e6; below `i32::MIN` both answer `i32::MIN`).
 #[inline(always)]
 fn stamp_extent(reach: f32) -> usize {
-    fill::truncate((2.0 * reach).min(1e6)) as usize + 1
+    truncate((2.0 * reach).min(1e6)) as usize + 1
 }
 
 /// `a <= b`, false when either is NaN.
@@ -289,13 +289,13 @@ fn in_order(a: f32, b: f32) -> bool {
 /// for NaN and values from 2^31 up, where the caller's (a stamp's first pixel, [`FaceBand`]'s
 /// `face`) `>= 0` test fails and the scanned fill draws nothing for the face either (its centre
 /// NaN or 2^31 pixels off: every depth NaN, or no pixel in the row); the saturating form drew
-/// nothing there through the stamp. By [`fill::truncate`] (one CVTTSS2SI) without `as i32`'s
+/// nothing there through the stamp. By [`truncate`] (one CVTTSS2SI) without `as i32`'s
 /// saturation tests (docs/benchmarks.md, issue 43, lever 34b).
 ///
 /// [`FaceBand`]: band::FaceBand
 #[inline(always)]
 fn ceil_i32(v: f32) -> i32 {
-    let t = fill::truncate(v);
+    let t = truncate(v);
     t.wrapping_add(i32::from((t as f32) < v))
 }
 
@@ -809,7 +809,7 @@ impl Multi {
 
 #[cfg(test)]
 mod tests {
-    use super::{ceil_i32, stamp_extent, truncate};
+    use super::{ceil_i32, stamp_extent};
 
     /// `ceil_i32` is `ceil` for every float in `i32`'s range (fractions, integers, both zeros,
     /// both ends and the floats next to them) and negative for NaN and from 2^31 up.
@@ -842,34 +842,6 @@ mod tests {
             f32::INFINITY,
         ] {
             assert!(ceil_i32(v) < 0, "{v}");
-        }
-    }
-
-    /// `truncate` answers `as i32` for every float not above `i32::MAX` and not NaN (what its
-    /// callers give it), and `i32::MIN` below: fractions, both zeros, the range's ends.
-    #[test]
-    fn truncate_matches_as_i32_in_range() {
-        let mut values = vec![
-            0.0,
-            -0.0,
-            0.5,
-            -0.5,
-            0.999_999_9,
-            -0.999_999_9,
-            1e6,
-            -1e6,
-            16_777_217.0,
-            2_147_483_520.0,
-            -2_147_483_648.0,
-            -3e9,
-            f32::NEG_INFINITY,
-            f32::MIN,
-        ];
-        values.extend((0..20_000).map(|i| (i as f32 - 10_000.0) * 0.173));
-        values.extend((0..200).map(|i| -(1.37f32.powi(i))));
-        values.extend((0..68).map(|i| 1.37f32.powi(i)));
-        for v in values {
-            assert_eq!(truncate(v), v as i32, "{v}");
         }
     }
 

@@ -224,24 +224,6 @@ impl FaceFill for Avx2 {
     }
 }
 
-/// `v` truncated towards zero as an `i32`, for a `v` that is not NaN and not above `i32::MAX`:
-/// there it is `v as i32` (below `i32::MIN` both answer `i32::MIN`). On x86-64 one CVTTSS2SI,
-/// without the saturation tests `as i32` compiles to (about six instructions), which LLVM keeps
-/// even where the value is clamped first (docs/benchmarks.md, issue 43, lever 33).
-#[inline(always)]
-pub(crate) fn truncate(v: f32) -> i32 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_cvttss_si32, _mm_set_ss};
-        // SAFETY: SSE is part of x86-64's baseline: every x86-64 CPU has CVTTSS2SI.
-        unsafe { _mm_cvttss_si32(_mm_set_ss(v)) }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        v as i32
-    }
-}
-
 /// What runs with the best face fill this CPU has ([`with_best`]): a limb's rasterised draw.
 pub(super) trait WithFill {
     type Out;

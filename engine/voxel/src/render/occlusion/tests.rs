@@ -75,21 +75,50 @@ pub(crate) fn draw<P: Shade + Default>(
     ground: f32,
 ) -> (Vec<P>, Vec<u32>) {
     let opts = RenderOptions {
+        parallel,
+        ..game_lit()
+    };
+    draw_over_ground(
+        scene,
+        cam,
+        vpl,
+        &opts,
+        |s| s.coarse_occlusion = coarse,
+        (ground, 97),
+    )
+}
+
+/// The options these tests draw with: the game's shading under a fixed sun.
+pub(crate) fn game_lit() -> RenderOptions {
+    RenderOptions {
         shading: Shading::Game,
         sun: Some(Vec3::new(0.4, 0.3, 0.8)),
-        parallel,
         ..RenderOptions::default()
-    };
-    let jobs = job::prepare(scene, cam, &opts, vpl.page_count()).unwrap();
+    }
+}
+
+/// `scene`'s pixels and depths drawn with `opts` on a screen `setup` adjusts, over a depth
+/// buffer whose rows below the middle hold a "ground" at `ground.0` view depth rising by half a
+/// unit a pixel in a saw of period `ground.1` (so tiles start with finite, uneven maxima there):
+/// the one draw the occlusion and brick tests compare with their switches on and off.
+pub(crate) fn draw_over_ground<P: Shade + Default>(
+    scene: &[Instance<'_>],
+    cam: &Camera,
+    vpl: &Vpl,
+    opts: &RenderOptions,
+    setup: impl FnOnce(&mut march::Screen),
+    (ground, period): (f32, usize),
+) -> (Vec<P>, Vec<u32>) {
+    let jobs = job::prepare(scene, cam, opts, vpl.page_count()).unwrap();
     let mut screen = march::Screen::new(cam);
-    screen.coarse_occlusion = coarse;
+    setup(&mut screen);
     let tables = modex::BlendTables::new(&vpl.palette);
     let (w, h) = (cam.width, cam.height);
     let mut pixels = vec![P::default(); w * h];
     let mut depth = vec![f32::INFINITY; w * h];
     for (i, d) in depth.iter_mut().enumerate() {
         if i / w > h / 2 {
-            *d = ground + (i % 97) as f32 * 0.5;
+            *d = ground + (i % period) as f32 * 0.5;
         }
     }
     let ctx = march::DrawContext {
@@ -97,7 +126,7 @@ pub(crate) fn draw<P: Shade + Default>(
         vpl,
         tables: &tables,
     };
-    march::march_bands(&ctx, &jobs, &mut pixels, &mut depth, parallel);
+    march::march_bands(&ctx, &jobs, &mut pixels, &mut depth, opts.parallel);
     (pixels, depth.iter().map(|d| d.to_bits()).collect())
 }
 

@@ -9,8 +9,8 @@ use modex::{Camera, Palette, Rng};
 use modex_vxl::encode::{HvaSpec, LimbSpec, VxlSpec};
 use modex_vxl::{hva, vxl, Vpl};
 
-use super::super::super::occlusion::TileDepth;
-use super::super::super::{job, march, pixel::Shade, RenderOptions, Shading, Splatting};
+use super::super::super::occlusion::{self, TileDepth};
+use super::super::super::{pixel::Shade, RenderOptions, Splatting};
 use crate::{game_camera, Instance, Pose, Unit, VoxelModel};
 
 thread_local! {
@@ -132,31 +132,18 @@ fn draw<P: Shade + Default>(
     ground: f32,
 ) -> (Vec<P>, Vec<u32>) {
     let opts = RenderOptions {
-        shading: Shading::Game,
-        sun: Some(Vec3::new(0.4, 0.3, 0.8)),
         parallel,
         splat: Splatting::Always,
-        ..RenderOptions::default()
+        ..occlusion::tests::game_lit()
     };
-    let jobs = job::prepare(scene, cam, &opts, vpl.page_count()).unwrap();
-    let mut screen = march::Screen::new(cam);
-    screen.brick_tests = bricks;
-    let tables = modex::BlendTables::new(&vpl.palette);
-    let (w, h) = (cam.width, cam.height);
-    let mut pixels = vec![P::default(); w * h];
-    let mut depth = vec![f32::INFINITY; w * h];
-    for (i, d) in depth.iter_mut().enumerate() {
-        if i / w > h / 2 {
-            *d = ground + (i % 89) as f32 * 0.5;
-        }
-    }
-    let ctx = march::DrawContext {
-        screen: &screen,
+    occlusion::tests::draw_over_ground(
+        scene,
+        cam,
         vpl,
-        tables: &tables,
-    };
-    march::march_bands(&ctx, &jobs, &mut pixels, &mut depth, parallel);
-    (pixels, depth.iter().map(|d| d.to_bits()).collect())
+        &opts,
+        |s| s.brick_tests = bricks,
+        (ground, 89),
+    )
 }
 
 /// Crowds of units of generated limbs, nearest first, packed so that most hide behind nearer

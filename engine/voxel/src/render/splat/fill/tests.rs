@@ -276,3 +276,52 @@ fn faces_at_odd_rows_match_the_scalar_fill() {
         assert_eq!(a, b, "band from row {y0}");
     }
 }
+
+/// A small (stamped) face centred on NaN, an infinity or 2^31 pixels and more off the band, where
+/// the stamp's first pixel comes out negative and the face goes to the scanned fill (lever 34b),
+/// draws nothing through either fill: every pixel and depth of the band stays as it was. (The
+/// same faces made edge-on, which `draw_faces` skips, give the untouched band: the band's
+/// starting depths depend only on the faces' centre depths.)
+#[test]
+fn a_stamped_face_centred_off_every_band_draws_nothing() {
+    let small = |centre: [f32; 2]| Face {
+        e1: [1.5, 0.2],
+        e2: [-0.3, 1.2],
+        dz: [0.1, 0.2],
+        centre,
+        fz: 5.0,
+    };
+    assert!(FaceRaster::new([1.5, 0.2], [-0.3, 1.2], [0.1, 0.2])
+        .stamp
+        .is_some());
+    let far = [
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        2_147_483_648.0,
+        -2_147_483_648.0,
+        3e9,
+        -3e9,
+        f32::MAX,
+    ];
+    let faces: Vec<Face> = far
+        .iter()
+        .flat_map(|&v| [small([v, 4.0]), small([4.0, v]), small([v, v])])
+        .collect();
+    let edge_on: Vec<Face> = faces
+        .iter()
+        .map(|f| Face {
+            e1: [0.0, 0.0],
+            e2: [0.0, 0.0],
+            ..f.clone()
+        })
+        .collect();
+    let band = (40, 3, 20);
+    let untouched = draw_faces(&edge_on, band, 7, |v| v as u8, Scalar);
+    assert_eq!(draw_faces(&faces, band, 7, |v| v as u8, Scalar), untouched);
+    if let Some(avx2) = fill::avx2_fill() {
+        assert_eq!(draw_faces(&faces, band, 7, |v| v as u8, avx2), untouched);
+    } else {
+        eprintln!("skipped the vector fill: this CPU has no AVX2");
+    }
+}

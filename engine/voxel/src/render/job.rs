@@ -318,9 +318,10 @@ pub(crate) fn prepare<'a>(
     };
     let mut jobs: Vec<Job<'a>> = if opts.parallel && limbs.len() >= PARALLEL_PREPARE_LIMBS {
         // Collected by index, then the empty slots squeezed out in place: each thread writes its
-        // jobs straight into the one list. (A parallel `filter_map` collect gathers a list per thread and
-        // copies them all into a new one: with ~1.4 KB a job, 3 MB copied and its fresh pages
-        // faulted in every 1000-unit frame, ~780 page faults; docs/benchmarks.md, issue 43.)
+        // jobs straight into the one list. (A parallel `filter_map` collect gathers a list per
+        // thread and copies them all into a new one: with ~1.4 KB a job, 3 MB copied and its
+        // fresh pages faulted in every 1000-unit frame, ~780 page faults; docs/benchmarks.md,
+        // issue 43.)
         let slots: Vec<Option<Job<'a>>> = limbs.par_iter().map(build).collect();
         // `filter_map`, not `flatten`: the standard library collects a `filter_map` over a
         // vector's own items into that vector's memory (an `Option<Job>` is a `Job`'s size); the

@@ -1,8 +1,10 @@
 //! The bench's battlefield drawn frame after frame as `modex demo --headless --bench` draws it
 //! (a warm-up draw, then a world step before each frame; `--lod off`), each frame's pixels
-//! written raw to `OUT_DIR/fNNN.raw` (8-bit: one byte a pixel; 8888: four), so two builds'
-//! frames can be compared byte for byte (`cmp`), and the frames profiled one by one (callgrind
-//! with `--dump-before='*SceneRenderer*draw_with*'`: docs/benchmarks.md, issue 43).
+//! written raw to `OUT_DIR/fNNN.raw` (8-bit: one byte a pixel; 8888: four) and its depth buffer
+//! to `OUT_DIR/dNNN.raw` (little-endian `f32`s), so two builds' frames can be compared byte for
+//! byte (`cmp`) where a change must draw exactly what was drawn before, and the frames profiled
+//! one by one (callgrind with `--dump-before='*SceneRenderer*draw_with*'`: docs/benchmarks.md,
+//! issue 43).
 //! `cargo run --release -p modex-demo --example bench_frames -- OUT_DIR UNITS WxH FRAMES
 //! ortho|persp 8|8888 THREADS`
 use modex_demo::scene::{assets, Assets, DrawPath, SceneRenderer, World};
@@ -51,6 +53,11 @@ fn main() -> anyhow::Result<()> {
                         file.write_all(&p.0.to_le_bytes())?;
                     }
                 }
+            }
+            let mut file =
+                std::io::BufWriter::new(std::fs::File::create(out.join(format!("d{f:03}.raw")))?);
+            for d in scene.depths() {
+                file.write_all(&d.to_le_bytes())?;
             }
             let c = scene.cache_stats();
             eprintln!(

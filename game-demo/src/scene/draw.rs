@@ -205,6 +205,12 @@ impl<'a> SceneRenderer<'a> {
         self.cache.stats()
     }
 
+    /// The depth buffer the last frame left: levers meant to be exact are checked on it as well
+    /// as on the pixels (`examples/bench_frames`).
+    pub fn depths(&self) -> &[f32] {
+        self.depth.values()
+    }
+
     /// The camera of the current view.
     pub fn camera(&self) -> Camera {
         self.view.camera(self.frame.width(), self.frame.height())

@@ -36,7 +36,7 @@
 
 use super::convert::truncate;
 use super::footprint::Footprint;
-use glam::Vec4;
+use glam::{BVec4A, Vec4};
 
 /// Tile side in pixels.
 const TILE: usize = 8;
@@ -283,16 +283,21 @@ fn tile_max(width: usize, rows: usize, tx: usize, ty: usize, depth: &[f32]) -> f
 
 impl TileDepth {
     /// The tile columns (exclusive end) of tile row `ty` that the outline of `footprint`
-    /// reaches, within `tx0..tx1`.
+    /// reaches, within `tx0..tx1`; `outline` is [`Outline::of`] that footprint.
     #[inline]
     fn outline_row(
         &self,
         footprint: &Footprint,
+        outline: Option<&Outline>,
         ty: usize,
         (tx0, tx1): (usize, usize),
     ) -> (usize, usize) {
         let top = (self.y0 + ty * TILE) as f32;
-        let (x0, x1) = footprint.strip_span(top - 1.0, top + TILE as f32 + 1.0);
+        let (s0, s1) = (top - 1.0, top + TILE as f32 + 1.0);
+        let (x0, x1) = match outline {
+            Some(outline) => outline.strip_span(s0, s1),
+            None => footprint.strip_span(s0, s1),
+        };
         let (x0, x1) = (
             x0.saturating_sub(1).max(tx0 * TILE),
             (x1 + 1).min(tx1 * TILE),
@@ -310,8 +315,9 @@ impl TileDepth {
         let Some((tx0, tx1, ty0, ty1)) = self.tiles_of(footprint.rect) else {
             return;
         };
+        let outline = Outline::of(footprint);
         for ty in ty0..ty1 {
-            let (a, b) = self.outline_row(footprint, ty, (tx0, tx1));
+            let (a, b) = self.outline_row(footprint, outline.as_ref(), ty, (tx0, tx1));
             let row = ty * self.across;
             if let Some(s) = self.stale.get_mut(row + a..row + b) {
                 s.fill(true);
@@ -418,6 +424,7 @@ impl TileDepth {
         }
         let (mut all, mut under, mut tiles) = (true, 0usize, 0usize);
         self.spans.clear();
+        let outline = Outline::of(footprint);
         for ty in ty0..ty1 {
             // The job draws only within its outline (`Footprint::row_span`), so only the tiles
             // that reaches decide whether it is hidden, and only they are refreshed: its voxels'
@@ -425,7 +432,7 @@ impl TileDepth {
             // rectangle's tiles; with the voxel test's pixel fallback the tiles beside the outline
             // saved nothing: 1000-unit 1080p frame, tile refresh 54.1 -> 48.9 M instructions, the
             // limbs' draws unchanged to the 0.1 M. Lever 7 in docs/benchmarks.md.)
-            let (a, b) = self.outline_row(footprint, ty, (tx0, tx1));
+            let (a, b) = self.outline_row(footprint, outline.as_ref(), ty, (tx0, tx1));
             self.spans.push((a, b));
             // The row's tiles as slices, and whether its tiles are a whole eight rows tall,
             // worked out once a tile row ([`TileDepth::current`] per tile, the same values).
@@ -519,6 +526,122 @@ impl TileDepth {
             }
         }
         seen == 9
+    }
+}
+
+/// A footprint's twelve outline edges ([`Footprint::edges`]) four at a time, for
+/// [`Outline::strip_span`]: [`Footprint::strip_span`]'s answer for every strip, with each edge's
+/// slope divided out once a footprint instead of once a tile row, and the edges' ends clipped to
+/// the strip with MINPS / MAXPS instead of `f32::min` / `f32::max`'s NaN-safe sequences.
+///
+/// Why: working out the outline's span of each tile row ([`TileDepth::outline_row`], ~480
+/// instructions a row, two calls of `floorf` among them) was a third of
+/// [`TileDepth::hides_footprint_at`] in the 1000-unit 1080p perspective frame (docs/benchmarks.md,
+/// issue 43, lever 35).
+///
+/// Exact: only footprints whose edges and slopes are all finite get one ([`Outline::of`]), so no
+/// lane ever holds a NaN (a finite difference of the clipped end times a finite slope is finite
+/// or infinite, and a finite end plus it is not NaN), and then MINPS / MAXPS and the lanes'
+/// arithmetic give `f32::min` / `f32::max`'s and the scalar expressions' values (the same
+/// operations in the same order; at most a zero's sign may differ, which no span below sees).
+pub(crate) struct Outline {
+    ya: [Vec4; 3],
+    xa: [Vec4; 3],
+    yb: [Vec4; 3],
+    xb: [Vec4; 3],
+    /// `(xb - xa) / (yb - ya)` where `yb > ya`; 0 elsewhere (unread there).
+    k: [Vec4; 3],
+    /// Lanes with `yb > ya` (the others' ends are `xa` and `xb` whatever the strip).
+    sloped: [BVec4A; 3],
+    /// The rectangle's first column and its end as floats.
+    left: f32,
+    right: f32,
+}
+
+impl Outline {
+    /// `footprint`'s edges four at a time; `None` without edges (the rectangle answers) or with
+    /// a NaN or infinite end or slope, or a rectangle too wide for a float to count its columns
+    /// exactly (then [`Footprint::strip_span`] answers).
+    #[inline]
+    pub fn of(footprint: &Footprint) -> Option<Outline> {
+        let edges = footprint.edges.as_ref()?;
+        if footprint.rect[2] >= 1 << 24 {
+            return None;
+        }
+        let lane = |g: usize, c: usize| {
+            Vec4::new(
+                edges[4 * g][c],
+                edges[4 * g + 1][c],
+                edges[4 * g + 2][c],
+                edges[4 * g + 3][c],
+            )
+        };
+        let (ya, xa, yb, xb) = (
+            std::array::from_fn(|g| lane(g, 0)),
+            std::array::from_fn(|g| lane(g, 1)),
+            std::array::from_fn(|g| lane(g, 2)),
+            std::array::from_fn(|g| lane(g, 3)),
+        );
+        let sloped: [BVec4A; 3] = std::array::from_fn(|g| yb[g].cmpgt(ya[g]));
+        let k: [Vec4; 3] = std::array::from_fn(|g| {
+            Vec4::select(sloped[g], (xb[g] - xa[g]) / (yb[g] - ya[g]), Vec4::ZERO)
+        });
+        let finite = (0..3).all(|g| {
+            ya[g].is_finite()
+                && xa[g].is_finite()
+                && yb[g].is_finite()
+                && xb[g].is_finite()
+                && k[g].is_finite()
+        });
+        finite.then_some(Outline {
+            ya,
+            xa,
+            yb,
+            xb,
+            k,
+            sloped,
+            left: footprint.rect[0] as f32,
+            right: footprint.rect[2] as f32,
+        })
+    }
+
+    /// [`Footprint::strip_span`] of the footprint this was made of, the same pixels.
+    ///
+    /// Per edge as there: skipped unless it reaches the strip, its ends clipped to the strip
+    /// along its slope, the smallest and largest end kept. Then, without `floor` (a call of
+    /// `floorf` on x86-64's baseline): `floor(lo - 1.5)` clamped to at least the rectangle's
+    /// first column `l` (an integer) is `max(lo - 1.5, l)` truncated, since `floor` is
+    /// monotonic and `floor(max(v, l)) = max(floor(v), l)`, a value at least `l >= 0` truncates
+    /// to its floor, and `as usize` saturates both the same way (infinity to `usize::MAX`); and
+    /// `floor(u) + 1` (`u = hi + 0.5`) clamped to at most the rectangle's end `r` and then
+    /// converted (negative to 0) is `min(u, r - 1)` truncated plus one where that is at least 0,
+    /// and 0 below it (where `floor(u) + 1 <= 0`; `r - 1` is exact, `r < 2^24`).
+    #[inline]
+    fn strip_span(&self, s0: f32, s1: f32) -> (usize, usize) {
+        let (s0v, s1v) = (Vec4::splat(s0), Vec4::splat(s1));
+        let (mut lo, mut hi) = (Vec4::INFINITY, Vec4::NEG_INFINITY);
+        for g in 0..3 {
+            let (ya, xa, yb, xb, k) = (self.ya[g], self.xa[g], self.yb[g], self.xb[g], self.k[g]);
+            let away = yb.cmplt(s0v) | ya.cmpgt(s1v);
+            let xc = Vec4::select(self.sloped[g], xa + (ya.max(s0v) - ya) * k, xa);
+            let xd = Vec4::select(self.sloped[g], xa + (yb.min(s1v) - ya) * k, xb);
+            lo = Vec4::select(away, lo, lo.min(xc.min(xd)));
+            hi = Vec4::select(away, hi, hi.max(xc.max(xd)));
+        }
+        let (lo, hi) = (lo.min_element(), hi.max_element());
+        if lo > hi {
+            return (0, 0);
+        }
+        let v = lo - 1.5;
+        let x0 = if v > self.left { v } else { self.left } as usize;
+        let u = hi + 0.5;
+        let w = if u < self.right - 1.0 {
+            u
+        } else {
+            self.right - 1.0
+        };
+        let x1 = if w >= 0.0 { w as usize + 1 } else { 0 };
+        (x0, x1)
     }
 }
 

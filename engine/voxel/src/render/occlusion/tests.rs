@@ -477,3 +477,81 @@ fn places_of_maxima_change_no_answer() {
     }
     assert!(seen.iter().all(|&n| n >= 20), "answers {seen:?}");
 }
+
+/// The outline's spans worked out four edges at a time ([`super::Outline`]) are
+/// [`Footprint::strip_span`]'s, tile row by tile row: random edges (flat, upright, sloped, far
+/// off the band, huge and tiny slopes, ends on pixel edges and halves), rectangles on and off the
+/// band; footprints with a NaN or infinite end have no [`super::Outline`].
+#[test]
+fn the_outline_four_edges_at_a_time_gives_the_same_spans() {
+    use super::super::footprint::Footprint;
+    use super::Outline;
+    let mut rng = Rng::new(35);
+    let (w, rows, y0) = (200usize, 120usize, 40usize);
+    let t = TileDepth::for_band(w, y0, rows, true).unwrap();
+    let coord = |rng: &mut Rng, lo: f32, hi: f32| match rng.below(10) {
+        0 => (rng.range(lo, hi) * 2.0).round() / 2.0,
+        1 => rng.range(-1e7, 1e7),
+        2 => rng.range(lo, hi).round() + 0.5,
+        _ => rng.range(lo, hi),
+    };
+    let mut checked = 0;
+    for round in 0..4000 {
+        let edges: [[f32; 4]; 12] = std::array::from_fn(|_| {
+            let (ya, yb) = (coord(&mut rng, -20.0, 220.0), coord(&mut rng, -20.0, 220.0));
+            let (ya, yb) = match rng.below(6) {
+                0 => (ya, ya),
+                1 => (ya, ya + rng.range(0.0, 1e-3)),
+                _ => (ya.min(yb), ya.max(yb)),
+            };
+            let xa = coord(&mut rng, -30.0, 240.0);
+            let xb = if rng.below(5) == 0 {
+                xa
+            } else {
+                coord(&mut rng, -30.0, 240.0)
+            };
+            [ya, xa, yb, xb]
+        });
+        let x0 = (rng.next_u32() % 220) as usize;
+        let ya = (rng.next_u32() % 200) as usize;
+        let rect = [
+            x0,
+            ya,
+            x0 + 1 + (rng.next_u32() % 250) as usize,
+            ya + 1 + (rng.next_u32() % 150) as usize,
+        ];
+        let mut footprint = Footprint {
+            rect,
+            edges: Some(edges),
+            nearest: 1.0,
+        };
+        if round % 50 == 49 {
+            let e = footprint.edges.as_mut().unwrap();
+            e[(round / 50) % 12][round % 4] =
+                [f32::NAN, f32::INFINITY, f32::NEG_INFINITY][round % 3];
+            assert!(Outline::of(&footprint).is_none());
+            continue;
+        }
+        let Some(outline) = Outline::of(&footprint) else {
+            continue;
+        };
+        let Some((tx0, tx1, ty0, ty1)) = t.tiles_of(rect) else {
+            continue;
+        };
+        for ty in ty0..ty1 {
+            let want = t.outline_row(&footprint, None, ty, (tx0, tx1));
+            let got = t.outline_row(&footprint, Some(&outline), ty, (tx0, tx1));
+            assert_eq!(got, want, "round {round} row {ty} {footprint:?}");
+            let top = (y0 + ty * 8) as f32;
+            for (s0, s1) in [
+                (top - 1.0, top + 9.0),
+                (top + 0.5, top + 0.5),
+                (top - 300.0, top - 290.0),
+            ] {
+                assert_eq!(outline.strip_span(s0, s1), footprint.strip_span(s0, s1));
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 10_000, "{checked} rows");
+}

@@ -31,7 +31,7 @@ use super::convert::truncate;
 use band::FaceBand;
 use brick::BrickMemo;
 use fill::{FaceFill, WithFill};
-use glam::{Mat4, Vec3, Vec4};
+use glam::{Mat4, Vec3, Vec4, Vec4Swizzles};
 
 use super::pixel::Shade;
 use crate::volume::{LimbVolume, SurfaceVoxel};
@@ -168,45 +168,55 @@ impl FaceRaster {
     /// whose depth changes by `dz` per step along them.
     #[inline(always)]
     fn new(e1: [f32; 2], e2: [f32; 2], dz: [f32; 2]) -> FaceRaster {
-        let det = e1[0] * e2[1] - e1[1] * e2[0];
+        FaceRaster::from_edges(Vec4::new(e1[0], e1[1], e2[0], e2[1]), dz)
+    }
+
+    /// [`FaceRaster::new`] of the edges as one vector `(e1.x, e1.y, e2.x, e2.y)`, worked out in
+    /// its lanes.
+    ///
+    /// Why lanes: a perspective face is set up at its own centre, ~320 k faces a 1000-unit 1080p
+    /// frame, and one at a time this set-up was ~70 instructions a face (docs/benchmarks.md,
+    /// issue 43, lever 45). Each lane does the scalar form's operations in its order (products,
+    /// sums and quotients rounded the same in a lane as alone; a sign flip as a product by -1,
+    /// exact), so every value is the same bits (tested against the scalar form below) up to the
+    /// sign of a NaN, which no comparison, `abs` or depth write can see.
+    #[inline(always)]
+    fn from_edges(e: Vec4, dz: [f32; 2]) -> FaceRaster {
+        let det = e.x * e.w - e.y * e.z;
         let inv_det = if det.abs() > 1e-9 && det.is_finite() {
             1.0 / det
         } else {
             0.0
         };
-        let reach = [0, 1].map(|c| (e1[c].abs() + e2[c].abs()) * FACE_LIMIT);
-        let ([e1x, e1y], [e2x, e2y], inv) = (e1, e2, inv_det);
-        // Face coordinates from the offset q: s = a_s qx + b_s qy, t = a_t qx + b_t qy.
-        let (a_s, b_s) = (e2y * inv, -e2x * inv);
-        let (a_t, b_t) = (-e1y * inv, e1x * inv);
-        // Depth is linear too: z + s dz1 + t dz2.
-        let gx = a_s * dz[0] + a_t * dz[1];
-        let gy = b_s * dz[0] + b_t * dz[1];
-        let (a, b) = ([a_s, a_t], [b_s, b_t]);
-        let r = a.map(|a| 1.0 / a);
-        let flat = r.map(|r| !r.is_finite());
-        let k = std::array::from_fn(|i| if flat[i] { 0.0 } else { -b[i] * r[i] });
-        let w = std::array::from_fn(|i| {
-            if flat[i] {
-                0.0
-            } else {
-                FACE_LIMIT * r[i].abs()
-            }
-        });
+        // Lanes 0, 1: |e1.x| + |e2.x|, |e1.y| + |e2.y|.
+        let reach = (e.abs() + e.abs().zwxy()) * FACE_LIMIT;
+        // Face coordinates from the offset q: s = a_s qx + b_s qy, t = a_t qx + b_t qy, in lanes
+        // (a_s, a_t, b_s, b_t) = (e2.y, -e1.y, -e2.x, e1.x) / det.
+        let ab = e.wyzx() * Vec4::new(1.0, -1.0, -1.0, 1.0) * inv_det;
+        // Depth is linear too: z + s dz1 + t dz2, so gx = a_s dz1 + a_t dz2 (lane 0) and gy =
+        // b_s dz1 + b_t dz2 (lane 2).
+        let p = ab * Vec4::new(dz[0], dz[1], dz[0], dz[1]);
+        let g = p + p.yxwz();
+        // Lanes 0, 1: 1 / a and -b / a, the rows' interval centres per unit of qy.
+        let r = Vec4::ONE / ab;
+        let flat = [!r.x.is_finite(), !r.y.is_finite()];
+        let k = -ab.zwxy() * r;
+        let w = r.abs() * FACE_LIMIT;
+        let keep = |i: usize, v: Vec4| if flat[i] { 0.0 } else { v[i] };
         // Pixel centres within reach of the centre: at most floor(2 reach) + 1 per axis.
-        let [sw, sh] = reach.map(stamp_extent);
+        let [sw, sh] = [reach.x, reach.y].map(stamp_extent);
         let stamp = (sw <= STAMP_WIDTH && sw * sh <= STAMP_PIXELS).then_some((sw, sh));
         FaceRaster {
             inv_det,
-            reach,
-            k,
-            w,
-            a,
-            b,
+            reach: [reach.x, reach.y],
+            k: [keep(0, k), keep(1, k)],
+            w: [keep(0, w), keep(1, w)],
+            a: [ab.x, ab.y],
+            b: [ab.z, ab.w],
             flat,
             stamp,
-            gx,
-            gy,
+            gx: g.x,
+            gy: g.z,
         }
     }
 
@@ -560,9 +570,17 @@ impl Splat {
             self.to_screen.z_axis,
         ];
         // The screen columns of the two grid axes spanning a face across each axis (looked up,
-        // not worked out per face: the `% 3` cost a multiply and shifts per face).
-        let face_axes: [(Vec4, Vec4); 3] =
-            std::array::from_fn(|a| (axes[(a + 1) % 3], axes[(a + 2) % 3]));
+        // not worked out per face: the `% 3` cost a multiply and shifts per face), as the lanes
+        // a perspective face's edges are worked out in: `(v1.x, v1.y, v2.x, v2.y)`, the matching
+        // `w`s, and the depth steps `(v1.z, v2.z)`.
+        let face_axes: [(Vec4, Vec4, [f32; 2]); 3] = std::array::from_fn(|a| {
+            let (v1, v2) = (axes[(a + 1) % 3], axes[(a + 2) % 3]);
+            (
+                Vec4::new(v1.x, v1.y, v2.x, v2.y),
+                Vec4::new(v1.w, v1.w, v2.w, v2.w),
+                [v1.z, v2.z],
+            )
+        });
         // Face centre from cell centre, per face bit.
         let offset: [Vec4; 6] =
             std::array::from_fn(|bit| axes[bit / 2] * if bit % 2 == 1 { 0.5 } else { -0.5 });
@@ -697,13 +715,14 @@ impl Splat {
                     if (m.eye[a] > plane) != high {
                         continue;
                     }
-                    let r = 1.0 / f.w;
-                    let (sx, sy) = (f.x * r, f.y * r);
-                    let edge = |v: Vec4| [(v.x - sx * v.w) * r, (v.y - sy * v.w) * r];
-                    let (v1, v2) = face_axes[a];
-                    let face = FaceRaster::new(edge(v1), edge(v2), [v1.z, v2.z]);
+                    // The face's screen centre `(sx, sy)` twice over, and its edges `(v.x - sx
+                    // v.w) / w, (v.y - sy v.w) / w` for both axes in one vector's lanes.
+                    let r = Vec4::splat(1.0 / f.w);
+                    let s = f.xyxy() * r;
+                    let (v, vw, dz) = face_axes[a];
+                    let face = FaceRaster::from_edges((v - s * vw) * r, dz);
                     if face.inv_det != 0.0 {
-                        band.face(sx, sy, f.z, &face, lit);
+                        band.face(s.x, s.y, f.z, &face, lit);
                     }
                 }
             }
@@ -809,7 +828,114 @@ impl Multi {
 
 #[cfg(test)]
 mod tests {
-    use super::{ceil_i32, stamp_extent};
+    use super::{ceil_i32, stamp_extent, FaceRaster, FACE_LIMIT, STAMP_PIXELS, STAMP_WIDTH};
+    use glam::Vec4;
+    use proptest::prelude::*;
+
+    /// [`FaceRaster::new`] one value at a time, as it was before its lanes (lever 45): the
+    /// reference the lanes must equal bit for bit.
+    fn face_one_at_a_time(e1: [f32; 2], e2: [f32; 2], dz: [f32; 2]) -> FaceRaster {
+        let det = e1[0] * e2[1] - e1[1] * e2[0];
+        let inv = if det.abs() > 1e-9 && det.is_finite() {
+            1.0 / det
+        } else {
+            0.0
+        };
+        let reach = [0, 1].map(|c| (e1[c].abs() + e2[c].abs()) * FACE_LIMIT);
+        let ([e1x, e1y], [e2x, e2y]) = (e1, e2);
+        let (a_s, b_s) = (e2y * inv, -e2x * inv);
+        let (a_t, b_t) = (-e1y * inv, e1x * inv);
+        let gx = a_s * dz[0] + a_t * dz[1];
+        let gy = b_s * dz[0] + b_t * dz[1];
+        let (a, b) = ([a_s, a_t], [b_s, b_t]);
+        let r = a.map(|a| 1.0 / a);
+        let flat = r.map(|r| !r.is_finite());
+        let k = std::array::from_fn(|i| if flat[i] { 0.0 } else { -b[i] * r[i] });
+        let w = std::array::from_fn(|i| {
+            if flat[i] {
+                0.0
+            } else {
+                FACE_LIMIT * r[i].abs()
+            }
+        });
+        let [sw, sh] = reach.map(stamp_extent);
+        let stamp = (sw <= STAMP_WIDTH && sw * sh <= STAMP_PIXELS).then_some((sw, sh));
+        FaceRaster {
+            inv_det: inv,
+            reach,
+            k,
+            w,
+            a,
+            b,
+            flat,
+            stamp,
+            gx,
+            gy,
+        }
+    }
+
+    /// Every float of a face as bits, a NaN as one value whatever its sign and payload (no
+    /// comparison, `abs` or depth write can tell them apart).
+    fn face_bits(f: &FaceRaster) -> Vec<u32> {
+        let bits = |v: f32| if v.is_nan() { u32::MAX } else { v.to_bits() };
+        let mut out: Vec<u32> = [f.inv_det, f.gx, f.gy].into_iter().map(bits).collect();
+        for pair in [f.reach, f.k, f.w, f.a, f.b] {
+            out.extend(pair.map(bits));
+        }
+        out.extend(f.flat.map(u32::from));
+        let (sw, sh) = f.stamp.unwrap_or((usize::MAX, usize::MAX));
+        out.extend([sw as u32, sh as u32]);
+        out
+    }
+
+    fn assert_lanes_match(e1: [f32; 2], e2: [f32; 2], dz: [f32; 2]) {
+        let lanes = FaceRaster::from_edges(Vec4::new(e1[0], e1[1], e2[0], e2[1]), dz);
+        assert_eq!(
+            face_bits(&lanes),
+            face_bits(&face_one_at_a_time(e1, e2, dz)),
+            "{e1:?} {e2:?} {dz:?}"
+        );
+    }
+
+    /// The lanes give the scalar form's bits for faces seen square, edge-on, along an axis
+    /// (`flat`), degenerate, huge, tiny, infinite and NaN.
+    #[test]
+    fn face_lanes_match_the_scalar_form_at_the_edges() {
+        let specials = [
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.0,
+            1e-5,
+            -3e-6,
+            4.5,
+            1e20,
+            -1e20,
+            f32::MIN_POSITIVE,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        for &x1 in &specials {
+            for &y2 in &specials {
+                for &(y1, x2) in &[(0.0, 0.0), (0.3, -0.7), (f32::NAN, 1.0), (2.0, 2.0)] {
+                    assert_lanes_match([x1, y1], [x2, y2], [0.25, -1.5]);
+                    assert_lanes_match([y1, x1], [y2, x2], [f32::NAN, 3.0]);
+                }
+            }
+        }
+    }
+
+    proptest! {
+        /// ... and for faces of every size and direction a splat meets.
+        #[test]
+        fn face_lanes_match_the_scalar_form(
+            e in prop::array::uniform4(-40.0f32..40.0),
+            dz in prop::array::uniform2(-2.0f32..2.0),
+        ) {
+            assert_lanes_match([e[0], e[1]], [e[2], e[3]], dz);
+        }
+    }
 
     /// `ceil_i32` is `ceil` for every float in `i32`'s range (fractions, integers, both zeros,
     /// both ends and the floats next to them) and negative for NaN and from 2^31 up.

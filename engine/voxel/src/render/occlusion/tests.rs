@@ -422,7 +422,8 @@ fn a_whole_tile_has_the_row_by_row_maximum() {
 }
 
 /// A crowded band's tiles with the places of their maxima ([`super::Places`]) answer every
-/// footprint as the tiles without them, and hold the same maxima, while random draws lower the
+/// footprint as the tiles without them, and hold the same maxima where they refreshed a tile (no
+/// lower bounds where they left one stale, lever 36), while random draws lower the
 /// depths (a few pixels of a tile at a time, sometimes its maximum's, sometimes none) and the
 /// drawn footprints mark their tiles stale; the band's right and bottom tiles are not whole.
 #[test]
@@ -457,10 +458,15 @@ fn places_of_maxima_change_no_answer() {
         let a = plain.hides_footprint(&footprint, &depth);
         let b = kept.hides_footprint_at(&footprint, &depth, &mut places);
         assert_eq!(a, b, "{footprint:?}");
-        assert_eq!(
-            plain.max.iter().map(|m| m.to_bits()).collect::<Vec<_>>(),
-            kept.max.iter().map(|m| m.to_bits()).collect::<Vec<_>>()
-        );
+        // The kept band leaves a stale tile already below `near` unrefreshed (lever 36): its
+        // bound is then an older one, never below the other band's; every tile it refreshed
+        // holds the same maximum.
+        for (i, (&p, &k)) in plain.max.iter().zip(&kept.max).enumerate() {
+            assert!(k >= p, "tile {i}: {k} below {p}");
+            if !kept.stale[i] {
+                assert_eq!(k.to_bits(), p.to_bits(), "tile {i}");
+            }
+        }
         seen[a as usize] += 1;
         // The job draws: a few of its pixels get nearer (never a NaN one: `z < NaN` fails).
         for _ in 0..(rng.next_u32() % 6) {

@@ -198,19 +198,21 @@ impl FaceRaster {
         let p = ab * Vec4::new(dz[0], dz[1], dz[0], dz[1]);
         let g = p + p.yxwz();
         // Lanes 0, 1: 1 / a and -b / a, the rows' interval centres per unit of qy.
+        // A coordinate whose `1 / a` is not finite is `flat`, its `k` and `w` 0: by a select
+        // per lane rather than a branch per value.
         let r = Vec4::ONE / ab;
-        let flat = [!r.x.is_finite(), !r.y.is_finite()];
-        let k = -ab.zwxy() * r;
-        let w = r.abs() * FACE_LIMIT;
-        let keep = |i: usize, v: Vec4| if flat[i] { 0.0 } else { v[i] };
+        let finite = r.is_finite_mask();
+        let flat = [!finite.test(0), !finite.test(1)];
+        let k = Vec4::select(finite, -ab.zwxy() * r, Vec4::ZERO);
+        let w = Vec4::select(finite, r.abs() * FACE_LIMIT, Vec4::ZERO);
         // Pixel centres within reach of the centre: at most floor(2 reach) + 1 per axis.
         let [sw, sh] = [reach.x, reach.y].map(stamp_extent);
         let stamp = (sw <= STAMP_WIDTH && sw * sh <= STAMP_PIXELS).then_some((sw, sh));
         FaceRaster {
             inv_det,
             reach: [reach.x, reach.y],
-            k: [keep(0, k), keep(1, k)],
-            w: [keep(0, w), keep(1, w)],
+            k: [k.x, k.y],
+            w: [w.x, w.y],
             a: [ab.x, ab.y],
             b: [ab.z, ab.w],
             flat,

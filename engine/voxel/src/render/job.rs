@@ -86,18 +86,21 @@ impl Job<'_> {
     #[inline]
     pub fn shade(&self) -> &LimbShade {
         self.shade.get_or_init(|| {
-            // A splat shades only its surface voxels: their normal indices are all its table
-            // needs (a limb of the demo's units uses a fraction of the 244 of Red Alert 2's
-            // table, its barrel 88 voxels' worth). A marched limb may hit any voxel: the whole
-            // table.
-            let used = self.splat.as_ref().map(|_| self.volume.surface_normals());
+            // A splat shades only its surface voxels (each has an open face): their normal
+            // indices are all its table needs (a limb of the demo's units uses a fraction of the
+            // 244 of Red Alert 2's table, its barrel 88 voxels' worth). A marched limb may hit
+            // any voxel: the whole table.
+            let used = self
+                .splat
+                .as_ref()
+                .map(|_| self.volume.normals_facing(0x3f));
             limb_shade(
                 self.model,
                 self.limb,
                 self.linear,
                 &self.opts,
                 self.page_count,
-                used,
+                used.as_ref(),
             )
         })
     }
@@ -117,14 +120,14 @@ pub(crate) fn shade_linear(model: &VoxelModel, limb: usize, m: &Mat4) -> Mat3 {
 
 /// The shading table of limb `limb` of `model` turned by `linear` ([`shade_linear`]) in a draw
 /// with `opts`: the one rule for the marcher, the splats and the draw cache's blits (which need
-/// only the normal indices in `used`; `None` computes all).
+/// only the normal indices in `used`, a set of 256 bits; `None` computes all).
 pub(crate) fn limb_shade(
     model: &VoxelModel,
     limb: usize,
     linear: Mat3,
     opts: &RenderOptions,
     page_count: usize,
-    used: Option<&[bool; 256]>,
+    used: Option<&[u64; 4]>,
 ) -> LimbShade {
     let lit = opts.shading != super::Shading::Unlit && model.limb_is_lit(limb);
     let table = model.normal_table(opts.table);

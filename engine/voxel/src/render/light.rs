@@ -76,17 +76,21 @@ pub struct LimbShade {
 impl LimbShade {
     /// The shading of a limb whose normals `table` turns into world space by `linear` (its
     /// grid-to-world linear part without the grid scale), lit through `page_count` VPL pages.
-    /// With `used`, only the normal indices marked there are computed (the others keep the unlit
-    /// defaults): a splat or a cached sprite reads a fraction of the 256, and their tables are
-    /// rebuilt whenever the light moves. `None` computes them all (a marched limb may hit any
-    /// voxel).
+    /// With `used`, only the normal indices marked there (bit `i % 64` of word `i / 64`) are
+    /// computed (the others keep the unlit defaults): a splat or a cached sprite reads a
+    /// fraction of the 256, and their tables are rebuilt whenever the light moves. `None`
+    /// computes them all (a marched limb may hit any voxel).
+    ///
+    /// Why bits: the indices to compute are read off the set bits, a few instructions each,
+    /// where a flag per index cost a test of all 256 (3.5 M instructions of the 1000-unit 1080p
+    /// frame's 2 039 tables, a fifth of their cost; docs/benchmarks.md, issue 43, lever 40a).
     pub(crate) fn new_for(
         lit: bool,
         table: Option<VxlNormalTable>,
         linear: Mat3,
         opts: &RenderOptions,
         page_count: usize,
-        used: Option<&[bool; 256]>,
+        used: Option<&[u64; 4]>,
     ) -> LimbShade {
         let mut page = [8u8; 256];
         let mut gain = [256u16; 256];
@@ -123,14 +127,36 @@ impl LimbShade {
                 by_page,
             };
         }
-        // With `used`, an index past the table needs its last entry.
-        let wanted =
-            |i: usize| used.is_none_or(|u| u[i] || (i == real - 1 && u[real..].iter().any(|&b| b)));
+        // The indices to compute, ascending; with `used`, an index past the table needs its
+        // last entry.
         let mut indices = [0u8; 256];
         let mut count = 0;
-        for i in (0..real).filter(|&i| wanted(i)) {
-            indices[count] = i as u8;
-            count += 1;
+        match used {
+            None => {
+                for (k, i) in indices[..real].iter_mut().enumerate() {
+                    *i = k as u8;
+                }
+                count = real;
+            }
+            Some(u) => {
+                let below = |w: usize| match real.saturating_sub(64 * w) {
+                    0 => 0,
+                    n if n >= 64 => u64::MAX,
+                    n => (1u64 << n) - 1,
+                };
+                let mut bits: [u64; 4] = std::array::from_fn(|w| u[w] & below(w));
+                if (0..4).any(|w| u[w] & !below(w) != 0) {
+                    bits[(real - 1) / 64] |= 1 << ((real - 1) % 64);
+                }
+                for (w, &word) in bits.iter().enumerate() {
+                    let mut b = word;
+                    while b != 0 {
+                        indices[count] = (64 * w) as u8 + b.trailing_zeros() as u8;
+                        count += 1;
+                        b &= b - 1;
+                    }
+                }
+            }
         }
         let lanes = Lanes::new(normal_matrix, l, h);
         for chunk in indices[..count].chunks(4) {
@@ -170,6 +196,15 @@ impl LimbShade {
             by_page,
         }
     }
+}
+
+/// `flags` (a flag per normal index) as the bit set [`LimbShade::new_for`] takes.
+pub(crate) fn normal_bits(flags: &[bool; 256]) -> [u64; 4] {
+    let mut bits = [0u64; 4];
+    for (i, _) in flags.iter().enumerate().filter(|(_, &f)| f) {
+        bits[i / 64] |= 1 << (i % 64);
+    }
+    bits
 }
 
 /// Four normals of a limb's table lit at once, one per lane of a vector ([`LimbShade::new_for`]).
@@ -337,7 +372,7 @@ mod tests {
         page_count: usize,
         used: Option<&[bool; 256]>,
     ) -> LimbShade {
-        let mut shade = LimbShade::new_for(true, None, m, opts, page_count, used);
+        let mut shade = LimbShade::new_for(true, None, m, opts, page_count, None);
         let l = opts.sun.unwrap().normalize_or(Vec3::Z);
         let h = (l + Vec3::Z).normalize();
         let top = page_count.saturating_sub(1) as f32;
@@ -416,7 +451,9 @@ mod tests {
                     } else {
                         linear
                     };
-                    let got = LimbShade::new_for(true, Some(table), linear, &opts, pages, used);
+                    let bits = used.map(normal_bits);
+                    let got =
+                        LimbShade::new_for(true, Some(table), linear, &opts, pages, bits.as_ref());
                     let want = one_at_a_time(table, normal, &opts, pages, used);
                     assert_eq!(got.page, want.page, "pages, matrix {k} {shading:?}");
                     if got.by_page {

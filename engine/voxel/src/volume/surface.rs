@@ -212,9 +212,19 @@ impl LimbVolume {
         Some(reached)
     }
 
-    /// The normal indices the surface voxels (the only voxels a splat shows) use.
-    pub(crate) fn surface_normals(&self) -> &[bool; 256] {
-        &self.surface_normals
+    /// The normal indices (bit `i % 64` of word `i / 64`) of the surface voxels with an open
+    /// face among `faces` (bits as [`SurfaceVoxel::open`]): the only voxels a splat showing
+    /// those faces shades. All six faces give every surface voxel's normal.
+    pub(crate) fn normals_facing(&self, faces: u8) -> [u64; 4] {
+        let mut set = [0u64; 4];
+        for (f, s) in self.face_normals.iter().enumerate() {
+            if faces & (1 << f) != 0 {
+                for (w, &bits) in set.iter_mut().zip(s) {
+                    *w |= bits;
+                }
+            }
+        }
+        set
     }
 
     /// How many columns hold surface voxels, and how many surface voxels there are: what a

@@ -6,6 +6,7 @@ use rustc_hash::FxHashMap;
 use rayon::prelude::*;
 
 use super::super::job::limb_shade;
+use super::super::light::normal_bits;
 use super::super::light::LimbShade;
 use super::super::{LightSource, RenderOptions, Shading};
 use super::key::{Context, Key, Keys, DEFAULT_FACINGS};
@@ -190,7 +191,8 @@ impl<'m> DrawCache<'m> {
                     .limbs
                     .iter()
                     .map(|l| {
-                        limb_shade(e.model, l.limb, l.linear, opts, light.pages, Some(&l.used))
+                        let used = normal_bits(&l.used);
+                        limb_shade(e.model, l.limb, l.linear, opts, light.pages, Some(&used))
                     })
                     .collect();
                 e.light = Some(light);

@@ -454,6 +454,17 @@ impl Splat {
         }
     }
 
+    /// The cell faces its draws show (bits as [`SurfaceVoxel::open`]): a voxel with no open face
+    /// among them is skipped before it is shaded, so the limb's shading table needs no entry for
+    /// its normal (`job::Job::shade`).
+    pub fn shown_faces(&self) -> u8 {
+        if self.single {
+            self.facing
+        } else {
+            self.multi.facing
+        }
+    }
+
     /// Whether each voxel is one pixel (else each is rasterised over the pixels it covers).
     pub fn is_single(&self) -> bool {
         self.single

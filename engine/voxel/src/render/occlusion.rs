@@ -425,15 +425,40 @@ impl TileDepth {
         let (mut all, mut under, mut tiles) = (true, 0usize, 0usize);
         self.spans.clear();
         let outline = Outline::of(footprint);
+        // The job draws only within its outline (`Footprint::row_span`), so only the tiles that
+        // reaches decide whether it is hidden, and only they are refreshed: its voxels' boxes lie
+        // within it too. (The column tests of earlier rounds gained from the whole rectangle's
+        // tiles; with the voxel test's pixel fallback the tiles beside the outline saved
+        // nothing: 1000-unit 1080p frame, tile refresh 54.1 -> 48.9 M instructions, the limbs'
+        // draws unchanged to the 0.1 M. Lever 7 in docs/benchmarks.md.)
+        // A crowded band works out every row's span first (lever 37, below); the other bands
+        // one row at a time as they go (two passes there cost more than lever 37 saved: the
+        // 100-unit 1080p frame +42 k instructions).
+        let mut total = 0;
+        if PLACES {
+            for ty in ty0..ty1 {
+                let (a, b) = self.outline_row(footprint, outline.as_ref(), ty, (tx0, tx1));
+                self.spans.push((a, b));
+                total += b - a;
+            }
+        }
         for ty in ty0..ty1 {
-            // The job draws only within its outline (`Footprint::row_span`), so only the tiles
-            // that reaches decide whether it is hidden, and only they are refreshed: its voxels'
-            // boxes lie within it too. (The column tests of earlier rounds gained from the whole
-            // rectangle's tiles; with the voxel test's pixel fallback the tiles beside the outline
-            // saved nothing: 1000-unit 1080p frame, tile refresh 54.1 -> 48.9 M instructions, the
-            // limbs' draws unchanged to the 0.1 M. Lever 7 in docs/benchmarks.md.)
-            let (a, b) = self.outline_row(footprint, outline.as_ref(), ty, (tx0, tx1));
-            self.spans.push((a, b));
+            // In a crowded band, once too few of the limb's tiles are left to make a quarter of
+            // them hidden, the answer is [`Seen::Whole`] whatever they hold (lever 37): the job
+            // then draws without its tiles and marks them all stale again, so the refreshes of
+            // the rest would be wasted. They keep their older bounds (upper bounds still). The
+            // spans are all worked out above, for [`TileDepth::touched_asked`].
+            if PLACES && (total - tiles + under) * 4 < total {
+                self.asked = Some(ty0);
+                return Seen::Whole;
+            }
+            let (a, b) = if PLACES {
+                self.spans[ty - ty0]
+            } else {
+                let (a, b) = self.outline_row(footprint, outline.as_ref(), ty, (tx0, tx1));
+                self.spans.push((a, b));
+                (a, b)
+            };
             // The row's tiles as slices, and whether its tiles are a whole eight rows tall,
             // worked out once a tile row ([`TileDepth::current`] per tile, the same values).
             // In a crowded band, a stale tile whose bound is already below `near` is not

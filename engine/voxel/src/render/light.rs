@@ -158,12 +158,18 @@ impl LimbShade {
                 }
             }
         }
+        // Whole chunks of four: the spare lanes of the last repeat its last index (the same
+        // result, written to the same entry again). Why padded here rather than each lane's index
+        // clamped to the chunk: those clamps were ~35 instructions of a chunk's ~230
+        // (docs/benchmarks.md, issue 43, lever 41).
+        let padded = count.next_multiple_of(4);
+        if count > 0 {
+            let last = indices[count - 1];
+            indices[count..padded].fill(last);
+        }
         let lanes = Lanes::new(normal_matrix, l, h);
-        for chunk in indices[..count].chunks(4) {
-            // A short last chunk repeats its last index in the spare lanes (same result, written
-            // to the same entry).
-            let at = |k: usize| chunk[k.min(chunk.len() - 1)];
-            let normals = std::array::from_fn(|k| table.get(at(k)));
+        for chunk in indices[..padded].chunks_exact(4) {
+            let normals = std::array::from_fn(|k| table.get(chunk[k]));
             if by_page {
                 let lit = lanes.light::<false>(normals, top);
                 for (k, &i) in chunk.iter().enumerate() {

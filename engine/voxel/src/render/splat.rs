@@ -112,6 +112,12 @@ struct Multi {
     /// the faces looking at it, for perspective ones the faces towards the eye's side of each slab
     /// (each face is then tested against the eye itself).
     facing: u8,
+    /// Perspective cameras: the bits of `facing` whose faces may still look away from the eye
+    /// in some cell of the box, the only ones a voxel tests against the eye. Where the eye lies
+    /// beyond the box across an axis (every axis of a limb seen from afar), every face of that
+    /// axis that `facing` keeps looks at it, and the test, the same for every cell, is skipped
+    /// (docs/benchmarks.md, issue 43, lever 46).
+    unsure: u8,
 }
 
 /// How a face across grid axis `a` covers the pixels around its projected centre: offset `q` is
@@ -715,19 +721,28 @@ impl Splat {
                     axis!(2);
                     continue;
                 }
-                // Perspective: each face set up at its own centre.
-                let cell = [x as f32, y as f32, f32::from(v.z)];
+                // Perspective: each face set up at its own centre, those that may look away
+                // (`Multi::unsure`) first tested against the eye: the face's plane, and whether
+                // the eye is on its outer side.
                 let mut bits = faces;
+                let mut unsure = faces & m.unsure;
+                if unsure != 0 {
+                    let cell = [x as f32, y as f32, f32::from(v.z)];
+                    while unsure != 0 {
+                        let bit = unsure.trailing_zeros() as usize;
+                        unsure &= unsure - 1;
+                        let (a, high) = (bit / 2, bit % 2 == 1);
+                        let plane = cell[a] + f32::from(u8::from(high));
+                        if (m.eye[a] > plane) != high {
+                            bits &= !(1 << bit);
+                        }
+                    }
+                }
                 while bits != 0 {
                     let bit = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let (a, high) = (bit / 2, bit % 2 == 1);
+                    let a = bit / 2;
                     let f = centre + offset[bit];
-                    // The face's plane, and whether the eye is on its outer side.
-                    let plane = cell[a] + f32::from(u8::from(high));
-                    if (m.eye[a] > plane) != high {
-                        continue;
-                    }
                     // The face's screen centre `(sx, sy)` twice over, and its edges `(v.x - sx
                     // v.w) / w, (v.y - sy v.w) / w` for both axes in one vector's lanes.
                     let r = Vec4::splat(1.0 / f.w);
@@ -804,25 +819,20 @@ impl Multi {
             let (b1, b2) = ((a + 1) % 3, (a + 2) % 3);
             FaceRaster::new(edge[b1], edge[b2], [depth_step[b1], depth_step[b2]])
         });
-        let (eye_grid, facing) = if affine {
+        let (eye_grid, facing, unsure) = if affine {
             // A face seen edge-on covers no pixel centre its neighbours do not: never drawn.
             let edge_on = (0..3).fold(0u8, |m, a| {
                 m | (u8::from(faces[a].inv_det == 0.0) * 3) << (2 * a)
             });
-            (Vec3::ZERO, ortho_facing & !edge_on)
+            (Vec3::ZERO, ortho_facing & !edge_on, 0)
         } else {
-            // A -a face (at a cell's low plane) can face the eye only where the eye is below that
-            // plane, a +a face only where it is above.
             let e = eye.inverse().w_axis;
             if e.w == 0.0 || e.w.is_nan() {
                 return None;
             }
             let e = e.truncate() / e.w;
-            let (lo, hi) = (corners[0], corners[7]);
-            let facing = (0..3).fold(0u8, |m, a| {
-                m | ((e[a] < hi[a]) as u8) << (2 * a) | ((e[a] > lo[a]) as u8) << (2 * a + 1)
-            });
-            (e, facing)
+            let (facing, unsure) = eye_faces(e, corners[0], corners[7]);
+            (e, facing, unsure)
         };
         let reach = [0, 1].map(|c| edge.iter().map(|e| e[c].abs()).sum::<f32>() * 0.5);
         let multi = Multi {
@@ -831,6 +841,7 @@ impl Multi {
             reach,
             eye: eye_grid,
             facing,
+            unsure,
         };
         let finite = multi.eye.is_finite()
             && multi.max_reach.is_finite()
@@ -839,10 +850,35 @@ impl Multi {
     }
 }
 
+/// The faces a perspective eye at grid point `e` may see of cells in the box `lo..hi` (the
+/// filled cells have `lo <= cell < hi`), as [`Multi`]'s `facing`, and those of them that some
+/// cell's face may still turn away from the eye ([`Multi`]'s `unsure`).
+///
+/// A -a face (at a cell's low plane) can face the eye only where the eye is below that plane, a
+/// +a face only where it is above. A -a face, at plane `cell`, looks at the eye where `eye <=
+/// plane`: for every cell when the eye is at or below `lo`, which is when `facing` keeps the -a
+/// face alone (`!(e > lo)`, `e < hi`). A +a face, at `cell + 1`, where `eye > plane`: for every
+/// cell when the eye is above `hi` (at `hi` exactly, the top cells' faces are edge-on and not
+/// drawn, so that face stays unsure).
+fn eye_faces(e: Vec3, lo: Vec3, hi: Vec3) -> (u8, u8) {
+    let facing = (0..3).fold(0u8, |m, a| {
+        m | ((e[a] < hi[a]) as u8) << (2 * a) | ((e[a] > lo[a]) as u8) << (2 * a + 1)
+    });
+    let unsure = (0..3).fold(0u8, |m, a| {
+        let (low, high) = (1u8 << (2 * a), 1u8 << (2 * a + 1));
+        let bits = facing & (low | high);
+        let sure = bits == low || (bits == high && e[a] > hi[a]);
+        m | if sure { 0 } else { bits }
+    });
+    (facing, unsure)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{ceil_i32, stamp_extent, FaceRaster, FACE_LIMIT, STAMP_PIXELS, STAMP_WIDTH};
-    use glam::Vec4;
+    use super::{
+        ceil_i32, eye_faces, stamp_extent, FaceRaster, FACE_LIMIT, STAMP_PIXELS, STAMP_WIDTH,
+    };
+    use glam::{Vec3, Vec4};
     use proptest::prelude::*;
 
     /// [`FaceRaster::new`] one value at a time, as it was before its lanes (lever 45): the
@@ -937,6 +973,46 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A face `eye_faces` leaves sure looks at the eye from every cell of the box (the test the
+    /// perspective draw skips for it gives the same answer), for eyes beyond, on and inside the
+    /// box's planes on each axis.
+    #[test]
+    fn sure_faces_look_at_the_eye_from_every_cell() {
+        let (lo, hi) = (Vec3::new(2.0, 0.0, 5.0), Vec3::new(6.0, 3.0, 9.0));
+        let coords = |l: f32, h: f32| {
+            [
+                l - 7.5,
+                l - 1.0,
+                l - 0.25,
+                l,
+                l + 0.5,
+                h - 1.0,
+                h,
+                h + 1e-3,
+                h + 4.0,
+            ]
+        };
+        let mut checked = 0;
+        for &x in &coords(lo.x, hi.x) {
+            for &y in &coords(lo.y, hi.y) {
+                for &z in &coords(lo.z, hi.z) {
+                    let e = Vec3::new(x, y, z);
+                    let (facing, unsure) = eye_faces(e, lo, hi);
+                    assert_eq!(unsure & !facing, 0);
+                    for bit in (0..6).filter(|b| (facing & !unsure) >> b & 1 != 0) {
+                        let (a, high) = (bit / 2, bit % 2 == 1);
+                        for c in lo[a] as usize..hi[a] as usize {
+                            let plane = c as f32 + f32::from(u8::from(high));
+                            assert!((e[a] > plane) == high, "eye {e} face {bit} cell {c}");
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     proptest! {

@@ -36,7 +36,7 @@
 
 use super::convert::truncate;
 use super::footprint::Footprint;
-use glam::{BVec4A, Vec4};
+use glam::{BVec4A, Vec4, Vec4Swizzles};
 
 /// Tile side in pixels.
 const TILE: usize = 8;
@@ -682,8 +682,8 @@ impl Outline {
 }
 
 /// [`TileDepth::compute`] of a whole tile (8 pixels wide and 8 rows tall), whose top left pixel
-/// is `depth[a]` and whose rows are `width` apart: the same maximum, lane by lane in the same
-/// order (so the same bits), and infinite where a row lies outside `depth` as there.
+/// is `depth[a]` and whose rows are `width` apart: the same maximum (the same value; a zero's
+/// sign may differ), and infinite where a row lies outside `depth` as there.
 ///
 /// Why apart: the tile is checked against `depth` once, not row by row, and its eight rows are
 /// a fixed count the compiler unrolls (the tile refresh was the largest part of
@@ -706,10 +706,14 @@ fn full_tile_max(depth: &[f32], a: usize, width: usize) -> f32 {
         lo = lane_max(Vec4::from_slice(&row[..4]), lo);
         hi = lane_max(Vec4::from_slice(&row[4..]), hi);
     }
-    [lo.to_array(), hi.to_array()]
-        .iter()
-        .flatten()
-        .fold(f32::NEG_INFINITY, |m, &d| if d > m { d } else { m })
+    // The eight lanes' maximum in three MAXPS, not seven scalar selects in lane order (lever
+    // 38): no lane is NaN (each starts at minus infinity and MAXPS keeps it for a NaN depth),
+    // so any order gives the same value, at most a zero of the other sign where the maximum is
+    // zero and both signs are there, which no use of a tile's bound tells apart (it is only
+    // compared, and [`refreshed`] answers no for a zero of the other sign: a recompute).
+    let m = lane_max(lo, hi);
+    let m = lane_max(m, m.zwxy());
+    lane_max(m, m.yxwz()).x
 }
 
 /// Per lane `if d > m { d } else { m }` ([`TileDepth::compute`]'s select: a NaN `d` keeps `m`).

@@ -359,7 +359,8 @@ fn a_limb_refreshes_only_the_tiles_its_outline_reaches_and_its_voxels_stay_exact
     assert!(!t.touched_asked());
 }
 
-/// A whole tile's maximum ([`super::full_tile_max`]) is the row-by-row one bit for bit: random
+/// A whole tile's maximum ([`super::full_tile_max`]) is the row-by-row one (bit for bit but a
+/// zero's sign): random
 /// depths with NaN, infinities and both zeros, tiles at every place of a small band, the band's
 /// last rows cut short (infinite, as a row outside the depths is).
 #[test]
@@ -410,13 +411,18 @@ fn a_whole_tile_has_the_row_by_row_maximum() {
                     .iter()
                     .fold(f32::NEG_INFINITY, |m, &d| if d > m { d } else { m })
             };
+            // The same value (lever 38 reduces the lanes in another order: a maximum of zero
+            // may come out with the other sign).
             let got = super::full_tile_max(&depth, a, width);
-            assert_eq!(
-                got.to_bits(),
-                want.to_bits(),
+            assert!(
+                got == want,
+                "round {round} tile {tx},{ty}: {got} for {want}"
+            );
+            assert!(
+                got.to_bits() == want.to_bits() || want == 0.0,
                 "round {round} tile {tx},{ty}"
             );
-            assert_eq!(tiles.compute(tx, ty, &depth).to_bits(), want.to_bits());
+            assert_eq!(tiles.compute(tx, ty, &depth).to_bits(), got.to_bits());
         }
     }
 }

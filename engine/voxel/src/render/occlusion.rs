@@ -36,7 +36,7 @@
 
 use super::convert::truncate;
 use super::footprint::Footprint;
-use glam::{BVec4A, Vec4, Vec4Swizzles};
+use glam::{Vec4, Vec4Swizzles};
 
 /// Tile side in pixels.
 const TILE: usize = 8;
@@ -619,7 +619,8 @@ impl Outline {
             std::array::from_fn(|g| lane(g, 2)),
             std::array::from_fn(|g| lane(g, 3)),
         );
-        let sloped: [BVec4A; 3] = std::array::from_fn(|g| yb[g].cmpgt(ya[g]));
+        // The mask's type is left to glam: `BVec4A` with SIMD, `BVec4` in the scalar wasm build.
+        let sloped: [_; 3] = std::array::from_fn(|g| yb[g].cmpgt(ya[g]));
         let k: [Vec4; 3] = std::array::from_fn(|g| {
             Vec4::select(sloped[g], (xb[g] - xa[g]) / (yb[g] - ya[g]), Vec4::ZERO)
         });

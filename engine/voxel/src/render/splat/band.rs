@@ -7,9 +7,9 @@
 //! closure called from three sites it was compiled out of line: 2.15 M instead of 1.92 M
 //! instructions per hmec128 draw).
 
+use super::face::{ceil_i32, FaceRaster, FACE_LIMIT, LANES};
 use super::fill::{FaceFill, Scanned};
 use super::pairs::PairStamp;
-use super::{ceil_i32, FaceRaster, FACE_LIMIT, LANES};
 use crate::render::pixel::Shade;
 use glam::Vec4;
 

@@ -32,7 +32,7 @@
 #![allow(unsafe_code)]
 
 use super::super::pixel::Shade;
-use super::FaceRaster;
+use super::face::FaceRaster;
 
 /// Where a scanned face lies: its centre `c` on screen and depth `z` there, and the band it is
 /// drawn into: rows `top..=last_y` (the first, `y0`, at the start of the band's slices), pixels
@@ -278,7 +278,7 @@ mod tests;
 mod avx2 {
     use std::arch::x86_64::*;
 
-    use super::super::{in_order, FACE_LIMIT};
+    use super::super::face::{in_order, FACE_LIMIT};
     use super::{scalar_face, scalar_row, Avx2, FaceRaster, Scanned, Shade, Span, WithFill};
 
     /// `work` compiled for AVX2: everything it calls with `#[inline(always)]` (the limb's voxel

@@ -10,7 +10,7 @@
 
 use glam::Vec4;
 
-use super::{FaceRaster, FACE_LIMIT};
+use super::face::{FaceRaster, FACE_LIMIT};
 
 /// Lane x offsets: two pixels of a row, twice.
 const PAIR_X: Vec4 = Vec4::new(0.0, 1.0, 0.0, 1.0);

@@ -278,7 +278,8 @@ mod tests;
 mod avx2 {
     use std::arch::x86_64::*;
 
-    use super::super::face::{in_order, FACE_LIMIT};
+    use super::super::super::convert::truncate;
+    use super::super::face::{ceil_i32, in_order, FACE_LIMIT};
     use super::{scalar_face, scalar_row, Avx2, FaceRaster, Scanned, Shade, Span, WithFill};
 
     /// `work` compiled for AVX2: everything it calls with `#[inline(always)]` (the limb's voxel
@@ -377,7 +378,7 @@ mod avx2 {
         }
         // `yb` truncated: CVTTSS2SI answers i32::MIN where `as i32` saturates, both beyond
         // 2^24 as `usize`, where the scalar fill takes the face.
-        let y1 = _mm_cvttss_si32(_mm_set_ss(yb)) as usize;
+        let y1 = truncate(yb) as usize;
         // Row numbers as floats and as `i32` lanes are exact below 2^24, and so are pixel
         // numbers (every row's pixels lie within `0..=last_x`), which [`row`] then need not
         // check row by row.
@@ -386,9 +387,8 @@ mod avx2 {
             scalar_face(face, at, lit, depth, pixels);
             return;
         }
-        // ceil(ya), 0 <= ya <= yb < 2^24 + 1: truncation plus one where that was below.
-        let t = _mm_cvttss_si32(_mm_set_ss(ya));
-        let y0 = (t + i32::from((t as f32) < ya)) as usize;
+        // ceil(ya), 0 <= ya <= yb < 2^24 + 1: within `ceil_i32`'s range.
+        let y0 = ceil_i32(ya) as usize;
         let z_x = face.gx * (0.5 - c[0]);
         // The one-pass rows' places in `i32` lanes: exact when every row's place is below 2^30
         // (rows `..=y1`, pixels below 2^24); the slices' length clamped to what `i32` holds.

@@ -15,6 +15,7 @@ use glam::{Mat3, Vec3, Vec4};
 use modex_vxl::VxlNormalTable;
 
 use super::RenderOptions;
+use crate::volume::add_normal;
 
 /// How voxels are shaded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -208,7 +209,7 @@ impl LimbShade {
 pub(crate) fn normal_bits(flags: &[bool; 256]) -> [u64; 4] {
     let mut bits = [0u64; 4];
     for (i, _) in flags.iter().enumerate().filter(|(_, &f)| f) {
-        bits[i / 64] |= 1 << (i % 64);
+        add_normal(&mut bits, i as u8);
     }
     bits
 }

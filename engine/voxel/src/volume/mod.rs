@@ -113,10 +113,9 @@ impl LimbVolume {
         v.dist = v.distance_field();
         v.build_surface();
         for s in &v.surface {
-            let (word, bit) = (s.normal as usize / 64, s.normal % 64);
             for (f, set) in v.face_normals.iter_mut().enumerate() {
                 if s.open & (1 << f) != 0 {
-                    set[word] |= 1 << bit;
+                    add_normal(set, s.normal);
                 }
             }
         }
@@ -144,6 +143,12 @@ impl LimbVolume {
     pub fn bounds(&self) -> ([usize; 3], [usize; 3]) {
         (self.lo, self.hi)
     }
+}
+
+/// Adds normal index `normal` to `set`, a set of the 256 indices as bits (bit `i % 64` of word
+/// `i / 64`): the form [`LimbVolume::normals_facing`] gives and a shading table takes.
+pub(crate) fn add_normal(set: &mut [u64; 4], normal: u8) {
+    set[usize::from(normal) / 64] |= 1 << (normal % 64);
 }
 
 /// The volume of a one-limb model written by `modex-vxl`'s writer (tests of every part).
@@ -195,7 +200,7 @@ mod tests {
                 let mut want = [0u64; 4];
                 for (_, _, column) in v.surface_columns() {
                     for s in column.iter().filter(|s| s.open & faces != 0) {
-                        want[s.normal as usize / 64] |= 1 << (s.normal % 64);
+                        super::add_normal(&mut want, s.normal);
                     }
                 }
                 assert_eq!(v.normals_facing(faces), want, "faces {faces:#b}");

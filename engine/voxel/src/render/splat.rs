@@ -34,7 +34,7 @@ use fill::{FaceFill, WithFill};
 use glam::{Mat4, Vec3, Vec4, Vec4Swizzles};
 
 use super::pixel::Shade;
-use crate::volume::{LimbVolume, SurfaceVoxel};
+use crate::volume::{FacingVoxel, LimbVolume, SurfaceVoxel};
 use modex_vxl::Vpl;
 
 use super::camera::ViewMatrices;
@@ -429,6 +429,77 @@ impl Splat {
             fill,
         };
         let mut bricks = BrickMemo::new();
+        if !AFFINE {
+            // Perspective: the voxels with an open face among `facing`, in the column walk's
+            // order, one loop over the limb (lever 56: neither a loop exit per column nor a
+            // skip per voxel that faces away, both mispredicted about once a column).
+            for &FacingVoxel { x, y, voxel: v } in volume.facing_voxels(m.facing) {
+                let (x, y) = (usize::from(x), usize::from(y));
+                // A tested limb's voxel whose brick is hidden as a whole is one its own test
+                // would find hidden ([`brick`]).
+                if let Some(t) = tiles.filter(|_| test_bricks) {
+                    let test =
+                        |b: &_| self.brick_hidden::<AFFINE>(b, t, band.depth, pixel_reach, half);
+                    if bricks.hidden(volume, (x, y), test) {
+                        continue;
+                    }
+                }
+                projected += 1;
+                // The column walk's cell centre, the same expression: the same bits.
+                let base = self.to_screen * Vec4::new(x as f32 + 0.5, y as f32 + 0.5, 0.5, 1.0);
+                let centre = base + dz * f32::from(v.z);
+                // A centre behind the eye gives NaN or a far-off point: not hidden, not off the
+                // band.
+                let r = 1.0 / centre.w;
+                let (cx, cy) = (centre.x * r, centre.y * r);
+                if let Some(t) = tiles {
+                    // The voxel test also answers hidden for a voxel with no pixel in the band.
+                    let near = centre.z - half - 1e-4 * centre.z.abs();
+                    if centre.w > 0.0 && t.hides_voxel(band.depth, (cx, cy), pixel_reach, near) {
+                        continue;
+                    }
+                } else if test_columns && (cy < band_top || cy >= band_bottom) {
+                    // Its pixels' centres lie within `pixel_reach` of `(cx, cy)`: none in the
+                    // band (what the column walk's test says of a whole column).
+                    continue;
+                }
+                let lit = P::shade(vpl, shade, v.colour, v.normal);
+                // Each face set up at its own centre, those that may look away
+                // (`Multi::unsure`) first tested against the eye: the face's plane, and whether
+                // the eye is on its outer side.
+                let mut bits = v.open & m.facing;
+                let mut unsure = bits & m.unsure;
+                if unsure != 0 {
+                    let cell = [x as f32, y as f32, f32::from(v.z)];
+                    while unsure != 0 {
+                        let bit = unsure.trailing_zeros() as usize;
+                        unsure &= unsure - 1;
+                        let (a, high) = (bit / 2, bit % 2 == 1);
+                        let plane = cell[a] + f32::from(u8::from(high));
+                        if (m.eye[a] > plane) != high {
+                            bits &= !(1 << bit);
+                        }
+                    }
+                }
+                while bits != 0 {
+                    let bit = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let a = bit / 2;
+                    let f = centre + offset[bit];
+                    // The face's screen centre `(sx, sy)` twice over, and its edges `(v.x - sx
+                    // v.w) / w, (v.y - sy v.w) / w` for both axes in one vector's lanes.
+                    let r = Vec4::splat(1.0 / f.w);
+                    let s = f.xyxy() * r;
+                    let (v, vw, dz) = face_axes[a];
+                    let face = FaceRaster::from_edges((v - s * vw) * r, dz);
+                    if face.inv_det != 0.0 {
+                        band.face(s.x, s.y, f.z, &face, lit);
+                    }
+                }
+            }
+            return projected;
+        }
+        // Orthographic: column by column, each column's run within the band's margin.
         for (x, y, column) in volume.surface_columns() {
             let base = self.to_screen * Vec4::new(x as f32 + 0.5, y as f32 + 0.5, 0.5, 1.0);
             let column = if test_columns {

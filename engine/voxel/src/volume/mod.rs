@@ -15,6 +15,7 @@
 //!   field (limbs without one march cell by cell testing one bit per step).
 
 mod dda;
+mod facing;
 mod lod;
 mod occupancy;
 mod surface;
@@ -23,6 +24,8 @@ use modex_vxl::Limb;
 
 pub use dda::Hit;
 pub(crate) use dda::RayDir;
+use facing::FacingLists;
+pub(crate) use facing::FacingVoxel;
 pub(crate) use lod::LOD_FACTORS;
 use surface::SurfaceColumn;
 pub(crate) use surface::{SurfaceBrick, SurfaceVoxel, BRICK_SHIFT};
@@ -61,6 +64,9 @@ pub struct LimbVolume {
     /// turns, so the sets are taken once at load rather than by walking the surface each draw
     /// (2.4 % of hmec at 128x128 for the one set of all surface normals it replaced).
     face_normals: [[u64; 4]; 6],
+    /// The surface voxels each set of faces can show, listed the first time a perspective splat
+    /// asks ([`LimbVolume::facing_voxels`]).
+    facing: FacingLists,
 }
 
 impl LimbVolume {
@@ -109,6 +115,7 @@ impl LimbVolume {
             bricks: Vec::new(),
             bricks_across: 0,
             face_normals: [[0; 4]; 6],
+            facing: FacingLists::new(),
         };
         v.dist = v.distance_field();
         v.build_surface();

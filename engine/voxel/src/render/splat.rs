@@ -481,10 +481,12 @@ impl Splat {
                         }
                     }
                 }
-                while bits != 0 {
-                    let bit = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let a = bit / 2;
+                for a in 0..3 {
+                    let axis = bits & (3 << (2 * a));
+                    if axis == 0 {
+                        continue;
+                    }
+                    let bit = axis.trailing_zeros() as usize;
                     let f = centre + offset[bit];
                     // The face's screen centre `(sx, sy)` twice over, and its edges `(v.x - sx
                     // v.w) / w, (v.y - sy v.w) / w` for both axes in one vector's lanes.
@@ -587,38 +589,7 @@ impl Splat {
                     axis!(2);
                     continue;
                 }
-                // Perspective: each face set up at its own centre, those that may look away
-                // (`Multi::unsure`) first tested against the eye: the face's plane, and whether
-                // the eye is on its outer side.
-                let mut bits = faces;
-                let mut unsure = faces & m.unsure;
-                if unsure != 0 {
-                    let cell = [x as f32, y as f32, f32::from(v.z)];
-                    while unsure != 0 {
-                        let bit = unsure.trailing_zeros() as usize;
-                        unsure &= unsure - 1;
-                        let (a, high) = (bit / 2, bit % 2 == 1);
-                        let plane = cell[a] + f32::from(u8::from(high));
-                        if (m.eye[a] > plane) != high {
-                            bits &= !(1 << bit);
-                        }
-                    }
-                }
-                while bits != 0 {
-                    let bit = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let a = bit / 2;
-                    let f = centre + offset[bit];
-                    // The face's screen centre `(sx, sy)` twice over, and its edges `(v.x - sx
-                    // v.w) / w, (v.y - sy v.w) / w` for both axes in one vector's lanes.
-                    let r = Vec4::splat(1.0 / f.w);
-                    let s = f.xyxy() * r;
-                    let (v, vw, dz) = face_axes[a];
-                    let face = FaceRaster::from_edges((v - s * vw) * r, dz);
-                    if face.inv_det != 0.0 {
-                        band.face(s.x, s.y, f.z, &face, lit);
-                    }
-                }
+                // (Perspective draws walk their facing voxels above and never come here.)
             }
         }
         projected

@@ -567,3 +567,180 @@ fn the_outline_four_edges_at_a_time_gives_the_same_spans() {
     }
     assert!(checked > 10_000, "{checked} rows");
 }
+
+/// [`TileDepth::hides_voxel`], [`TileDepth::hides_box`] and their pixel test as they were before
+/// levers 48- read the tiles and pixels without a branch per tile and row (docs/benchmarks.md,
+/// issue 43): loops over the tile rows and columns with early exits. The reference the current
+/// tests are held to, answer for answer ([`the_voxel_and_box_tests_answer_as_the_loops_did`]).
+mod reference {
+    use super::super::super::convert::truncate;
+    use super::super::{TileDepth, TILE};
+
+    pub fn hides_voxel(
+        t: &TileDepth,
+        depth: &[f32],
+        (sx, sy): (f32, f32),
+        reach: f32,
+        near: f32,
+    ) -> bool {
+        if !(sx.abs() < 1e6 && sy.abs() < 1e6 && reach < 1e4 && near > f32::MIN) {
+            return false;
+        }
+        let sy = sy - t.y0_f;
+        let x0 = truncate(sx - reach - 0.5).max(0);
+        let x1 = truncate(sx + reach - 0.5).min(t.width as i32 - 1);
+        let y0 = truncate(sy - reach - 0.5).max(0);
+        let y1 = truncate(sy + reach - 0.5).min(t.rows as i32 - 1);
+        if x0 > x1 || y0 > y1 {
+            return true;
+        }
+        let b = [x0 as usize, x1 as usize, y0 as usize, y1 as usize];
+        tiles_hide(t, b, near) || {
+            let (cx, cy) = ((b[0] + b[1]) / 2, (b[2] + b[3]) / 2);
+            depth.get(cy * t.width + cx).is_some_and(|&d| d < near)
+                && pixels_hide(t, depth, b, near)
+        }
+    }
+
+    pub fn hides_box(
+        t: &TileDepth,
+        xs: [f32; 2],
+        ys: [f32; 2],
+        reach: f32,
+        near: f32,
+        depth: &[f32],
+    ) -> bool {
+        let (ya, yb) = (ys[0] - t.y0_f, ys[1] - t.y0_f);
+        let x0 = truncate(xs[0] - reach - 0.5).max(0);
+        let x1 = truncate(xs[1] + reach - 0.5).min(t.width as i32 - 1);
+        let y0 = truncate(ya - reach - 0.5).max(0);
+        let y1 = truncate(yb + reach - 0.5).min(t.rows as i32 - 1);
+        if x0 > x1 || y0 > y1 {
+            return true;
+        }
+        let b = [x0 as usize, x1 as usize, y0 as usize, y1 as usize];
+        tiles_hide(t, b, near) || {
+            let (cx, cy) = ((b[0] + b[1]) / 2, (b[2] + b[3]) / 2);
+            depth.get(cy * t.width + cx).is_some_and(|&d| d < near)
+                && pixels_hide(t, depth, b, near)
+        }
+    }
+
+    fn tiles_hide(t: &TileDepth, [x0, x1, y0, y1]: [usize; 4], near: f32) -> bool {
+        let (tx0, tx1) = (x0 / TILE, x1 / TILE);
+        (y0 / TILE..=y1 / TILE).all(|ty| {
+            let row = ty * t.across;
+            t.max
+                .get(row + tx0..=row + tx1)
+                .is_some_and(|m| m.iter().all(|&m| m < near))
+        })
+    }
+
+    fn pixels_hide(t: &TileDepth, depth: &[f32], [x0, x1, y0, y1]: [usize; 4], near: f32) -> bool {
+        for ty in y0 / TILE..=y1 / TILE {
+            let row = ty * t.across;
+            let (ra, rb) = (y0.max(ty * TILE), y1.min(ty * TILE + TILE - 1));
+            for tx in x0 / TILE..=x1 / TILE {
+                if t.max.get(row + tx).is_some_and(|&m| m < near) {
+                    continue;
+                }
+                let left = tx * TILE;
+                let (a, b) = (x0.max(left) - left, x1.min(left + TILE - 1) - left);
+                for r in ra..=rb {
+                    let s = r * t.width + left;
+                    if !depth
+                        .get(s + a..=s + b)
+                        .is_some_and(|p| p.iter().all(|&d| d < near))
+                    {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
+/// The voxel and box tests answer as the loops they replaced did ([`reference`]), whatever the
+/// tiles hold (refreshed, stale, lowered below their pixels, NaN, infinities: the answers are
+/// compared, not their truth), over random depths with NaN and infinities, bands whose width and
+/// height are and are not whole tiles, boxes of every size from a pixel to past the band, on its
+/// edges and off it, and both tests' boxes of one point and of many.
+#[test]
+fn the_voxel_and_box_tests_answer_as_the_loops_did() {
+    let mut rng = Rng::new(48);
+    let mut answers = [[0usize; 2]; 2];
+    for round in 0..600 {
+        let (w, rows) = match round % 4 {
+            0 => (64usize, 32usize),
+            1 => (61, 37),
+            2 => (8, 8),
+            _ => (1 + rng.below(40) as usize, 1 + rng.below(30) as usize),
+        };
+        let y0 = rng.below(3) as usize * 8 + rng.below(2) as usize * 3;
+        let level = rng.range(1.0, 3.0);
+        let mut depth: Vec<f32> = (0..w * rows)
+            .map(|_| match rng.below(60) {
+                0 => f32::NAN,
+                1 => f32::INFINITY,
+                2..=4 => rng.range(3.0, 9.0),
+                _ => level + rng.range(0.0, 0.5),
+            })
+            .collect();
+        // Some bands' depths end inside their last row (a caller's shorter slice).
+        if round % 7 == 6 {
+            depth.truncate(w * rows - 1 - rng.below(w as u32) as usize);
+        }
+        let mut t = TileDepth::for_band(w, y0, rows, true).unwrap();
+        t.refresh([0, y0, w, y0 + rows], &depth);
+        for m in t.max.iter_mut() {
+            *m = match rng.below(12) {
+                0 => f32::NAN,
+                1 => f32::INFINITY,
+                2 => f32::NEG_INFINITY,
+                3 => rng.range(0.0, 10.0),
+                _ => *m,
+            };
+        }
+        for _ in 0..400 {
+            let reach = match rng.below(8) {
+                0 => rng.range(0.0, 0.6),
+                1 => rng.range(4.0, 30.0),
+                _ => rng.range(0.5, 4.0),
+            };
+            let sx = rng.range(-6.0, w as f32 + 6.0);
+            let sy = rng.range(y0 as f32 - 6.0, (y0 + rows) as f32 + 6.0);
+            let near = match rng.below(10) {
+                0 => f32::NAN,
+                1 => rng.range(0.0, 12.0),
+                _ => level + rng.range(0.0, 1.0),
+            };
+            let want = reference::hides_voxel(&t, &depth, (sx, sy), reach, near);
+            let got = t.hides_voxel(&depth, (sx, sy), reach, near);
+            assert_eq!(
+                got, want,
+                "round {round} band {w}x{rows}+{y0}: voxel ({sx}, {sy}) reach {reach} near {near}"
+            );
+            answers[0][usize::from(got)] += 1;
+            let xs = [
+                sx,
+                sx + rng.range(0.0, 14.0) * f32::from(rng.below(3) as u8 != 0),
+            ];
+            let ys = [
+                sy,
+                sy + rng.range(0.0, 14.0) * f32::from(rng.below(3) as u8 != 0),
+            ];
+            let want = reference::hides_box(&t, xs, ys, reach, near, &depth);
+            let got = t.hides_box(xs, ys, reach, near, &depth);
+            assert_eq!(
+                got, want,
+                "round {round} band {w}x{rows}+{y0}: box {xs:?} {ys:?} reach {reach} near {near}"
+            );
+            answers[1][usize::from(got)] += 1;
+        }
+    }
+    assert!(
+        answers.iter().flatten().all(|&n| n > 20_000),
+        "answers {answers:?}"
+    );
+}

@@ -767,20 +767,26 @@ impl TileDepth {
         let shift = TILE.trailing_zeros();
         let (tx0, tx1) = (x0 >> shift, x1 >> shift);
         let (ty0, ty1) = (y0 >> shift, y1 >> shift);
+        let b = [x0, x1, y0, y1];
+        let (dx, dy) = (tx1 - tx0, ty1 - ty0);
         // The tiles alone first: behind full, nearer tiles (the common case inside a crowd) the
-        // pixels need not be read.
-        if !self.tiles_below((tx0, tx1), (ty0, ty1), near) {
-            // The box's middle pixel, nearly always the voxel's own: where it is not covered,
-            // the voxel shows, and no other pixel need be read.
-            let (cx, cy) = ((x0 + x1) / 2, (y0 + y1) / 2);
-            // A NaN depth is not below `near`: not covered.
-            let covered = depth.get(cy * self.width + cx).is_some_and(|&d| d < near);
-            if !covered {
+        // pixels need not be read. Where they cannot tell, the box's middle pixel, nearly
+        // always the voxel's own: where it is not covered, the voxel shows, and no other pixel
+        // need be read. A box of up to 2 x 2 tiles (about 92 % of the voxels in the 1000-unit
+        // 1080p frame) without a branch per tile or row ([`TileDepth::corners_below`],
+        // [`TileDepth::pixels_hide_2x2`]), a larger one by the loops.
+        if dx | dy <= 1 {
+            let below = self.corners_below((tx0, ty0), (dx, dy), near);
+            if below != 0b1111
+                && !(self.middle_covered(depth, b, near)
+                    && self.pixels_hide_2x2(depth, b, below, near))
+            {
                 return false;
             }
-            if !self.pixels_hide(depth, [x0, x1, y0, y1], near) {
-                return false;
-            }
+        } else if !(self.tiles_below((tx0, tx1), (ty0, ty1), near)
+            || (self.middle_covered(depth, b, near) && self.pixels_hide(depth, b, near)))
+        {
+            return false;
         }
         #[cfg(test)]
         tests::SKIPS.with(|s| s.set(s.get() + 1));
@@ -836,13 +842,6 @@ impl TileDepth {
 
     /// Whether every tile of tile columns `tx0..=tx1` and tile rows `ty0..=ty1` has a bound below
     /// `near` (a NaN bound fails `m < near`; a tile past the buffer's end answers no).
-    ///
-    /// Why not two nested loops alone: a voxel's box spans one or two tiles each way, at
-    /// random, and the loops' exits were mispredicted about once a voxel (docs/benchmarks.md,
-    /// issue 43, lever 48: the run's mispredicted branches 4.27 M -> 4.16 M). Up to 2 x 2 tiles
-    /// the four corner tiles are read and compared at once (where the box spans one tile in a
-    /// direction the same tile is read twice, which changes no answer); only a larger box
-    /// (about 8 % of the voxels in the 1000-unit 1080p frame) takes the loops.
     #[inline(always)]
     fn tiles_below(
         &self,
@@ -850,13 +849,6 @@ impl TileDepth {
         (ty0, ty1): (usize, usize),
         near: f32,
     ) -> bool {
-        let (dx, dy) = (tx1 - tx0, ty1 - ty0);
-        if dx | dy <= 1 {
-            let (a, b) = (ty0 * self.across + tx0, ty1 * self.across + tx0);
-            let m = |i: usize| self.max.get(i).copied().unwrap_or(f32::NAN);
-            let m = Vec4::new(m(a), m(a + dx), m(b), m(b + dx));
-            return m.cmplt(Vec4::splat(near)).all();
-        }
         (ty0..=ty1).all(|ty| {
             let row = ty * self.across;
             // A NaN maximum fails `m < near`.
@@ -864,6 +856,86 @@ impl TileDepth {
                 .get(row + tx0..=row + tx1)
                 .is_some_and(|t| t.iter().all(|&m| m < near))
         })
+    }
+
+    /// Which of the four tiles (`tx0`, `ty0`), (`tx0 + dx`, `ty0`), (`tx0`, `ty0 + dy`) and
+    /// (`tx0 + dx`, `ty0 + dy`) (`dx`, `dy` at most 1) have a bound below `near`: bits 0 to 3
+    /// ([`TileDepth::tiles_below`] of those tiles is all four bits; a NaN bound, or a tile past
+    /// the buffer's end, has its bit clear).
+    ///
+    /// Why: a voxel's box spans one or two tiles each way, at random, and the loops over them
+    /// mispredicted their exits about once a voxel (docs/benchmarks.md, issue 43, lever 48:
+    /// the run's mispredicted branches 4.27 M -> 4.16 M). The four corner tiles are read and
+    /// compared at once instead; where the box spans one tile in a direction the same tile is
+    /// read twice, which changes no answer. A larger box (about 8 % of the voxels in the
+    /// 1000-unit 1080p frame) takes [`TileDepth::tiles_below`]'s loops.
+    #[inline(always)]
+    fn corners_below(
+        &self,
+        (tx0, ty0): (usize, usize),
+        (dx, dy): (usize, usize),
+        near: f32,
+    ) -> u32 {
+        let (a, b) = (ty0 * self.across + tx0, (ty0 + dy) * self.across + tx0);
+        let m = |i: usize| self.max.get(i).copied().unwrap_or(f32::NAN);
+        let m = Vec4::new(m(a), m(a + dx), m(b), m(b + dx));
+        m.cmplt(Vec4::splat(near)).bitmask()
+    }
+
+    /// Whether the middle pixel of the band rectangle `[x0, x1, y0, y1]` (inclusive) holds a
+    /// depth below `near` (a NaN depth is not below it: not covered).
+    #[inline(always)]
+    fn middle_covered(&self, depth: &[f32], [x0, x1, y0, y1]: [usize; 4], near: f32) -> bool {
+        let (cx, cy) = ((x0 + x1) / 2, (y0 + y1) / 2);
+        depth.get(cy * self.width + cx).is_some_and(|&d| d < near)
+    }
+
+    /// [`TileDepth::pixels_hide`] of a rectangle `[x0, x1, y0, y1]` within 2 x 2 tiles, `below`
+    /// their [`TileDepth::corners_below`]: each row's sixteen pixels from the first tile's left
+    /// edge compared with `near` at once, the lanes outside the rectangle and in tiles whose
+    /// bound is below `near` dropped by a mask (their pixels need not be below it: a NaN pixel
+    /// is left out of a tile's bound), the rows' misses gathered and decided once.
+    ///
+    /// Why: the loops over the tiles and the rows, with an exit per tile and per row, were
+    /// mispredicted often (their trip counts and the tiles' answers vary from voxel to voxel);
+    /// here only the row loop's end is left (docs/benchmarks.md, issue 43, lever 49: the run's
+    /// mispredicted branches 4.16 M -> 3.82 M, for 2.1 M more instructions a frame). Lanes past
+    /// the band's right edge read the next row's first pixels and are masked off (`x1` is at
+    /// most the last column); where the last row's sixteen pixels would run past `depth`'s
+    /// end, the loops answer.
+    #[inline(always)]
+    fn pixels_hide_2x2(&self, depth: &[f32], b: [usize; 4], below: u32, near: f32) -> bool {
+        let [x0, x1, y0, y1] = b;
+        let left = x0 / TILE * TILE;
+        let Some(area) = depth.get(y0 * self.width + left..y1 * self.width + left + 2 * TILE)
+        else {
+            return self.pixels_hide(depth, b, near);
+        };
+        // The rectangle's lanes (`x1 - left` is at most 15), less the lanes of the tiles whose
+        // bound is below `near`: lanes 0-7 are the left tile's (bit 0 of `below`, bit 2 in the
+        // lower tile row), 8-15 the right one's (bits 1 and 3).
+        let lanes = (2u32 << (x1 - left)) - (1u32 << (x0 - left));
+        let keep = |b: u32| lanes & !(((b & 1) * 0xff) | ((b & 2) * 0x7f80));
+        let (upper, lower) = (keep(below), keep(below >> 2));
+        let split = (y0 / TILE + 1) * TILE;
+        let nearv = Vec4::splat(near);
+        let mut open = 0;
+        for r in y0..y1 + 1 {
+            let Some(p) = area
+                .get((r - y0) * self.width..)
+                .and_then(|p| p.first_chunk::<{ 2 * TILE }>())
+            else {
+                return self.pixels_hide(depth, b, near);
+            };
+            // A NaN depth fails `d < near`: not covered.
+            let covered = Vec4::from_slice(&p[..4]).cmplt(nearv).bitmask()
+                | Vec4::from_slice(&p[4..8]).cmplt(nearv).bitmask() << 4
+                | Vec4::from_slice(&p[8..12]).cmplt(nearv).bitmask() << 8
+                | Vec4::from_slice(&p[12..]).cmplt(nearv).bitmask() << 12;
+            let lanes = if r < split { upper } else { lower };
+            open |= lanes & !covered;
+        }
+        open == 0
     }
 
     /// Whether every pixel of the band rectangle `x0..=x1`, `y0..=y1` (band rows) that lies in a

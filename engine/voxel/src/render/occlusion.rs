@@ -899,7 +899,7 @@ impl TileDepth {
     /// Why: the loops over the tiles and the rows, with an exit per tile and per row, were
     /// mispredicted often (their trip counts and the tiles' answers vary from voxel to voxel);
     /// here only the row loop's end is left (docs/benchmarks.md, issue 43, lever 49: the run's
-    /// mispredicted branches 4.16 M -> 3.82 M, for 2.1 M more instructions a frame). Lanes past
+    /// mispredicted branches 4.16 M -> 3.82 M, for 2-5 M more instructions a frame). Lanes past
     /// the band's right edge read the next row's first pixels and are masked off (`x1` is at
     /// most the last column); where the last row's sixteen pixels would run past `depth`'s
     /// end, the loops answer.

@@ -597,14 +597,27 @@ mod avx2 {
         let far = _mm256_set1_ps(f32::INFINITY);
         let live = _mm256_set1_ps(len);
         let z = _mm256_blendv_ps(far, z, _mm256_cmp_ps::<_CMP_LT_OQ>(lanes, live));
+        write_pass(z, d8, p8, lit);
+    }
+
+    /// Depth-test the eight depths `z` of a pass against `d8` and write the nearer depths and,
+    /// where `z` won, `lit` into `p8`.
+    ///
+    /// Written whether or not any lane won, without a branch: which rows win is the picture's
+    /// data (about four in ten one-pass rows lose every lane in the 1000-unit 1080p perspective
+    /// frame), so a branch on it was mispredicted ~150 k times a run (docs/benchmarks.md, issue
+    /// 43, lever 52). A lane that lost writes back the depth and pixel it read (`min(z, old)` is
+    /// `old` bit for bit unless `z < old`; [`Shade::put_lanes`] keeps unset lanes), and the
+    /// eight depths and pixels are the band's, drawn by this thread alone.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn write_pass<P: Shade>(z: __m256, d8: &mut [f32; 8], p8: &mut [P; 8], lit: P) {
         // SAFETY: `d8` is eight floats; unaligned load.
         let old = unsafe { _mm256_loadu_ps(d8.as_ptr()) };
         let front = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(z, old)) as u8;
-        if front != 0 {
-            // SAFETY: as the load; unaligned store.
-            unsafe { _mm256_storeu_ps(d8.as_mut_ptr(), _mm256_min_ps(z, old)) };
-            P::put_lanes(p8, front, lit);
-        }
+        // SAFETY: as the load; unaligned store.
+        unsafe { _mm256_storeu_ps(d8.as_mut_ptr(), _mm256_min_ps(z, old)) };
+        P::put_lanes(p8, front, lit);
     }
 
     /// One row's eight-lane passes, shared by [`row`] and [`row_near_end`]: what a pass's
@@ -646,14 +659,7 @@ mod avx2 {
             let z = _mm256_add_ps(self.z0, _mm256_mul_ps(self.gx, px));
             let far = _mm256_set1_ps(f32::INFINITY);
             let z = _mm256_blendv_ps(far, z, _mm256_cmp_ps::<_CMP_LT_OQ>(self.lanes, live));
-            // SAFETY: `d8` is eight floats; unaligned load.
-            let old = unsafe { _mm256_loadu_ps(d8.as_ptr()) };
-            let front = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(z, old)) as u8;
-            if front != 0 {
-                // SAFETY: as the load; unaligned store.
-                unsafe { _mm256_storeu_ps(d8.as_mut_ptr(), _mm256_min_ps(z, old)) };
-                P::put_lanes(p8, front, lit);
-            }
+            write_pass(z, d8, p8, lit);
         }
     }
 }

@@ -52,6 +52,18 @@ mod sealed {
             }
         }
 
+        /// [`Shade::put_lanes`] over four pixels (bit `i` of `front` for `out[i]`, the higher
+        /// bits ignored): the stamps' row of four (`splat/band.rs`). Without a branch per lane
+        /// (a lane's select written as a branch was mispredicted ~127 k times a run in the
+        /// 1000-unit 1080p perspective frame; docs/benchmarks.md, issue 43, lever 53): a select
+        /// per lane; 8-bit pixels as one 32-bit blend.
+        #[inline(always)]
+        fn put_lanes4(out: &mut [Self; 4], front: u8, lit: Self) {
+            for (i, out) in out.iter_mut().enumerate() {
+                *out = [*out, lit][usize::from((front >> i) & 1)];
+            }
+        }
+
         /// The whole draw into this format's pixels (the renderer's generic `draw_pixels`). Each
         /// format's impl is an ordinary function of this crate, so its marcher is compiled here,
         /// where the volume's helpers inline into it, and not in the caller's crate, where they
@@ -118,6 +130,14 @@ impl Shade for u8 {
         let mask = LANE_BYTES[front as usize];
         let old = u64::from_le_bytes(*out);
         let lit = u64::from(lit) * 0x0101_0101_0101_0101;
+        *out = ((old & !mask) | (lit & mask)).to_le_bytes();
+    }
+    #[inline(always)]
+    fn put_lanes4(out: &mut [u8; 4], front: u8, lit: u8) {
+        // The low four bytes of the eight lanes' mask: those of lanes 0-3.
+        let mask = LANE_BYTES[usize::from(front & 0xf)] as u32;
+        let old = u32::from_le_bytes(*out);
+        let lit = u32::from(lit) * 0x0101_0101;
         *out = ((old & !mask) | (lit & mask)).to_le_bytes();
     }
     draw_pixels!();

@@ -115,16 +115,17 @@ impl<P: Shade, F: FaceFill> FaceBand<'_, P, F> {
                         }
                         continue;
                     };
+                    // Written whether or not a lane won, without a branch: which rows win is
+                    // the picture's data, and a branch on it (and one per lane for the pixels)
+                    // was mispredicted ~240 k times a run (docs/benchmarks.md, issue 43, lever
+                    // 53). A lane that lost writes back what it read.
                     let old = Vec4::from_slice(d4);
                     let front = inside & z.cmplt(old);
-                    if front.bitmask() == 0 {
-                        continue;
-                    }
                     Vec4::select(front, z, old).write_to_slice(d4);
-                    let front = front.bitmask();
-                    for (i, out) in out4.iter_mut().enumerate() {
-                        *out = if (front >> i) & 1 != 0 { lit } else { *out };
-                    }
+                    let Ok(out4) = <&mut [P; 4]>::try_from(out4) else {
+                        continue;
+                    };
+                    P::put_lanes4(out4, front.bitmask() as u8, lit);
                 }
                 return;
             }

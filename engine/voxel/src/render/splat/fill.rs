@@ -475,10 +475,18 @@ mod avx2 {
                         _mm256_add_epi32(at, _mm256_set1_epi32(8)),
                     );
                     let short = _mm256_cmpgt_epi32(_mm256_set1_epi32(9), len);
-                    let single =
-                        _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_and_si256(fits, short)))
-                            as u32
-                            & one_pass_ok;
+                    // The live one-pass rows; their places and lengths zero on the other lanes.
+                    let one_pass_rows = _mm256_and_si256(
+                        _mm256_and_si256(fits, short),
+                        _mm256_and_si256(
+                            _mm256_castps_si256(ok),
+                            _mm256_set1_epi32(one_pass_ok as i32),
+                        ),
+                    );
+                    let single = _mm256_movemask_ps(_mm256_castsi256_ps(one_pass_rows)) as u32;
+                    let at = _mm256_and_si256(at, one_pass_rows);
+                    let len =
+                        _mm256_and_ps(_mm256_cvtepi32_ps(len), _mm256_castsi256_ps(one_pass_rows));
                     let (mut xas, mut xbs, mut z0s) = ([0i32; 8], [0i32; 8], [0f32; 8]);
                     let (mut ats, mut xfs, mut lens) = ([0i32; 8], [0f32; 8], [0f32; 8]);
                     // SAFETY: each array holds eight lanes; unaligned stores.
@@ -488,17 +496,24 @@ mod avx2 {
                         _mm256_storeu_ps(z0s.as_mut_ptr(), z0);
                         _mm256_storeu_si256(ats.as_mut_ptr().cast(), at);
                         _mm256_storeu_ps(xfs.as_mut_ptr(), _mm256_cvtepi32_ps(xa));
-                        _mm256_storeu_ps(lens.as_mut_ptr(), _mm256_cvtepi32_ps(len));
+                        _mm256_storeu_ps(lens.as_mut_ptr(), len);
                     }
-                    while live != 0 {
-                        let k = live.trailing_zeros() as usize;
-                        live &= live - 1;
-                        if single >> k & 1 != 0 {
+                    // The one-pass rows by a fixed pattern, not a loop over the live rows: a
+                    // face's row count is the picture's data (1-8, most often 2-6), and the
+                    // loop's exit was mispredicted about once a face (~400 k times a run;
+                    // docs/benchmarks.md, issue 43, lever 54). Lanes 0-3 always, lanes 4-7
+                    // when one of them is live (a third of the faces); a lane that is not a
+                    // live one-pass row is a pass at the band's place 0 with no live pixel
+                    // (length 0: every depth +inf), which writes back what it reads.
+                    macro_rules! pass {
+                        ($k:expr) => {{
+                            let k: usize = $k;
                             let at = ats[k] as usize;
                             // SAFETY: `0 <= at` and `at + 8 <= limit`, the length of both
-                            // slices (`fits`, exact in `i32`: `one_pass_ok`): eight depths and
-                            // eight pixels, and no other reference to them lives while these
-                            // do.
+                            // slices, on a one-pass row (`fits`, exact in `i32`:
+                            // `one_pass_ok`), and `at == 0` on the others, below that row's
+                            // place (`single != 0`): eight depths and eight pixels, and no
+                            // other reference to them lives while these do.
                             let (d8, p8) = unsafe {
                                 (
                                     &mut *depth.as_mut_ptr().add(at).cast::<[f32; 8]>(),
@@ -506,8 +521,25 @@ mod avx2 {
                                 )
                             };
                             one_pass(z0s[k], gxv, xfs[k], lens[k], d8, p8, lit);
-                            continue;
+                        }};
+                    }
+                    if single != 0 {
+                        pass!(0);
+                        pass!(1);
+                        pass!(2);
+                        pass!(3);
+                        if single >> 4 != 0 {
+                            pass!(4);
+                            pass!(5);
+                            pass!(6);
+                            pass!(7);
                         }
+                    }
+                    // The other live rows (about one block in a hundred has one).
+                    live &= !single;
+                    while live != 0 {
+                        let k = live.trailing_zeros() as usize;
+                        live &= live - 1;
                         // Both ends are within 0..=last_x on a live lane.
                         let (xa, xb) = (xas[k] as usize, xbs[k] as usize);
                         let span = Span {

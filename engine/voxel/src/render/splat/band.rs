@@ -64,6 +64,7 @@ impl<P: Shade, F: FaceFill> FaceBand<'_, P, F> {
                         sy,
                         fz,
                         lit,
+                        write_lost: F::WRITE_LOST,
                     };
                     if pair.fits(y0, last_yi as usize, last_xi as usize) {
                         pair.draw(face, width, y0, pixels, depth);
@@ -115,12 +116,16 @@ impl<P: Shade, F: FaceFill> FaceBand<'_, P, F> {
                         }
                         continue;
                     };
-                    // Written whether or not a lane won, without a branch: which rows win is
-                    // the picture's data, and a branch on it (and one per lane for the pixels)
-                    // was mispredicted ~240 k times a run (docs/benchmarks.md, issue 43, lever
-                    // 53). A lane that lost writes back what it read.
+                    // The pixels without a branch per lane, and with the vector fill written
+                    // whether or not a lane won (`FaceFill::WRITE_LOST`): which rows win is the
+                    // picture's data, and these branches were mispredicted ~240 k times a run
+                    // (docs/benchmarks.md, issue 43, lever 53). A lane that lost writes back
+                    // what it read.
                     let old = Vec4::from_slice(d4);
                     let front = inside & z.cmplt(old);
+                    if !F::WRITE_LOST && front.bitmask() == 0 {
+                        continue;
+                    }
                     Vec4::select(front, z, old).write_to_slice(d4);
                     let Ok(out4) = <&mut [P; 4]>::try_from(out4) else {
                         continue;

@@ -50,6 +50,17 @@ pub(super) struct Scanned {
 
 /// How a scanned face's rows are found and their pixels depth-tested and drawn.
 pub(super) trait FaceFill: Copy {
+    /// Whether a stamp's row (`band.rs`, `pairs.rs`) is written even when none of its lanes won
+    /// (the lanes that lost write back what they read), rather than skipped by a branch.
+    ///
+    /// Why it depends on the fill: the fill says which draws these are. The vector fill draws
+    /// perspective limbs, whose rows win or lose as the picture goes, so the branch was
+    /// mispredicted (~116 k times a run in the 1000-unit 1080p frame; docs/benchmarks.md, issue
+    /// 43, lever 53); the scalar fill draws the orthographic limbs (and perspective ones on CPUs
+    /// without AVX2 and on the web), whose stamps of one axis lose together, where skipping
+    /// measured fewer instructions for no more mispredictions than writing.
+    const WRITE_LOST: bool;
+
     /// Depth-test the pixels of `face` placed by `at` against `depth` and draw `lit` where
     /// nearer, into the band's `pixels`: what `FaceRaster::scan` visits, each pixel `px` of row
     /// `py` at depth `z0 + gx * px`.
@@ -68,6 +79,8 @@ pub(super) trait FaceFill: Copy {
 pub(super) struct Scalar;
 
 impl FaceFill for Scalar {
+    const WRITE_LOST: bool = false;
+
     #[inline(always)]
     fn scanned<P: Shade>(
         self,
@@ -203,6 +216,8 @@ mod simd128 {
 pub(super) struct Avx2(());
 
 impl FaceFill for Avx2 {
+    const WRITE_LOST: bool = true;
+
     #[inline(always)]
     fn scanned<P: Shade>(
         self,

@@ -11,6 +11,7 @@
 use glam::Vec4;
 
 use super::face::{FaceRaster, FACE_LIMIT};
+use crate::render::pixel::Shade;
 
 /// Lane x offsets: two pixels of a row, twice.
 const PAIR_X: Vec4 = Vec4::new(0.0, 1.0, 0.0, 1.0);
@@ -29,12 +30,14 @@ pub(super) struct PairStamp<P> {
     pub sy: f32,
     pub fz: f32,
     pub lit: P,
+    /// Whether a row pair none of whose lanes won is written anyway (`FaceFill::WRITE_LOST`).
+    pub write_lost: bool,
 }
 
-impl<P: Copy> PairStamp<P> {
+impl<P: Shade> PairStamp<P> {
     /// Whether the box, its rows rounded up to a pair, lies in the band's rows `y0..=last_y` and
     /// its two columns in the row (`px0 + 1 <= last_x`): then every lane's pixel exists and
-    /// belongs to this band. Lanes of the padding row are masked off, never written.
+    /// belongs to this band. Lanes of the padding row are masked off (written back as they are).
     #[inline(always)]
     pub fn fits(&self, y0: usize, last_y: usize, last_x: usize) -> bool {
         let padded = self.rows.div_ceil(2) * 2;
@@ -118,19 +121,16 @@ impl<P: Copy> PairStamp<P> {
             let w = width;
             let old = Vec4::new(d[0], d[1], d[w], d[w + 1]);
             let front = inside & z.cmplt(old);
-            if front.bitmask() == 0 {
+            // As the one-row stamp's (`band.rs`, lever 53): no branch per lane, and none on
+            // whether a lane won when `write_lost`.
+            if !self.write_lost && front.bitmask() == 0 {
                 return;
             }
             let [n0, n1, n2, n3] = Vec4::select(front, z, old).to_array();
             (d[0], d[1], d[w], d[w + 1]) = (n0, n1, n2, n3);
-            let front = front.bitmask();
-            for (lane, i) in [0, 1, w, w + 1].into_iter().enumerate() {
-                out[i] = if (front >> lane) & 1 != 0 {
-                    lit
-                } else {
-                    out[i]
-                };
-            }
+            let mut px = [out[0], out[1], out[w], out[w + 1]];
+            P::put_lanes4(&mut px, front.bitmask() as u8, lit);
+            (out[0], out[1], out[w], out[w + 1]) = (px[0], px[1], px[2], px[3]);
         }
     }
 }
@@ -183,7 +183,8 @@ mod tests {
     }
 
     /// The unrolled row pairs write the pixels and depths of the loop, on random 2-wide faces of
-    /// every height a stamp can have, over random depths (ties included).
+    /// every height a stamp can have, over random depths (ties included), whether or not rows
+    /// that lost are written.
     #[test]
     fn unrolled_row_pairs_equal_the_loop() {
         let mut rng = modex::Rng::new(16);
@@ -202,6 +203,7 @@ mod tests {
                 sy: 5.0 + (k % 3) as f32 + rng.range(0.0, 1.0),
                 fz: rng.range(0.0, 2.0),
                 lit: 200u8,
+                write_lost: false,
             };
             if !s.fits(y0, y0 + rows - 1, width - 1) {
                 continue;
@@ -218,14 +220,22 @@ mod tests {
                 .collect();
             let pixels: Vec<u8> = (0..width * rows).map(|i| i as u8).collect();
             let (mut d1, mut p1) = (depth.clone(), pixels.clone());
+            let (mut d3, mut p3) = (depth.clone(), pixels.clone());
             let (mut d2, mut p2) = (depth, pixels);
             s.draw(&face, width, y0, &mut p1, &mut d1);
+            let written = PairStamp {
+                write_lost: true,
+                ..s
+            };
+            written.draw(&face, width, y0, &mut p3, &mut d3);
             draw_looped(&s, &face, width, y0, &mut p2, &mut d2);
-            assert_eq!(p1, p2, "face {k}");
-            assert!(
-                d1.iter().zip(&d2).all(|(a, b)| a.to_bits() == b.to_bits()),
-                "face {k}"
-            );
+            for (p, d) in [(&p1, &d1), (&p3, &d3)] {
+                assert_eq!(p, &p2, "face {k}");
+                assert!(
+                    d.iter().zip(&d2).all(|(a, b)| a.to_bits() == b.to_bits()),
+                    "face {k}"
+                );
+            }
         }
         assert!(stamped[2..=6].iter().all(|&n| n > 100), "{stamped:?}");
     }

@@ -481,12 +481,10 @@ impl Splat {
                         }
                     }
                 }
-                for a in 0..3 {
-                    let axis = bits & (3 << (2 * a));
-                    if axis == 0 {
-                        continue;
-                    }
-                    let bit = axis.trailing_zeros() as usize;
+                while bits != 0 {
+                    let bit = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let a = bit / 2;
                     let f = centre + offset[bit];
                     // The face's screen centre `(sx, sy)` twice over, and its edges `(v.x - sx
                     // v.w) / w, (v.y - sy v.w) / w` for both axes in one vector's lanes.

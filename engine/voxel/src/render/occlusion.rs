@@ -821,15 +821,8 @@ impl TileDepth {
         }
         let (x0, x1, y0, y1) = (x0 as usize, x1 as usize, y0 as usize, y1 as usize);
         let shift = TILE.trailing_zeros();
-        let (tx0, tx1) = (x0 >> shift, x1 >> shift);
-        let tiles_hide = (y0 >> shift..=y1 >> shift).all(|ty| {
-            let row = ty * self.across;
-            // A NaN maximum fails `m < near`.
-            self.max
-                .get(row + tx0..=row + tx1)
-                .is_some_and(|t| t.iter().all(|&m| m < near))
-        });
-        if tiles_hide {
+        let tiles = ((x0 >> shift, x1 >> shift), (y0 >> shift, y1 >> shift));
+        if self.tiles_below(tiles.0, tiles.1, near) {
             return true;
         }
         // The box's middle pixel first, as for a voxel: where it shows, the brick does.

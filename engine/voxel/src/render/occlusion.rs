@@ -748,26 +748,15 @@ impl TileDepth {
         if !(sx.abs() < 1e6 && sy.abs() < 1e6 && reach < 1e4 && near > f32::MIN) {
             return false;
         }
-        // Pixel p's centre p + 0.5 lies within reach when sx - reach - 0.5 <= p <= sx + reach
-        // - 0.5. Truncation, not floor: clamped at 0 below, the lower bounds are the same, and
-        // an upper bound can only grow (one more pixel tested).
-        // `truncate` (one CVTTSS2SI each) answers `as i32` without its saturation tests: the
-        // bounds lie within about 1e6 pixels of the band's first row (checked above) except
-        // for a reach below about -2^31, where `x1` (`y1`) is `i32::MIN` either way and the
-        // box is empty either way.
-        let sy = sy - self.y0_f;
-        let x0 = truncate(sx - reach - 0.5).max(0);
-        let x1 = truncate(sx + reach - 0.5).min(self.width as i32 - 1);
-        let y0 = truncate(sy - reach - 0.5).max(0);
-        let y1 = truncate(sy + reach - 0.5).min(self.rows as i32 - 1);
-        if x0 > x1 || y0 > y1 {
+        // The box of one point (the bounds lie within about 1e6 pixels of the band's first row,
+        // checked above, as `reach_rect` asks).
+        let Some(b) = self.reach_rect([sx, sx], [sy, sy], reach) else {
             return true;
-        }
-        let (x0, x1, y0, y1) = (x0 as usize, x1 as usize, y0 as usize, y1 as usize);
+        };
+        let [x0, x1, y0, y1] = b;
         let shift = TILE.trailing_zeros();
         let (tx0, tx1) = (x0 >> shift, x1 >> shift);
         let (ty0, ty1) = (y0 >> shift, y1 >> shift);
-        let b = [x0, x1, y0, y1];
         let (dx, dy) = (tx1 - tx0, ty1 - ty0);
         // The tiles alone first: behind full, nearer tiles (the common case inside a crowd) the
         // pixels need not be read. Where they cannot tell, the box's middle pixel, nearly
@@ -783,9 +772,7 @@ impl TileDepth {
             {
                 return false;
             }
-        } else if !(self.tiles_below((tx0, tx1), (ty0, ty1), near)
-            || (self.middle_covered(depth, b, near) && self.pixels_hide(depth, b, near)))
-        {
+        } else if !self.rect_hidden(depth, b, near) {
             return false;
         }
         #[cfg(test)]
@@ -811,26 +798,40 @@ impl TileDepth {
         near: f32,
         depth: &[f32],
     ) -> bool {
+        self.reach_rect(xs, ys, reach)
+            .is_none_or(|b| self.rect_hidden(depth, b, near))
+    }
+
+    /// The band rectangle `[x0, x1, y0, y1]` (inclusive; rows of the band) of the pixels whose
+    /// centres lie within `reach` (either axis) of a point of screen rectangle `xs` x `ys`,
+    /// clipped to the band; `None` when it holds no pixel. The bounds must lie within about 1e6
+    /// pixels of the band's first row (the callers check it).
+    ///
+    /// Pixel p's centre p + 0.5 lies within reach when x - reach - 0.5 <= p <= x + reach - 0.5.
+    /// Truncation, not floor: clamped at 0 below, the lower bounds are the same, and an upper
+    /// bound can only grow (one more pixel tested). [`truncate`] (one CVTTSS2SI each) answers
+    /// `as i32` without its saturation tests for bounds in that range, and for a reach below
+    /// about -2^31, where `x1` (`y1`) is `i32::MIN` either way, the rectangle is empty either
+    /// way (docs/benchmarks.md, issue 43, levers 33-34).
+    #[inline(always)]
+    fn reach_rect(&self, xs: [f32; 2], ys: [f32; 2], reach: f32) -> Option<[usize; 4]> {
         let (ya, yb) = (ys[0] - self.y0_f, ys[1] - self.y0_f);
         let x0 = truncate(xs[0] - reach - 0.5).max(0);
         let x1 = truncate(xs[1] + reach - 0.5).min(self.width as i32 - 1);
         let y0 = truncate(ya - reach - 0.5).max(0);
         let y1 = truncate(yb + reach - 0.5).min(self.rows as i32 - 1);
-        if x0 > x1 || y0 > y1 {
-            return true;
-        }
-        let (x0, x1, y0, y1) = (x0 as usize, x1 as usize, y0 as usize, y1 as usize);
+        (x0 <= x1 && y0 <= y1).then_some([x0 as usize, x1 as usize, y0 as usize, y1 as usize])
+    }
+
+    /// Whether every pixel of band rectangle `b` holds a depth below `near` now, by the loops:
+    /// its tiles first, then (where they cannot tell) its middle pixel, then its pixels tile by
+    /// tile. A box's test, and a voxel's whose box spans more than 2 x 2 tiles.
+    #[inline(always)]
+    fn rect_hidden(&self, depth: &[f32], b: [usize; 4], near: f32) -> bool {
+        let [x0, x1, y0, y1] = b;
         let shift = TILE.trailing_zeros();
-        let tiles = ((x0 >> shift, x1 >> shift), (y0 >> shift, y1 >> shift));
-        if self.tiles_below(tiles.0, tiles.1, near) {
-            return true;
-        }
-        // The box's middle pixel first, as for a voxel: where it shows, the brick does.
-        let (cx, cy) = ((x0 + x1) / 2, (y0 + y1) / 2);
-        if !depth.get(cy * self.width + cx).is_some_and(|&d| d < near) {
-            return false;
-        }
-        self.pixels_hide(depth, [x0, x1, y0, y1], near)
+        self.tiles_below((x0 >> shift, x1 >> shift), (y0 >> shift, y1 >> shift), near)
+            || (self.middle_covered(depth, b, near) && self.pixels_hide(depth, b, near))
     }
 
     /// Whether every tile of tile columns `tx0..=tx1` and tile rows `ty0..=ty1` has a bound below

@@ -583,23 +583,10 @@ mod reference {
         reach: f32,
         near: f32,
     ) -> bool {
-        if !(sx.abs() < 1e6 && sy.abs() < 1e6 && reach < 1e4 && near > f32::MIN) {
-            return false;
-        }
-        let sy = sy - t.y0_f;
-        let x0 = truncate(sx - reach - 0.5).max(0);
-        let x1 = truncate(sx + reach - 0.5).min(t.width as i32 - 1);
-        let y0 = truncate(sy - reach - 0.5).max(0);
-        let y1 = truncate(sy + reach - 0.5).min(t.rows as i32 - 1);
-        if x0 > x1 || y0 > y1 {
-            return true;
-        }
-        let b = [x0 as usize, x1 as usize, y0 as usize, y1 as usize];
-        tiles_hide(t, b, near) || {
-            let (cx, cy) = ((b[0] + b[1]) / 2, (b[2] + b[3]) / 2);
-            depth.get(cy * t.width + cx).is_some_and(|&d| d < near)
-                && pixels_hide(t, depth, b, near)
-        }
+        // The old voxel test was the box test of its one point (the same bounds: `sy - y0`
+        // once or twice is the same value) behind this guard.
+        (sx.abs() < 1e6 && sy.abs() < 1e6 && reach < 1e4 && near > f32::MIN)
+            && hides_box(t, [sx, sx], [sy, sy], reach, near, depth)
     }
 
     pub fn hides_box(

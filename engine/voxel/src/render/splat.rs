@@ -499,7 +499,11 @@ impl Splat {
             }
             return projected;
         }
-        // Orthographic: column by column, each column's run within the band's margin.
+        // Orthographic: column by column, each column's run within the band's margin. Its text
+        // still tests `AFFINE` (always true here) as when it served both views: written for
+        // `AFFINE` alone it compiled to 1.6-5 % more instructions in the orthographic
+        // `draw_band` (13 and 100 units, measured twice; docs/benchmarks.md, issue 43, lever
+        // 56).
         for (x, y, column) in volume.surface_columns() {
             let base = self.to_screen * Vec4::new(x as f32 + 0.5, y as f32 + 0.5, 0.5, 1.0);
             let column = if test_columns {
